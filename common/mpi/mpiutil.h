@@ -1,0 +1,48 @@
+/* mpiutil.h: helpers shared by the MPI programs (logp-measure, comet-run).
+ * Linked only into those programs (libmsgperf_mpi.a).
+ *
+ * CONVENTIONS.md section 5: only rank 0 writes stdout; a rank that hits an
+ * error prints it with its rank and aborts the whole job; --timeout bounds
+ * the run; MPI_Wtick and the timer overhead go to metadata.  */
+#ifndef MSGPERF_MPIUTIL_H
+#define MSGPERF_MPIUTIL_H
+
+#include <mpi.h>
+#include "tsv.h"
+#include "err.h"
+
+extern int mpu_rank, mpu_size;
+
+/* MPI_Init, rank and size, MPI_ERRORS_RETURN on MPI_COMM_WORLD (errors are
+   reported by mpu_check and end the job through MPI_Abort), and err.h's
+   exit hook set so that die()/die_usage() on any rank abort the job.  */
+void mpu_init (int *argc, char ***argv);
+
+/* MPI_Finalize.  */
+void mpu_finalize (void);
+
+/* "NAME: rank R: message" on stderr, then MPI_Abort (STATUS).  */
+ERR_NORETURN void mpu_die (int status, const char *fmt, ...) ERR_PRINTF (2, 3);
+
+/* Check an MPI return code: on failure print the MPI error string with
+   WHAT and the rank, and abort.  */
+void mpu_check (int rc, const char *what);
+
+/* Bound the run: after SECONDS (0: no bound) a rank prints
+   "NAME: rank R: timed out after S s" and the job ends with status 1.
+   Uses SIGALRM with an async-signal-safe handler (write + _exit), which
+   the launcher turns into the end of the whole job.  */
+void mpu_timeout (double seconds);
+
+/* Median cost of one MPI_Wtime call, seconds (measured, not assumed).  */
+double mpu_timer_overhead (void);
+
+/* Write the metadata every MPI program records: mpi_library, nprocs,
+   timer_resolution (MPI_Wtick, us), timer_overhead (us), hosts.
+   Collective (everyone calls it); only rank 0 writes to W.  */
+void mpu_write_meta (tsv_writer *w);
+
+/* Barrier that aborts on error.  */
+void mpu_barrier (void);
+
+#endif
