@@ -246,7 +246,18 @@ num_format (double v, int precision, char *buf)
       return 1;
     }
   if (precision > 0)
-    return format_g (v, precision > 17 ? 17 : precision, buf);
+    {
+      /* Rounding can carry the largest doubles past DBL_MAX (1.8e308 to
+         one digit is "2e+308"), a text no reader accepts: take one more
+         digit until the text reads back (17 digits always do).  */
+      for (int digits = precision > 17 ? 17 : precision;; digits++)
+        {
+          int n = format_g (v, digits, buf);
+          double back;
+          if (digits >= 17 || num_parse (buf, (size_t) n, &back) == NUM_OK)
+            return n;
+        }
+    }
   /* Shortest round trip: try 15, 16, then 17 significant digits (17 always
      round-trips an IEEE double).  */
   for (int digits = 15; digits < 17; digits++)
