@@ -144,6 +144,13 @@ cli_init (const char *program, int argc, char **argv)
   cli.argv_line = line;
 }
 
+/* The context of the option loop.  The program frees it when done; until
+   then it stays reachable from here, because a usage error exits from
+   inside the loop (or from poptGetNextOpt's callback), where no live
+   variable holds it any more, and LeakSanitizer and valgrind would take
+   the context for a leak.  */
+static poptContext volatile live_context;
+
 poptContext
 cli_parse (int argc, const char **argv, const struct poptOption *table,
            const char *other_help, void (*handler) (int, poptContext))
@@ -151,6 +158,7 @@ cli_parse (int argc, const char **argv, const struct poptOption *table,
   /* No poptReadDefaultConfig: a user's ~/.popt alias must not change a
      result.  */
   poptContext con = poptGetContext (cli.program, argc, argv, table, 0);
+  live_context = con;
   if (other_help)
     poptSetOtherOptionHelp (con, other_help);
   int rc;
