@@ -44,7 +44,7 @@ static void
 clear (struct logpc_contention *c)
 {
   c->m = c->rho = c->wb = c->Cn = c->m_sat = NAN;
-  c->T = c->Tc = c->qa = c->qb = c->qc = NAN;
+  c->T = c->Tc = c->mult = c->qa = c->qb = c->qc = NAN;
   c->clamped = 0;
 }
 
@@ -126,6 +126,7 @@ logpc_closed (const struct logpc_net *net, double B, double T, double mult,
   double A = mult * B * B * f * (n + 1.0) / net->chan;
   double beta = B * net->kd / net->chan;
   out->T = T;
+  out->mult = mult;
   out->clamped = clamped;
   out->qa = A - beta * T;
   out->qb = T + beta;

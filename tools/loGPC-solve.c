@@ -665,11 +665,11 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
                   (long long) file_map_n, (long long) c->ranks);
           memcpy (map, file_map, (size_t) c->ranks * sizeof *map);
         }
-      int64_t bad = kcube_map_check (map, c->ranks, c->nodes, seen);
-      if (bad >= 0)
+      int64_t wrong = kcube_map_check (map, c->ranks, c->nodes, seen);
+      if (wrong >= 0)
         fail ("mapping '%s': rank %lld is placed on node %lld, which is "
-              "outside 0..%lld or already used", mapping, (long long) bad,
-              (long long) map[bad], (long long) (c->nodes - 1));
+              "outside 0..%lld or already used", mapping, (long long) wrong,
+              (long long) map[wrong], (long long) (c->nodes - 1));
       c->dist = kcube_avg_dist_map (&c->cube, map, c->ranks, traffic, span,
                                     o.exclude_self, c->per_dim);
       free (map);
@@ -725,6 +725,21 @@ check (enum logpc_status s, const struct logpc_contention *c, double B)
     fail ("%s", logpc_strerror (s));
 }
 
+/* "" for 1, else "MULT " (the factor of C_n in eq. 7).  */
+static const char *
+multtext (double mult, char buf[NUM_BUFSIZE])
+{
+  if (mult == 1)
+    return "";
+  int n = num_format (mult, -1, buf);
+  if (n < NUM_BUFSIZE - 1)
+    {
+      buf[n] = ' ';
+      buf[n + 1] = '\0';
+    }
+  return buf;
+}
+
 static void
 explain_contention (const struct logpc_net *net, double B,
                     const struct logpc_contention *c)
@@ -734,9 +749,8 @@ explain_contention (const struct logpc_net *net, double B,
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
   if (!isnan (c->T))
     {
-      explain ("eq. (7): m_c = 1 / (T + C_n(m_c)), T = %s: quadratic "
-               "%s m^2 + %s m - 1 = 0", fmt (c->T, b1), fmt (c->qa, b2),
-               fmt (c->qb, b3));
+      explain ("eq. (7): m_c = 1 / (T + %sC_n(m_c)), T = %s: quadratic "
+               "%s m^2 + %s m - 1 = 0", multtext (c->mult, b4), fmt (c->T, b1), fmt (c->qa, b2), fmt (c->qb, b3));
       explain ("eq. (7): physical root m_c = 2 / (qb + sqrt(qb^2 + 4 qa)) "
                "= %s: the only root with 0 < m_c < m_sat = %s (the other "
                "is %s)", fmt (c->m, b1), fmt (c->m_sat, b2),
@@ -754,7 +768,8 @@ explain_contention (const struct logpc_net *net, double B,
   explain ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
            fmt (net->kd, b1), fmt (c->wb, b2), fmt (c->Cn, b3));
   if (!isnan (c->T))
-    explain ("eq. (7): T_c = 1 / m_c = T + C_n = %s", fmt (c->Tc, b1));
+    explain ("eq. (7): T_c = 1 / m_c = T + %sC_n = %s",
+             multtext (c->mult, b4), fmt (c->Tc, b1));
 }
 
 /* The subcommands.  Each declares its computed columns and fills them.  */
@@ -1250,6 +1265,12 @@ run (const struct sub *sub, int argc, const char **argv)
   sub = &actual;
   size_t nc = ncols_of (sub->cols);
   double *out = malloc (nc * sizeof *out);
+  if (!out)
+    die ("out of memory");
+  /* Without input rows, compute before writing anything: an error leaves
+     stdout empty.  */
+  if (!in)
+    sub->compute (&base, out);
   tsv_writer *w = tsv_writer_open (NULL);
   if (pr)
     tsv_copy_meta (w, pr);
@@ -1262,7 +1283,7 @@ run (const struct sub *sub, int argc, const char **argv)
     {
       size_t ns = ncols_of (sub->show);
       const char **names = malloc ((ns + nc) * sizeof *names);
-      if (!names || !out)
+      if (!names)
         die ("out of memory");
       for (size_t i = 0; i < ns; i++)
         names[i] = sub->show[i];
@@ -1278,7 +1299,6 @@ run (const struct sub *sub, int argc, const char **argv)
           if (!dup)
             names[nn++] = names[i];
         }
-      sub->compute (&base, out);
       tsv_write_header (w, nn, names);
       for (size_t i = 0; i < ns; i++)
         {
@@ -1305,7 +1325,7 @@ run (const struct sub *sub, int argc, const char **argv)
       long *at = malloc (nc * sizeof *at);
       long *from = malloc (ni * sizeof *from);
       const char **names = malloc ((ni + nc) * sizeof *names);
-      if (!pk || !sk || !at || !from || !names || !out)
+      if (!pk || !sk || !at || !from || !names)
         die ("out of memory");
       for (size_t i = 0; i < ni; i++)
         {
