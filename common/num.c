@@ -5,6 +5,7 @@
  * extensions (hex floats, nan, inf, leading blanks) can leak in.  */
 #include <config.h>
 #include "num.h"
+#include "numfast.h"
 
 #include <errno.h>
 #include <float.h>
@@ -247,6 +248,11 @@ num_format (double v, int precision, char *buf)
     }
   if (precision > 0)
     return format_g (v, precision > 17 ? 17 : precision, buf);
+  /* The same text, computed exactly without snprintf and strtod, for the
+     magnitudes where 128-bit integers suffice (numfast.h).  */
+  int fast = num_format_fast (v, buf);
+  if (fast > 0)
+    return fast;
   /* Shortest round trip: try 15, 16, then 17 significant digits (17 always
      round-trips an IEEE double).  */
   for (int digits = 15; digits < 17; digits++)

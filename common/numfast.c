@@ -1,0 +1,320 @@
+/* numfast.c: exact shortest round-trip printing of common doubles
+ * (numfast.h).
+ *
+ * v = M 2^E exactly (M < 2^53).  Choose k so that X = v 10^k lies in
+ * [10^16, 10^17), and write X = P / Q with 128-bit integers (Q a power of
+ * two, or a power of ten times one).  The candidates of 17, 16 and 15
+ * significant digits are X rounded half-to-even at the last 1, 2 or 3
+ * digits of floor(X), all exactly; printf's %.Ng gives the same
+ * correctly rounded digits.  A candidate C (in units of 10^-k) reads back
+ * to v when it lies within half a unit in the last place of v:
+ *     2 |C Q - P| < U,  U = P / M = 2^E 10^k Q,
+ * (4 |C Q - P| < U below a power of two, where the gap to the next double
+ * down is half as wide; an exact tie reads back to v when M is even, as
+ * strtod rounds ties to even).  */
+#include <config.h>
+
+#include "numfast.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SIZEOF_INT128__)
+
+typedef unsigned __int128 u128;
+
+static const uint64_t pow10_64[20] = {
+  UINT64_C (1), UINT64_C (10), UINT64_C (100), UINT64_C (1000),
+  UINT64_C (10000), UINT64_C (100000), UINT64_C (1000000),
+  UINT64_C (10000000), UINT64_C (100000000), UINT64_C (1000000000),
+  UINT64_C (10000000000), UINT64_C (100000000000),
+  UINT64_C (1000000000000), UINT64_C (10000000000000),
+  UINT64_C (100000000000000), UINT64_C (1000000000000000),
+  UINT64_C (10000000000000000), UINT64_C (100000000000000000),
+  UINT64_C (1000000000000000000), UINT64_C (10000000000000000000)
+};
+
+/* 5^k for k <= 54 (5^54 < 2^126), filled on first use.  */
+static u128 pow5[55];
+static int pow5_ready;
+
+static void
+pow5_init (void)
+{
+  pow5[0] = 1;
+  for (int i = 1; i < 55; i++)
+    pow5[i] = pow5[i - 1] * 5;
+  pow5_ready = 1;
+}
+
+/* Bits needed by X (0 for 0).  */
+static int
+bits128 (u128 x)
+{
+  uint64_t hi = (uint64_t) (x >> 64);
+  if (hi)
+    return 128 - __builtin_clzll (hi);
+  uint64_t lo = (uint64_t) x;
+  return lo ? 64 - __builtin_clzll (lo) : 0;
+}
+
+/* Trailing zero bits of X (nonzero).  */
+static int
+ctz128 (u128 x)
+{
+  uint64_t lo = (uint64_t) x;
+  if (lo)
+    return __builtin_ctzll (lo);
+  return 64 + __builtin_ctzll ((uint64_t) (x >> 64));
+}
+
+/* X = v 10^k as P / Q (see above), with U = P / M.  Returns 0 when a value
+   would not fit.  */
+static int
+scale (uint64_t M, int E, int k, u128 *P, u128 *Q, u128 *U)
+{
+  if (k >= 0)
+    {
+      if (k > 54)
+        return 0;
+      u128 f = pow5[k];
+      /* P = M 5^k 2^(E+k): fits while the bits add up below 127.  */
+      int sh = E + k;
+      int mb = 64 - __builtin_clzll (M);
+      if (mb + bits128 (f) + (sh > 0 ? sh : 0) > 126)
+        return 0;
+      if (sh >= 0)
+        {
+          *U = f << sh;
+          *Q = 1;
+        }
+      else
+        {
+          if (-sh > 110)
+            return 0;
+          *U = f;
+          *Q = (u128) 1 << -sh;
+        }
+      *P = (u128) M * *U;
+      return 1;
+    }
+  /* k < 0: X = M 2^E / 10^-k; v is large, so E >= 0 here (E < 0 would
+     mean v < 2^53 and k >= 0).  */
+  if (-k > 19 || E < 0)
+    return 0;
+  int mb = 64 - __builtin_clzll (M);
+  if (mb + E > 120)
+    return 0;
+  *U = (u128) 1 << E;
+  *P = (u128) M << E;
+  *Q = pow10_64[-k];
+  return 1;
+}
+
+/* Round-half-even q + rem/Q to a multiple of 10^j; returns the rounded
+   value (in the same units as q).  */
+static uint64_t
+round_at (uint64_t q, u128 rem, u128 Q, int j)
+{
+  if (j == 0)
+    {
+      u128 twice = rem << 1;
+      if (twice > Q || (twice == Q && (q & 1)))
+        return q + 1;
+      return q;
+    }
+  uint64_t p = pow10_64[j];
+  uint64_t a = q / p, b = q % p;
+  /* Fraction (b Q + rem) / (p Q) against one half.  */
+  u128 num = ((u128) b * Q + rem) << 1;
+  u128 den = (u128) p * Q;
+  if (num > den || (num == den && (a & 1)))
+    a++;
+  return a * p;
+}
+
+/* Does C (units of 10^-k, like P/Q) read back to v?  */
+static int
+round_trips (uint64_t C, uint64_t q, u128 rem, u128 Q, u128 U, uint64_t M,
+             int lower_half)
+{
+  /* diff = C Q - P = (C - q) Q - rem.  */
+  u128 mag;
+  int below;
+  if (C > q)
+    {
+      mag = (u128) (C - q) * Q - rem;
+      below = 0;
+    }
+  else
+    {
+      mag = (u128) (q - C) * Q + rem;
+      below = mag != 0;
+    }
+  u128 lim = U;
+  u128 m = mag << 1;
+  if (below && lower_half)
+    m <<= 1;
+  if (m < lim)
+    return 1;
+  if (m == lim)
+    return (M & 1) == 0;
+  return 0;
+}
+
+/* Print the D significant digits of C (C < 10^D, leading digit nonzero)
+   with decimal exponent X10 (value C 10^(X10 - D + 1)) as %.Dg does,
+   trailing zeros removed.  */
+static int
+emit (int neg, uint64_t C, int D, int x10, char *buf)
+{
+  static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+  char dig[20];
+  int i = D - 1;
+  for (; i >= 1; i -= 2)
+    {
+      unsigned r = (unsigned) (C % 100);
+      C /= 100;
+      dig[i] = pairs[2 * r + 1];
+      dig[i - 1] = pairs[2 * r];
+    }
+  if (i == 0)
+    dig[0] = (char) ('0' + C % 10);
+  int nd = D;
+  while (nd > 1 && dig[nd - 1] == '0')
+    nd--;
+  char *o = buf;
+  if (neg)
+    *o++ = '-';
+  if (x10 < -4 || x10 >= D)
+    {
+      *o++ = dig[0];
+      if (nd > 1)
+        {
+          *o++ = '.';
+          memcpy (o, dig + 1, (size_t) nd - 1);
+          o += nd - 1;
+        }
+      *o++ = 'e';
+      int e = x10;
+      *o++ = e < 0 ? '-' : '+';
+      if (e < 0)
+        e = -e;
+      if (e >= 100)
+        {
+          *o++ = (char) ('0' + e / 100);
+          e %= 100;
+          *o++ = (char) ('0' + e / 10);
+        }
+      else
+        *o++ = (char) ('0' + e / 10);
+      *o++ = (char) ('0' + e % 10);
+    }
+  else if (x10 < 0)
+    {
+      *o++ = '0';
+      *o++ = '.';
+      for (int i = -1; i > x10; i--)
+        *o++ = '0';
+      memcpy (o, dig, (size_t) nd);
+      o += nd;
+    }
+  else
+    {
+      /* x10 + 1 integer digits, then the rest of the nd digits.  */
+      int ip = x10 + 1;
+      for (int i = 0; i < ip; i++)
+        *o++ = i < nd ? dig[i] : '0';
+      if (nd > ip)
+        {
+          *o++ = '.';
+          memcpy (o, dig + ip, (size_t) (nd - ip));
+          o += nd - ip;
+        }
+    }
+  *o = '\0';
+  return (int) (o - buf);
+}
+
+int
+num_format_fast (double v, char *buf)
+{
+  if (!isfinite (v) || v == 0)
+    return 0;
+  int neg = v < 0;
+  double a = neg ? -v : v;
+  if (a < 1e-17 || a > 1e35)
+    return 0;
+  int e2;
+  double f = frexp (a, &e2);           /* a = f 2^e2, f in [0.5, 1) */
+  uint64_t M = (uint64_t) ldexp (f, 53);
+  int E = e2 - 53;
+  /* Normalise M to 53 bits exactly (a is normal here).  */
+  if (M < (UINT64_C (1) << 52))
+    return 0;
+  int lower_half = M == (UINT64_C (1) << 52);
+  /* Odd and even M are both fine; strip nothing: U = P / M stays exact.  */
+
+  /* floor(log10(a)) or one less: log10(2) = 0.30102999...  */
+  int x10 = (int) floor ((e2 - 1) * 0.30102999566398120);
+  if (!pow5_ready)
+    pow5_init ();
+  u128 P, Q, U;
+  uint64_t q = 0;
+  u128 rem = 0;
+  for (int tries = 0; tries < 4; tries++)
+    {
+      int k = 16 - x10;
+      if (!scale (M, E, k, &P, &Q, &U))
+        return 0;
+      u128 qq = (Q & (Q - 1)) == 0 ? P >> ctz128 (Q) : P / Q;
+      if (qq < pow10_64[16])
+        {
+          x10--;
+          continue;
+        }
+      if (qq >= pow10_64[17])
+        {
+          x10++;
+          continue;
+        }
+      q = (uint64_t) qq;
+      rem = (Q & (Q - 1)) == 0 ? P & (Q - 1) : P - qq * Q;
+      goto found;
+    }
+  return 0;
+found:
+  for (int D = 15; D <= 17; D++)
+    {
+      int j = 17 - D;
+      uint64_t C = round_at (q, rem, Q, j);
+      if (D < 17 && !round_trips (C, q, rem, Q, U, M, lower_half))
+        continue;
+      /* C = c 10^j with c of D digits, or 10^17 after a carry.  */
+      uint64_t c = C / pow10_64[j];
+      int xe = x10;
+      if (c >= pow10_64[D])
+        {
+          c /= 10;
+          xe++;
+        }
+      return emit (neg, c, D, xe, buf);
+    }
+  return 0;
+}
+
+#else
+
+int
+num_format_fast (double v, char *buf)
+{
+  (void) v;
+  (void) buf;
+  return 0;
+}
+
+#endif
