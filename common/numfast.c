@@ -22,7 +22,7 @@
 
 #if defined(__SIZEOF_INT128__)
 
-typedef unsigned __int128 u128;
+__extension__ typedef unsigned __int128 u128;
 
 static const uint64_t pow10_64[20] = {
   UINT64_C (1), UINT64_C (10), UINT64_C (100), UINT64_C (1000),
