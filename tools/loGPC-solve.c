@@ -1281,6 +1281,10 @@ run (const struct sub *sub, int argc, const char **argv)
   if (in)
     tsv_copy_meta (w, in);
   tsv_write_tool_meta (w, sub->name);
+  if (o.mapping)
+    tsv_meta (w, "mapping", "%s", o.mapping);
+  if (o.mapping && strcmp (o.mapping, "random") == 0)
+    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
   tsv_meta_time_unit (w, unit);
 
   if (!in)
