@@ -134,6 +134,34 @@ round_at (uint64_t q, u128 rem, u128 Q, int j)
   return a * p;
 }
 
+/* round_at when Q = 2^S: the fraction rem / 2^S is below one, so the
+   comparison with one half needs 128 bits only in the near-tie cases.  */
+static uint64_t
+round_at_pow2 (uint64_t q, u128 rem, int S, int j)
+{
+  u128 half = S > 0 ? (u128) 1 << (S - 1) : 0;
+  /* 2 rem / 2^S against 1: -1 below, 0 equal, 1 above.  */
+  int cmp = S == 0 ? -1 : rem > half ? 1 : rem == half ? 0 : -1;
+  if (j == 0)
+    return q + (cmp > 0 || (cmp == 0 && (q & 1)));
+  /* Constant divisors: the compiler multiplies instead of dividing.  */
+  uint64_t p = j == 1 ? 10 : 100;
+  uint64_t a = j == 1 ? q / 10 : q / 100;
+  uint64_t b = q - a * p;
+  /* (b + rem / 2^S) against p / 2, i.e. 2b + 2 rem / 2^S against p.  */
+  uint64_t tb = 2 * b;
+  int up;
+  if (tb + 2 <= p)
+    up = 0;
+  else if (tb > p)
+    up = 1;
+  else if (tb == p)
+    up = rem > 0 || (a & 1);
+  else                          /* tb + 1 == p */
+    up = cmp > 0 || (cmp == 0 && (a & 1));
+  return (a + (uint64_t) up) * p;
+}
+
 /* Does C (units of 10^-k, like P/Q) read back to v?  */
 static int
 round_trips (uint64_t C, uint64_t q, u128 rem, u128 Q, u128 U, uint64_t M,
@@ -174,16 +202,29 @@ emit (int neg, uint64_t C, int D, int x10, char *buf)
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
   char dig[20];
-  int i = D - 1;
+  /* The low 8 digits and the rest are converted as two independent
+     chains of divisions by 100 (by multiplication).  */
+  uint32_t lo = (uint32_t) (C % 100000000), hi32;
+  uint64_t hi = C / 100000000;
+  for (int i = D - 1; i >= D - 8; i -= 2)
+    {
+      unsigned r = lo % 100;
+      lo /= 100;
+      dig[i] = pairs[2 * r + 1];
+      dig[i - 1] = pairs[2 * r];
+    }
+  /* D - 8 (7 to 9) leading digits remain in hi < 10^9.  */
+  hi32 = (uint32_t) hi;
+  int i = D - 9;
   for (; i >= 1; i -= 2)
     {
-      unsigned r = (unsigned) (C % 100);
-      C /= 100;
+      unsigned r = hi32 % 100;
+      hi32 /= 100;
       dig[i] = pairs[2 * r + 1];
       dig[i - 1] = pairs[2 * r];
     }
   if (i == 0)
-    dig[0] = (char) ('0' + C % 10);
+    dig[0] = (char) ('0' + hi32 % 10);
   int nd = D;
   while (nd > 1 && dig[nd - 1] == '0')
     nd--;
@@ -249,18 +290,41 @@ num_format_fast (double v, char *buf)
   double a = neg ? -v : v;
   if (a < 1e-17 || a > 1e35)
     return 0;
-  int e2;
-  double f = frexp (a, &e2);           /* a = f 2^e2, f in [0.5, 1) */
-  uint64_t M = (uint64_t) ldexp (f, 53);
-  int E = e2 - 53;
-  /* Normalise M to 53 bits exactly (a is normal here).  */
-  if (M < (UINT64_C (1) << 52))
+  /* Whole numbers below 10^15 print as themselves (15 digits suffice and
+     %.15g writes no exponent for them).  */
+  if (a < 1e15 && a == (double) (int64_t) a)
+    {
+      uint64_t w = (uint64_t) a;
+      char tmp[20];
+      int n = 0;
+      do
+        {
+          tmp[n++] = (char) ('0' + w % 10);
+          w /= 10;
+        }
+      while (w);
+      char *o = buf;
+      if (neg)
+        *o++ = '-';
+      while (n)
+        *o++ = tmp[--n];
+      *o = '\0';
+      return (int) (o - buf);
+    }
+  /* a = M 2^E with the 53-bit significand M (a is normal here).  */
+  uint64_t bits;
+  memcpy (&bits, &a, sizeof bits);
+  int be = (int) ((bits >> 52) & 0x7ff);
+  if (be == 0)
     return 0;
+  uint64_t M = (bits & ((UINT64_C (1) << 52) - 1)) | (UINT64_C (1) << 52);
+  int E = be - 1075;
+  int e2 = E + 53;                     /* a in [2^(e2-1), 2^e2) */
   int lower_half = M == (UINT64_C (1) << 52);
-  /* Odd and even M are both fine; strip nothing: U = P / M stays exact.  */
 
-  /* floor(log10(a)) or one less: log10(2) = 0.30102999...  */
-  int x10 = (int) floor ((e2 - 1) * 0.30102999566398120);
+  /* floor(log10(a)) or one less (floor((e2-1) log10 2), exact for
+     |e2| < 1650).  */
+  int x10 = ((e2 - 1) * 78913) >> 18;
   if (!pow5_ready)
     pow5_init ();
   u128 P, Q, U;
@@ -288,12 +352,29 @@ num_format_fast (double v, char *buf)
     }
   return 0;
 found:
+  int S = (Q & (Q - 1)) == 0 ? ctz128 (Q) : -1;
+  /* Half a unit in the last place of v, in units of X, rounded down (for
+     a quick rejection of candidates that are far off).  */
+  uint64_t h = 0;
+  if (S >= 0 && S < 127)
+    {
+      u128 hh = U >> (S + 1);
+      h = hh > (u128) UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t) hh;
+    }
   for (int D = 15; D <= 17; D++)
     {
       int j = 17 - D;
-      uint64_t C = round_at (q, rem, Q, j);
-      if (D < 17 && !round_trips (C, q, rem, Q, U, M, lower_half))
-        continue;
+      uint64_t C = S >= 0 ? round_at_pow2 (q, rem, S, j)
+                          : round_at (q, rem, Q, j);
+      if (D < 17)
+        {
+          uint64_t d = C > q ? C - q : q - C;
+          /* |C - X| >= d - 1 > h + 1 > half an ulp: too far.  */
+          if (S >= 0 && d > h + 2)
+            continue;
+          if (!round_trips (C, q, rem, Q, U, M, lower_half))
+            continue;
+        }
       /* C = c 10^j with c of D digits, or 10^17 after a carry.  */
       uint64_t c = C / pow10_64[j];
       int xe = x10;

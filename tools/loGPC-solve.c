@@ -1200,6 +1200,37 @@ put_shown (tsv_writer *w, const struct params *p, const char *name)
     tsv_put_na (w);
 }
 
+/* The text of the last number written in one output column: in a sweep
+   most computed columns repeat (k_d, times that do not depend on the
+   swept parameter), and formatting is most of the cost of a row.  */
+struct numcache
+{
+  double v;
+  int len;
+  char text[NUM_BUFSIZE];
+};
+
+static void
+put_cached (tsv_writer *w, struct numcache *c, double v)
+{
+  /* The column formatted last: equal neighbours (the long and end-to-end
+     times of a long message) are formatted once.  */
+  static const struct numcache *last;
+  if (c->len == 0 || c->v != v || signbit (c->v) != signbit (v))
+    {
+      if (last && last->v == v && signbit (last->v) == signbit (v))
+        {
+          memcpy (c->text, last->text, (size_t) last->len);
+          c->len = last->len;
+        }
+      else
+        c->len = num_format (v, tsv_precision, c->text);
+      c->v = v;
+      last = c;
+    }
+  tsv_put_strn (w, c->text, (size_t) c->len);
+}
+
 /* Does stdin hold anything?  A terminal or an empty stream: no rows.  */
 static int
 stdin_has_data (void)
@@ -1332,8 +1363,9 @@ run (const struct sub *sub, int argc, const char **argv)
       int *pk = malloc (ni * sizeof *pk), *sk = malloc (ni * sizeof *sk);
       long *at = malloc (nc * sizeof *at);
       long *from = malloc (ni * sizeof *from);
+      struct numcache *cache = calloc (nc, sizeof *cache);
       const char **names = malloc ((ni + nc) * sizeof *names);
-      if (!pk || !sk || !at || !from || !names)
+      if (!pk || !sk || !at || !from || !names || !cache)
         die ("out of memory");
       for (size_t i = 0; i < ni; i++)
         {
@@ -1374,14 +1406,14 @@ run (const struct sub *sub, int argc, const char **argv)
                      && strcmp (sub->cols[from[i]], "method") == 0)
               tsv_put_str (w, out_str);
             else
-              tsv_put_num (w, out[from[i]]);
+              put_cached (w, &cache[from[i]], out[from[i]]);
           for (size_t j = 0; j < nc; j++)
             if ((size_t) at[j] >= ni)
               {
                 if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
                   tsv_put_str (w, out_str);
                 else
-                  tsv_put_num (w, out[j]);
+                  put_cached (w, &cache[j], out[j]);
               }
           tsv_end_row (w);
           /* The network is cached by its string parameters, which point
@@ -1393,6 +1425,7 @@ run (const struct sub *sub, int argc, const char **argv)
       free (at);
       free (from);
       free (names);
+      free (cache);
     }
   tsv_writer_close (w);
   if (in)
