@@ -1200,33 +1200,39 @@ put_shown (tsv_writer *w, const struct params *p, const char *name)
     tsv_put_na (w);
 }
 
-/* The text of the last number written in one output column: in a sweep
-   most computed columns repeat (k_d, times that do not depend on the
+/* The text of the last number written in each output column: in a sweep
+   many computed columns repeat (k_d, times that do not depend on the
    swept parameter), and formatting is most of the cost of a row.  */
 struct numcache
 {
-  double v;
-  int len;
+  uint64_t bits;   /* the number's bits: equal bits, equal text */
+  int len;         /* 0: nothing cached yet */
   char text[NUM_BUFSIZE];
 };
 
 static void
-put_cached (tsv_writer *w, struct numcache *c, double v)
+put_cached (tsv_writer *w, struct numcache *cache, size_t nc, size_t j,
+            double v)
 {
-  /* The column formatted last: equal neighbours (the long and end-to-end
-     times of a long message) are formatted once.  */
-  static const struct numcache *last;
-  if (c->len == 0 || c->v != v || signbit (c->v) != signbit (v))
+  struct numcache *c = &cache[j];
+  uint64_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  if (c->bits != bits || c->len == 0)
     {
-      if (last && last->v == v && signbit (last->v) == signbit (v))
+      /* Another column may hold the same number (the long and the
+         end-to-end time of a long message): copy its text.  */
+      size_t i;
+      for (i = 0; i < nc; i++)
+        if (cache[i].bits == bits && cache[i].len != 0)
+          break;
+      if (i < nc)
         {
-          memcpy (c->text, last->text, (size_t) last->len);
-          c->len = last->len;
+          memcpy (c->text, cache[i].text, (size_t) cache[i].len);
+          c->len = cache[i].len;
         }
       else
         c->len = num_format (v, tsv_precision, c->text);
-      c->v = v;
-      last = c;
+      c->bits = bits;
     }
   tsv_put_strn (w, c->text, (size_t) c->len);
 }
@@ -1406,14 +1412,14 @@ run (const struct sub *sub, int argc, const char **argv)
                      && strcmp (sub->cols[from[i]], "method") == 0)
               tsv_put_str (w, out_str);
             else
-              put_cached (w, &cache[from[i]], out[from[i]]);
+              put_cached (w, cache, nc, (size_t) from[i], out[from[i]]);
           for (size_t j = 0; j < nc; j++)
             if ((size_t) at[j] >= ni)
               {
                 if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
                   tsv_put_str (w, out_str);
                 else
-                  put_cached (w, &cache[j], out[j]);
+                  put_cached (w, cache, nc, j, out[j]);
               }
           tsv_end_row (w);
           /* The network is cached by its string parameters, which point
