@@ -324,7 +324,8 @@ num_format_fast (double v, char *buf)
 
   /* floor(log10(a)) or one less (floor((e2-1) log10 2), exact for
      |e2| < 1650).  */
-  int x10 = ((e2 - 1) * 78913) >> 18;
+  int t10 = (e2 - 1) * 78913;
+  int x10 = t10 >= 0 ? t10 >> 18 : -((-t10 + (1 << 18) - 1) >> 18);
   if (!pow5_ready)
     pow5_init ();
   u128 P, Q, U;
