@@ -316,7 +316,7 @@ cmd_eval (int argc, const char **argv)
       if (src[k].vals.n)
         {
           if (c >= 0)
-            die ("%s: the input has a '%s' column and %s was also given",
+            die ("%s: the input has column '%s' and %s was also given",
                  tsv_name (r0), src[k].name,
                  k == 0 ? (packet ? "--fixed" : "-a")
                  : k == 1 ? (packet ? "--fixed" : "-b") : "--bytes");
@@ -590,27 +590,31 @@ cmd_reduce (int argc, const char **argv)
         }
     }
 
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, rs, nfiles, "reduce");
-  tsv_meta (w, "expression", "%s", text);
-  const char **names = xmalloc ((nlets + 2) * sizeof *names);
-  for (size_t i = 0; i < nlets; i++)
-    names[i] = lets[i].name;
-  names[nlets] = "a";
-  names[nlets + 1] = "b";
-  tsv_write_header (w, nlets + 2, names);
-
   /* One row per combination of the --let values, the first varying
-     slowest.  */
+     slowest.  Every row is computed before any is written, so that an
+     error leaves no partial output.  */
+  size_t ncomb = 1;
+  for (size_t i = 0; i < nlets; i++)
+    {
+      if (ncomb > 10000000 / lets[i].vals.n)
+        die_usage ("--let: more than 10000000 combinations");
+      ncomb *= lets[i].vals.n;
+    }
+  struct hyper_cb *outs = xmalloc (ncomb * sizeof *outs);
   size_t *pos = xmalloc ((nlets + 1) * sizeof *pos);
   memset (pos, 0, (nlets + 1) * sizeof *pos);
   struct hexpr_env env = { reduce_lookup, &bs };
-  for (;;)
+  for (size_t row = 0; row < ncomb; row++)
     {
+      size_t q = row;
+      for (size_t i = nlets; i > 0; i--)
+        {
+          pos[i - 1] = q % lets[i - 1].vals.n;
+          q /= lets[i - 1].vals.n;
+        }
       for (size_t i = 0; i < nlets; i++)
         lets[i].cur = lets[i].vals.v[pos[i]];
-      struct hyper_cb out;
-      if (hexpr_eval (e, &env, &out, &err) < 0)
+      if (hexpr_eval (e, &env, &outs[row], &err) < 0)
         {
           char with[200] = "";
           size_t len = 0;
@@ -626,17 +630,32 @@ cmd_reduce (int argc, const char **argv)
             snprintf (with + len, sizeof with - len, ")");
           die_at (where, err.line, err.col, "%s%s", err.msg, with);
         }
-      for (size_t i = 0; i < nlets; i++)
-        tsv_put_num (w, lets[i].cur);
-      tsv_put_num (w, out.a);
-      tsv_put_num (w, out.b);
-      tsv_end_row (w);
-      size_t i = nlets;
-      while (i > 0 && ++pos[i - 1] == lets[i - 1].vals.n)
-        pos[--i] = 0;
-      if (i == 0)
-        break;
     }
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, rs, nfiles, "reduce");
+  tsv_meta (w, "expression", "%s", text);
+  const char **names = xmalloc ((nlets + 2) * sizeof *names);
+  for (size_t i = 0; i < nlets; i++)
+    names[i] = lets[i].name;
+  names[nlets] = "a";
+  names[nlets + 1] = "b";
+  tsv_write_header (w, nlets + 2, names);
+  for (size_t row = 0; row < ncomb; row++)
+    {
+      size_t q = row;
+      for (size_t i = nlets; i > 0; i--)
+        {
+          pos[i - 1] = q % lets[i - 1].vals.n;
+          q /= lets[i - 1].vals.n;
+        }
+      for (size_t i = 0; i < nlets; i++)
+        tsv_put_num (w, lets[i].vals.v[pos[i]]);
+      tsv_put_num (w, outs[row].a);
+      tsv_put_num (w, outs[row].b);
+      tsv_end_row (w);
+    }
+  free (outs);
   tsv_writer_close (w);
   for (size_t f = 0; f < nfiles; f++)
     tsv_close (rs[f]);
@@ -659,6 +678,8 @@ struct group
 {
   char *key;
   struct dvec x, t;
+  struct hfit_result *fits;   /* fit: one per segment */
+  size_t nfits;
 };
 
 struct groups
@@ -688,6 +709,7 @@ groups_free (struct groups *gs)
       free (gs->v[i].key);
       free (gs->v[i].x.v);
       free (gs->v[i].t.v);
+      free (gs->v[i].fits);
     }
   free (gs->v);
 }
@@ -811,12 +833,17 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
   tsv_end_row (w);
   if (r->rel_rms > FIT_BAD_REL_RMS)
     {
-      char v[NUM_BUFSIZE];
+      char v[NUM_BUFSIZE], where[300] = "";
       num_format (100 * r->rel_rms, 3, v);
-      warn ("%s%s%s%s%s: the residuals are large (relative RMS %s%%): "
-            "the data do not look %s", by ? "group '" : "", by ? key : "",
-            by ? "'" : "", by && segmented ? ", " : "",
-            segmented ? "segment" : (by ? "" : "fit"), v,
+      if (by && segmented)
+        snprintf (where, sizeof where, "group %s='%s', segment %zu: ", opt_by,
+                  key, seg + 1);
+      else if (by)
+        snprintf (where, sizeof where, "group %s='%s': ", opt_by, key);
+      else if (segmented)
+        snprintf (where, sizeof where, "segment %zu: ", seg + 1);
+      warn ("%sthe residuals are large (relative RMS %s%%): the data do "
+            "not look %s", where, v,
             r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
     }
 }
@@ -881,31 +908,7 @@ cmd_fit (int argc, const char **argv)
   size_t nr;
   read_points (poptGetArgs (con), opt_by, &gs, &rs, &nr);
 
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, rs, nr, "fit");
-  tsv_meta (w, "model", "%s", opt_model);
-  const char *names[16];
-  size_t nn = 0;
   int segmented = opt_segments != NULL;
-  if (opt_by)
-    names[nn++] = opt_by;
-  if (segmented)
-    {
-      names[nn++] = "segment";
-      names[nn++] = "bytes_lo";
-      names[nn++] = "bytes_hi";
-    }
-  int lin = fo.model == HFIT_LINEAR;
-  names[nn++] = lin ? "alpha" : "a";
-  names[nn++] = lin ? "beta" : "b";
-  names[nn++] = lin ? "alpha_se" : "a_se";
-  names[nn++] = lin ? "beta_se" : "b_se";
-  names[nn++] = "rms";
-  names[nn++] = "rel_rms";
-  names[nn++] = "r2";
-  names[nn++] = "n";
-  tsv_write_header (w, nn, names);
-
   struct hfit_result *res = xmalloc ((kmax + at.n + 1) * sizeof *res);
   double *breaks = xmalloc ((kmax + 1) * sizeof *breaks);
   for (size_t gi = 0; gi < gs.n; gi++)
@@ -919,7 +922,9 @@ cmd_fit (int argc, const char **argv)
           enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &fo, res);
           if (st != HFIT_OK)
             die_fit (what, st, res);
-          put_fit (w, g->key, opt_by != NULL, 0, 0, res);
+          g->fits = xmalloc (sizeof *g->fits);
+          g->fits[0] = res[0];
+          g->nfits = 1;
           continue;
         }
       size_t k;
@@ -956,9 +961,40 @@ cmd_fit (int argc, const char **argv)
               die_fit (seg, st, &res[bad]);
             }
         }
-      for (size_t s = 0; s < k; s++)
-        put_fit (w, g->key, opt_by != NULL, 1, s, &res[s]);
+      g->fits = xmalloc (k * sizeof *g->fits);
+      memcpy (g->fits, res, k * sizeof *g->fits);
+      g->nfits = k;
     }
+
+  /* Every fit succeeded: write them.  */
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, rs, nr, "fit");
+  tsv_meta (w, "model", "%s", opt_model);
+  const char *names[16];
+  size_t nn = 0;
+  if (opt_by)
+    names[nn++] = opt_by;
+  if (segmented)
+    {
+      names[nn++] = "segment";
+      names[nn++] = "bytes_lo";
+      names[nn++] = "bytes_hi";
+    }
+  int lin = fo.model == HFIT_LINEAR;
+  names[nn++] = lin ? "alpha" : "a";
+  names[nn++] = lin ? "beta" : "b";
+  names[nn++] = lin ? "alpha_se" : "a_se";
+  names[nn++] = lin ? "beta_se" : "b_se";
+  names[nn++] = "rms";
+  names[nn++] = "rel_rms";
+  names[nn++] = "r2";
+  names[nn++] = "n";
+  tsv_write_header (w, nn, names);
+
+  for (size_t gi = 0; gi < gs.n; gi++)
+    for (size_t s = 0; s < gs.v[gi].nfits; s++)
+      put_fit (w, gs.v[gi].key, opt_by != NULL, segmented, s,
+               &gs.v[gi].fits[s]);
   tsv_writer_close (w);
   for (size_t f = 0; f < nr; f++)
     tsv_close (rs[f]);
