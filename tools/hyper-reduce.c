@@ -195,6 +195,7 @@ static char *opt_a, *opt_b, *opt_bytes, *opt_packet, *opt_fixed,
   *opt_per_byte;
 static int opt_exact;
 static char *opt_bytes_col = "bytes", *opt_time_col = "time";
+static int time_col_given;     /* fit, invert: --time-col was given */
 
 static const struct poptOption eval_options[] = {
   { NULL, 'a', POPT_ARG_STRING, &opt_a, 0,
@@ -785,7 +786,12 @@ read_points (const char **files, const char *by, struct groups *gs,
     {
       tsv_reader *r = rs[f] = tsv_open (files[f]);
       size_t cx = tsv_col_required (r, opt_bytes_col);
-      size_t ct = tsv_col_required (r, opt_time_col);
+      /* Measurement tools name the median time 't' (CONVENTIONS.md 3);
+         the default 'time' falls back to it.  */
+      const char *tc = opt_time_col;
+      if (!time_col_given && tsv_col (r, tc) < 0 && tsv_col (r, "t") >= 0)
+        tc = "t";
+      size_t ct = tsv_col_required (r, tc);
       long cg = by ? (long) tsv_col_required (r, by) : -1;
       while (tsv_next (r))
         {
@@ -793,7 +799,7 @@ read_points (const char **files, const char *by, struct groups *gs,
           if (isnan (x) || isnan (t))
             {
               warn_once ("na", "rows with NA in '%s' or '%s' are skipped",
-                         opt_bytes_col, opt_time_col);
+                         opt_bytes_col, tc);
               continue;
             }
           if (x < 0)
@@ -855,7 +861,8 @@ static const struct poptOption fit_options[] = {
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
-    "name of the time column (default: time)", "NAME" },
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
   CLI_COMMON_OPTIONS,
   POPT_AUTOHELP
   POPT_TABLEEND
@@ -908,6 +915,7 @@ cmd_fit (int argc, const char **argv)
   cli.subcommand = "fit";
   poptContext con = cli_parse (argc, argv, fit_options,
                                "[OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
   struct hfit_options fo;
   if (strcmp (opt_model, "hyperbolic") == 0)
     fo.model = HFIT_HYPERBOLIC;
@@ -1080,7 +1088,8 @@ static const struct poptOption invert_options[] = {
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
-    "name of the time column (default: time)", "NAME" },
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
   CLI_COMMON_OPTIONS,
   POPT_AUTOHELP
   POPT_TABLEEND
@@ -1106,6 +1115,7 @@ cmd_invert (int argc, const char **argv)
   cli.subcommand = "invert";
   poptContext con = cli_parse (argc, argv, invert_options,
                                "PATTERN [OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     die_usage ("no pattern (expected ethernet, sp2 or paragon)");
