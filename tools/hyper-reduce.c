@@ -272,8 +272,11 @@ cmd_eval (int argc, const char **argv)
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 
-  struct eval_src src[3] = { { "a", -1, { 0 } }, { "b", -1, { 0 } },
-                             { opt_bytes_col, -1, { 0 } } };
+  /* Static: still reachable when a later error ends the program.  */
+  static struct eval_src src[3];
+  src[0] = (struct eval_src) { "a", -1, { 0 } };
+  src[1] = (struct eval_src) { "b", -1, { 0 } };
+  src[2] = (struct eval_src) { opt_bytes_col, -1, { 0 } };
   if (packet)
     {
       double a = opt_nonneg ("--fixed", opt_fixed);
@@ -322,6 +325,8 @@ cmd_eval (int argc, const char **argv)
           eval_row (w, src[2].vals.v[i], a, b, m, p, opt_exact);
         }
       tsv_writer_close (w);
+      for (int k = 0; k < 3; k++)
+        free (src[k].vals.v);
       poptFreeContext (con);
       return 0;
     }
@@ -473,6 +478,8 @@ reduce_handler (int val, poptContext con)
   lets[nlets].name = name;
   parse_values ("--let", eq + 1, &lets[nlets].vals);
   nlets++;
+  free (opt_let);        /* popt allocates each value */
+  opt_let = NULL;
 }
 
 static const struct poptOption reduce_options[] = {
@@ -655,8 +662,11 @@ cmd_reduce (int argc, const char **argv)
         die_usage ("--let: more than 10000000 combinations");
       ncomb *= lets[i].vals.n;
     }
-  struct hyper_cb *outs = xmalloc (ncomb * sizeof *outs);
-  size_t *pos = xmalloc ((nlets + 1) * sizeof *pos);
+  /* Static: still reachable when an error ends the program.  */
+  static struct hyper_cb *outs;
+  static size_t *pos;
+  outs = xmalloc (ncomb * sizeof *outs);
+  pos = xmalloc ((nlets + 1) * sizeof *pos);
   memset (pos, 0, (nlets + 1) * sizeof *pos);
   struct hexpr_env env = { reduce_lookup, &bs };
   for (size_t row = 0; row < ncomb; row++)
