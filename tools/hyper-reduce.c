@@ -397,7 +397,7 @@ cmd_eval (int argc, const char **argv)
           double v[3];
           for (int k = 0; k < 2; k++)
             {
-              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 0)
+              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
                                      : src[k].vals.v[0];
               if (v[k] < 0)
                 tsv_die_field (r, (size_t) src[k].col,
@@ -411,7 +411,7 @@ cmd_eval (int argc, const char **argv)
                 v[2] = xs->v[j];
               else
                 {
-                  v[2] = tsv_num (r, (size_t) src[2].col, 0);
+                  v[2] = tsv_num (r, (size_t) src[2].col, 1);
                   if (v[2] < 0)
                     tsv_die_field (r, (size_t) src[2].col,
                                    "a message size must be >= 0, not "
@@ -428,6 +428,9 @@ cmd_eval (int argc, const char **argv)
                     else
                       tsv_put_num (w, v[k]);
                   }
+              if (isnan (v[0]) || isnan (v[1]) || isnan (v[2]))
+                warn_once ("na", "rows with NA in a, b or %s get %s NA",
+                           src[2].name, opt_time_col);
               eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
             }
         }
@@ -638,7 +641,9 @@ cmd_reduce (int argc, const char **argv)
             if (strcmp (lets[i].name, name) == 0)
               tsv_die_field (r, cn, "block '%s' has the name of a --let "
                              "variable", name);
-          struct hyper_cb c = { tsv_num (r, ca, 0), tsv_num (r, cb, 0) };
+          /* NA (a parameter invert could not identify) is kept: the
+             results that depend on it are NA.  */
+          struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
           if (c.a < 0)
             tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
                            name, tsv_field (r, ca));
@@ -697,6 +702,13 @@ cmd_reduce (int argc, const char **argv)
         }
     }
 
+  for (size_t row = 0; row < ncomb; row++)
+    if (isnan (outs[row].a) || isnan (outs[row].b))
+      {
+        warn ("a block the expression uses has an NA parameter: the "
+              "results that depend on it are NA");
+        break;
+      }
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nfiles, "reduce");
   tsv_meta (w, "expression", "%s", text);
