@@ -2,11 +2,12 @@
  *
  * num_format (num.h) prints a double with the fewest of 15, 16 or 17
  * significant digits that reads back to the same double, in printf's %g
- * style.  Done with snprintf and strtod that costs up to three
- * conversions and two parses per number; a model tool printing ten
- * numbers a row spends nearly all its time there.  This fast path gives
- * exactly the same text with exact 128-bit integer arithmetic for the
- * magnitudes where it fits (about 1e-17 to 1e35) and declines the rest.  */
+ * style, trying the three lengths one after the other.  A model tool
+ * printing ten numbers a row spends most of its time there.  This fast
+ * path settles the three candidates in one pass of exact 128-bit integer
+ * arithmetic for the magnitudes where it fits (about 1e-17 to 1e35) and
+ * declines the rest; the text is the same.
+ */
 #ifndef MSGPERF_NUMFAST_H
 #define MSGPERF_NUMFAST_H
 
