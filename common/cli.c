@@ -15,6 +15,7 @@
 #include "tsv.h"
 
 struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
+poptContext cli_context;
 
 enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET };
 
@@ -144,13 +145,6 @@ cli_init (const char *program, int argc, char **argv)
   cli.argv_line = line;
 }
 
-/* The context of the option loop.  The program frees it when done; until
-   then it stays reachable from here, because a usage error exits from
-   inside the loop (or from poptGetNextOpt's callback), where no live
-   variable holds it any more, and LeakSanitizer and valgrind would take
-   the context for a leak.  */
-static poptContext volatile live_context;
-
 poptContext
 cli_parse (int argc, const char **argv, const struct poptOption *table,
            const char *other_help, void (*handler) (int, poptContext))
@@ -158,7 +152,9 @@ cli_parse (int argc, const char **argv, const struct poptOption *table,
   /* No poptReadDefaultConfig: a user's ~/.popt alias must not change a
      result.  */
   poptContext con = poptGetContext (cli.program, argc, argv, table, 0);
-  live_context = con;
+  /* Kept reachable: a usage error exits from inside the loop below, and
+     the context must not look leaked then.  */
+  cli_context = con;
   if (other_help)
     poptSetOtherOptionHelp (con, other_help);
   int rc;
