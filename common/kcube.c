@@ -31,9 +31,11 @@ kcube_parse_dims (const char *text, struct kcube *t)
         }
       if (v < 1 || n == KCUBE_MAXDIM)
         return -1;
-      nodes *= v;
-      if (nodes > KCUBE_MAXNODES)
+      /* Compare before multiplying: the product of two radices up to
+         KCUBE_MAXNODES overflows int64 (2^32 x 2^32 wrapped to 0 nodes).  */
+      if (v > KCUBE_MAXNODES / nodes)
         return -1;
+      nodes *= v;
       k[n++] = v;
       if (*s == '\0')
         break;

@@ -352,7 +352,7 @@ num_format_fast (double v, char *buf)
       goto found;
     }
   return 0;
-found:
+found:;
   int S = (Q & (Q - 1)) == 0 ? ctz128 (Q) : -1;
   /* Half a unit in the last place of v, in units of X, rounded down (for
      a quick rejection of candidates that are far off).  */

@@ -11,13 +11,21 @@
  * an ordinary outcome and the next input runs in the same process.
  *
  * Memory.  A real program that dies leaves its half-built structures to
- * exit(); a harness that longjmps out would leak them, and LeakSanitizer
- * would report every rejected input.  So while FUZZ_TRY runs, the
- * sanitizer allocator hooks record every live heap block the harness
- * thread allocates; when BODY died, the blocks still live afterwards are
- * the ones the dead code abandoned, and fuzz_release frees them.  When
- * BODY returned normally nothing is freed for it: what it leaked is a real
- * leak, and LeakSanitizer reports it.
+ * exit(); a harness that longjmps out must free them, or LeakSanitizer
+ * (libFuzzer checks leaks after every input) reports every rejected
+ * input.  Two ways:
+ *   FUZZ_TRY (body, cleanup): the library frees them itself when CLEANUP
+ *     asks (common/tsv.c keeps what a dying call was building reachable
+ *     and tsv_free_all frees it).  A block left unreachable after CLEANUP
+ *     is a leak the library's contract does not allow, and is reported.
+ *   FUZZ_TRY_FREEING (body, cleanup): for code without such a function.
+ *     While BODY runs, the sanitizer allocator hooks record every block
+ *     the harness thread allocates; when BODY died, the blocks still live
+ *     after CLEANUP are taken as abandoned and freed.  Only for code that
+ *     keeps no block across calls in a static variable (it would be freed
+ *     behind its back), and with no C library object (FILE) created
+ *     inside BODY.  When BODY returned, nothing is freed: what it leaked
+ *     is a real leak, and LeakSanitizer reports it.
  *
  * Messages.  The die* messages are formatted as usual (that code runs
  * too) but written to /dev/null; set FUZZ_VERBOSE=1 to see them.  */
@@ -133,27 +141,24 @@ fuzz_exit_hook (int status)
   longjmp (fuzz_jmp, 1);
 }
 
-/* Run BODY, then CLEANUP (whether BODY returned or died), then free what
-   the dead code abandoned.  In both, fuzz_status is -1 if BODY returned,
-   else the status die* exited with.  CLEANUP closes the objects BODY made
-   that the library still points to (a tsv_writer on stdout is known to
-   tsv.c until tsv_writer_close), so that nothing freed stays referenced;
-   it must not die.
-   Locals modified in BODY and read after it must be volatile (setjmp
-   rules).  Not nestable.
-
-   Objects of the C library must not be created inside BODY (fuzz_release
-   would free their memory behind the library's back): open FILEs before,
-   with a buffer of the harness's own (setvbuf), and close them after.  */
-#define FUZZ_TRY(body, cleanup) \
+/* Run BODY, then CLEANUP (whether BODY returned or died).  In both,
+   fuzz_status is -1 if BODY returned, else the status die* exited with.
+   CLEANUP closes or frees what BODY made that the library still points
+   to, so that nothing freed stays referenced; it must not die.  Locals
+   modified in BODY and read after it must be volatile (setjmp rules).
+   Not nestable.  FUZZ_TRY_FREEING also frees the blocks a dying BODY
+   abandoned (see above).  */
+#define FUZZ_TRY_MODE(freeing, body, cleanup) \
   do { \
     fuzz_status = -1; \
-    fuzz_tracking = 1; \
+    fuzz_tracking = (freeing); \
     if (setjmp (fuzz_jmp) == 0) \
       { body; } \
     { cleanup; } \
-    fuzz_release (fuzz_status != -1); \
+    fuzz_release ((freeing) && fuzz_status != -1); \
   } while (0)
+#define FUZZ_TRY(body, cleanup) FUZZ_TRY_MODE (0, body, cleanup)
+#define FUZZ_TRY_FREEING(body, cleanup) FUZZ_TRY_MODE (1, body, cleanup)
 
 /* A property the code under test must have: abort (a crash libFuzzer
    saves) with a message when it does not.  */
@@ -164,7 +169,8 @@ fuzz_exit_hook (int status)
 
 /* Set up once: exit hook, allocation hooks, quiet messages, and the lazily
    made process-lifetime objects (the C locale of num.c) made now, outside
-   any FUZZ_TRY, so that they are never taken for abandoned blocks.  */
+   any FUZZ_TRY_FREEING, so that they are never taken for abandoned
+   blocks.  */
 __attribute__ ((unused)) static void
 fuzz_setup (const char *program)
 {

@@ -5,6 +5,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "kcube.h"
 #include "num.h"
 #include "unit.h"
 
@@ -40,9 +41,32 @@ format_rounds_past_max (void)
   CHECK_STR (buf, "1e+308");
 }
 
+/* fuzz/kcube.c: kcube_parse_dims multiplied the node count before
+   checking it, a signed overflow (UBSan) for radices whose product passes
+   2^63; "4294967296x4294967296" wrapped to 0 nodes and was accepted, and
+   loGPC-solve printed nodes 0, P 0 with status 0.  */
+static void
+dims_product_overflow (void)
+{
+  struct kcube t;
+  memset (&t, 0, sizeof t);
+  CHECK (kcube_parse_dims ("4294967296x4294967296", &t) == -1);
+  CHECK (t.n == 0);
+  CHECK (kcube_parse_dims ("1099511627776x1099511627776", &t) == -1);
+  CHECK (kcube_parse_dims ("2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x1099511627776", &t)
+         == -1);
+  CHECK (kcube_parse_dims ("1048576x1048577", &t) == -1);
+  /* The limit itself, 2^40 nodes, is still a topology.  */
+  CHECK (kcube_parse_dims ("1048576x1048576", &t) == 0);
+  CHECK (t.n == 2 && kcube_nodes (&t) == KCUBE_MAXNODES);
+  CHECK (kcube_parse_dims ("1099511627776", &t) == 0);
+  CHECK (t.n == 1 && kcube_nodes (&t) == KCUBE_MAXNODES);
+}
+
 int
 main (void)
 {
   format_rounds_past_max ();
+  dims_product_overflow ();
   return unit_done ();
 }
