@@ -400,7 +400,14 @@ ref_format (double v, int precision, char *buf)
   if (v == 0)
     return snprintf (buf, NUM_BUFSIZE, "0");
   if (precision > 0)
-    return snprintf (buf, NUM_BUFSIZE, "%.*g", precision, v);
+    for (int d = precision;; d++)
+      {
+        /* Rounded past DBL_MAX ("2e+308" is out of range for every
+           reader): num_format takes more digits (test-regress.c).  */
+        int n = snprintf (buf, NUM_BUFSIZE, "%.*g", d, v);
+        if (d >= 17 || isfinite (strtod (buf, NULL)))
+          return n;
+      }
   for (int d = 15; d < 17; d++)
     {
       int n = snprintf (buf, NUM_BUFSIZE, "%.*g", d, v);
