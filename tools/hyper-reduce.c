@@ -602,7 +602,10 @@ cmd_reduce (int argc, const char **argv)
     die_usage ("--name-col: invalid column name '%s'", opt_name_col);
 
   struct hexpr_error err;
-  struct hexpr *e = hexpr_parse (text, &err);
+  /* Static, so that the expression stays reachable when evaluating it
+     dies (valgrind saw it definitely lost).  */
+  static struct hexpr *e;
+  e = hexpr_parse (text, &err);
   if (!e)
     die_at (where, err.line, err.col, "%s", err.msg);
 
