@@ -22,7 +22,11 @@
  * itself and not the MPI library's collectives.  Unlike MRNet, every rank
  * is a data source, internal ranks included.  Calls are collective over
  * the communicator in the sense that every rank must make the same
- * sequence of overlay calls.  Errors end the job through mpu_die.  */
+ * sequence of overlay calls.  Several overlays may share a communicator
+ * when every rank uses them in the same order (MPI does not let a message
+ * between two ranks overtake another); timed waves on interleaved
+ * overlays could take the other overlay's late packet, so give each its
+ * own communicator then.  Errors end the job through mpu_die.  */
 #ifndef MSGPERF_OVERLAY_H
 #define MSGPERF_OVERLAY_H
 
