@@ -439,6 +439,24 @@ tf_local (enum tf_kind kind, const struct tf_params *p, int rank,
 }
 
 const char *
+tf_concat_rows (const struct tf_params *p, int rank, const double *rows,
+                size_t nrows, struct tf_buf *out)
+{
+  out->len = 0;
+  for (size_t i = 0; i < nrows * p->m; i++)
+    if (!isfinite (rows[i]))
+      return "values must be finite";
+  tf_buf_reserve (out, nrows * (p->m + 1));
+  for (size_t i = 0; i < nrows; i++)
+    {
+      double r = rank;
+      tf_buf_append (out, &r, 1);
+      tf_buf_append (out, rows + i * p->m, p->m);
+    }
+  return NULL;
+}
+
+const char *
 tf_combine (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc,
             const double *in, size_t n)
 {

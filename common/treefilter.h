@@ -82,6 +82,13 @@ void tf_buf_append (struct tf_buf *b, const double *v, size_t n);
 const char *tf_local (enum tf_kind kind, const struct tf_params *p, int rank,
                       const double *vals, struct tf_buf *out);
 
+/* A concat packet of NROWS records {rank, row} from ROWS (NROWS rows
+   of P->m values), for ranks that contribute several rows (or none),
+   written to OUT.  Returns NULL, or a message for non-finite values.  */
+const char *tf_concat_rows (const struct tf_params *p, int rank,
+                            const double *rows, size_t nrows,
+                            struct tf_buf *out);
+
 /* Combine the packet IN (N doubles) of one child into ACC.  Returns NULL,
    or a message when IN is not a packet of this filter.  */
 const char *tf_combine (enum tf_kind kind, const struct tf_params *p,

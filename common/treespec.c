@@ -244,8 +244,9 @@ misfit (struct treespec_error *err, const char *spec, long made, int nranks)
   char fits[256];
   treespec_fitting (nranks, fits, sizeof fits);
   return fail (err, 0, 0,
-               "'%s' makes a tree of %ld ranks, not %d; specs that fit %d "
-               "ranks: %s", spec, made, nranks, nranks, fits);
+               "'%s' makes a tree of %ld rank%s, not %d; specs that fit %d "
+               "rank%s: %s", spec, made, made == 1 ? "" : "s", nranks, nranks,
+               nranks == 1 ? "" : "s", fits);
 }
 
 /* ---------------------------------------------------------------- lexing */

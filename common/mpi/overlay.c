@@ -305,11 +305,23 @@ ov_reduce (struct overlay *ov, enum tf_kind kind, const struct tf_params *p,
            const double *vals, const struct ov_sync *sync,
            struct tf_buf *out, struct ov_wave *wave)
 {
-  struct tf_buf pay;
-  tf_buf_init (&pay);
-  const char *e = tf_local (kind, p, ov->rank, vals, &pay);
+  struct tf_buf mine;
+  tf_buf_init (&mine);
+  const char *e = tf_local (kind, p, ov->rank, vals, &mine);
   if (e)
     mpu_die (EXIT_DATA, "overlay: %s", e);
+  ov_reduce_packet (ov, kind, p, &mine, sync, out, wave);
+}
+
+void
+ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
+                  const struct tf_params *p, struct tf_buf *mine,
+                  const struct ov_sync *sync, struct tf_buf *out,
+                  struct ov_wave *wave)
+{
+  struct tf_buf pay = *mine;
+  const char *e;
+  tf_buf_init (mine);
 
   int timed = sync && sync->mode == OV_TIMEOUT;
   double deadline = MPI_Wtime () + (timed ? sync->timeout * ov->height : 0);

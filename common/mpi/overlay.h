@@ -103,6 +103,14 @@ void ov_reduce (struct overlay *ov, enum tf_kind kind,
 double ov_clock_mpi (void);
 double ov_clock_monotonic (void);
 
+/* The same wave with this rank's packet MINE already made (tf_local,
+   tf_concat_rows, tf_bin_add...), for ranks that contribute several
+   rows, classes or none.  MINE is consumed (left empty).  */
+void ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
+                       const struct tf_params *p, struct tf_buf *mine,
+                       const struct ov_sync *sync, struct tf_buf *out,
+                       struct ov_wave *wave);
+
 /* Hierarchical clock-skew detection.  Every parent sends PROBES round
    trips to each child and keeps the smallest (clockskew.h); then one
    upward wave accumulates the offsets.  At the root OFFSET and BOUND

@@ -168,6 +168,60 @@ main (int argc, char **argv)
     if (n > 1 || strncmp (specs[i], "b:1^", 4) != 0)
       check_topology (specs[i], &flat);
 
+  /* Ranks with several rows or none (the all-pairs shape): rank r gives
+     r rows {r, j}; and links r -> d binned by distance |r - d| into
+     equivalence classes (members r n + d), as logp-measure --classes
+     would; through the chain, the deepest tree.  */
+  {
+    struct overlay ov;
+    char chain[40];
+    snprintf (chain, sizeof chain, n > 1 ? "b:1^%d" : "flat", n - 1);
+    if (ov_build (&ov, chain, NULL, MPI_COMM_WORLD, &err))
+      mpu_die (1, "%s: %s", chain, err.msg);
+    struct tf_params p = { 2, 0, 0, 1, 0 };
+    double *rows = calloc ((size_t) n * 2 + 1, sizeof (double));
+    for (int j = 0; j < mpu_rank; j++)
+      {
+        rows[2 * j] = mpu_rank;
+        rows[2 * j + 1] = j;
+      }
+    struct tf_buf mine, all, cls;
+    tf_buf_init (&mine);
+    tf_buf_init (&all);
+    tf_buf_init (&cls);
+    tf_concat_rows (&p, mpu_rank, rows, (size_t) mpu_rank, &mine);
+    ov_reduce_packet (&ov, TF_CONCAT, &p, &mine, NULL, &all, NULL);
+    for (int d = 0; d < n; d++)
+      if (d != mpu_rank)
+        tf_bin_add (&mine, abs (mpu_rank - d), 0, mpu_rank * n + d);
+    struct tf_params q = { 1, 0, 0, 1, 0 };
+    ov_reduce_packet (&ov, TF_BIN, &q, &mine, NULL, &cls, NULL);
+    int ok = 1;
+    if (mpu_rank == 0)
+      {
+        size_t k = 0;
+        ok = all.len == (size_t) (n * (n - 1) / 2) * 3;
+        for (int r = 0; r < n && ok; r++)
+          for (int j = 0; j < r; j++, k += 3)
+            if (all.v[k] != r || all.v[k + 1] != r || all.v[k + 2] != j)
+              ok = 0;
+        ok = ok && tf_bin_nclasses (cls.v, cls.len) == (size_t) (n - 1);
+        size_t i = 0;
+        for (int dist = 1; dist < n && ok; dist++)
+          {
+            ok = cls.v[i] == dist && cls.v[i + 1] == 2 * (n - dist);
+            for (int m = 1; m < 2 * (n - dist) && ok; m++)
+              ok = cls.v[i + 2 + m] > cls.v[i + 1 + m];
+            i += 2 + (size_t) (2 * (n - dist));
+          }
+      }
+    report ("rows per rank (concat) and link classes (bin)", ok);
+    free (rows);
+    tf_buf_free (&all);
+    tf_buf_free (&cls);
+    ov_free (&ov);
+  }
+
   /* A spec that does not fit: every rank gets rank 0's error.  */
   {
     struct overlay ov;

@@ -176,6 +176,16 @@ main (void)
     CHECK (same (&acc, (double[]) { 0, 10, 11, 1, 12, 13, 3, 30, 31 }, 9));
   }
 
+  /* concat_rows: several records, or none, from one rank.  */
+  {
+    double rows[] = { 1, 2, 3, 4 };
+    CHECK (tf_concat_rows (&p, 7, rows, 2, &acc) == NULL);
+    CHECK (same (&acc, (double[]) { 7, 1, 2, 7, 3, 4 }, 6));
+    CHECK (tf_concat_rows (&p, 7, rows, 0, &acc) == NULL && acc.len == 0);
+    rows[3] = INFINITY;
+    CHECK (tf_concat_rows (&p, 7, rows, 2, &acc) != NULL);
+  }
+
   /* bin: classes with counts and members.  */
   {
     struct tf_params q = { 1, 10, 0, 1, 0 };
