@@ -12,14 +12,18 @@
  *
  * clamped to [0, 100]: 0 when the asynchronous version is no faster (the
  * paper's small messages, where posting costs more than it saves), 100
- * when the shorter part disappeared entirely.  Pure code.  */
+ * when the shorter part disappeared entirely.  When the hideable time is
+ * no larger than the uncertainty of t_sync - t_async (NOISE: the kernel
+ * passes the sum of the half-widths of their 95% intervals), the share
+ * would be noise divided by almost nothing, and is not computed.
+ * Pure code.  */
 #ifndef MSGPERF_OVERLAP_H
 #define MSGPERF_OVERLAP_H
 
 /* The overlap percentage above, or NaN (printed NA) when min(t_comm,
-   t_comp) is not positive or an input is not finite: nothing could be
-   hidden, so no share can be computed.  */
+   t_comp) is not larger than NOISE (>= 0) or an input is not finite:
+   nothing measurable could be hidden, so no share can be computed.  */
 double overlap_percent (double t_sync, double t_async, double t_comm,
-                        double t_comp);
+                        double t_comp, double noise);
 
 #endif

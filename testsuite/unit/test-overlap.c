@@ -11,20 +11,25 @@ int
 main (void)
 {
   /* comm 10, comp 30: sync 40; perfect overlap 30 hides all of comm.  */
-  CHECK_NEAR (overlap_percent (40, 30, 10, 30), 100, 1e-12);
-  CHECK_NEAR (overlap_percent (40, 35, 10, 30), 50, 1e-12);
-  CHECK_NEAR (overlap_percent (40, 40, 10, 30), 0, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 30, 10, 30, 0), 100, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 35, 10, 30, 0), 50, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 40, 10, 30, 0), 0, 1e-12);
   /* Slower asynchronous version: no overlap, not a negative share.  */
-  CHECK_NEAR (overlap_percent (40, 45, 10, 30), 0, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 45, 10, 30, 0), 0, 1e-12);
   /* Faster than ideal (noise, or the paper's avoided copy): at most 100. */
-  CHECK_NEAR (overlap_percent (40, 20, 10, 30), 100, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 20, 10, 30, 0), 100, 1e-12);
   /* The shorter part is the denominator, whichever it is.  */
-  CHECK_NEAR (overlap_percent (40, 38, 30, 10), 20, 1e-12);
+  CHECK_NEAR (overlap_percent (40, 38, 30, 10, 0), 20, 1e-12);
+  /* Hideable time within the noise of t_sync - t_async: NA.  */
+  CHECK (isnan (overlap_percent (40, 35, 10, 2, 2)));
+  CHECK (isnan (overlap_percent (40, 35, 10, 2, 3)));
+  CHECK_NEAR (overlap_percent (40, 39, 10, 2, 1.5), 50, 1e-12);
+  CHECK (isnan (overlap_percent (40, 39, 10, 2, NAN)));
   /* Nothing to hide: NA.  */
-  CHECK (isnan (overlap_percent (10, 9, 10, 0)));
-  CHECK (isnan (overlap_percent (10, 9, 10, -1e-3)));
-  CHECK (isnan (overlap_percent (NAN, 9, 10, 3)));
-  CHECK (isnan (overlap_percent (10, INFINITY, 10, 3)));
+  CHECK (isnan (overlap_percent (10, 9, 10, 0, 0)));
+  CHECK (isnan (overlap_percent (10, 9, 10, -1e-3, 0)));
+  CHECK (isnan (overlap_percent (NAN, 9, 10, 3, 0)));
+  CHECK (isnan (overlap_percent (10, INFINITY, 10, 3, 0)));
 
   /* MBps = bytes / microseconds = 10^6 bytes/s.  */
   CHECK_NEAR (bandwidth_mbps (1000000, 1e6), 1, 1e-12);
