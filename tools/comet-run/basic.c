@@ -43,16 +43,16 @@ op_echo (void *arg)
   struct pair_arg *p = arg;
   if (p->me == 0)
     {
-      mpu_check (MPI_Send (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
+      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
                  "MPI_Send");
-      mpu_check (MPI_Recv (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
+      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
                            MPI_STATUS_IGNORE), "MPI_Recv");
     }
   else
     {
-      mpu_check (MPI_Recv (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
+      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
                            MPI_STATUS_IGNORE), "MPI_Recv");
-      mpu_check (MPI_Send (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
+      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
                  "MPI_Send");
     }
 }
@@ -121,7 +121,7 @@ op_pairwise (void *arg)
 {
   struct pair_arg *p = arg;
   int other = 1 - p->me;
-  mpu_check (MPI_Sendrecv (p->buf, p->count, MPI_BYTE, other, TAG_PAIR,
+  COMET_MPI (MPI_Sendrecv (p->buf, p->count, MPI_BYTE, other, TAG_PAIR,
                            p->rbuf, p->count, MPI_BYTE, other, TAG_PAIR,
                            p->comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
 }
@@ -183,9 +183,9 @@ static void
 op_broadcast (void *arg)
 {
   struct coll_arg *a = arg;
-  mpu_check (MPI_Bcast (a->buf, a->count, MPI_BYTE, a->root, a->comm),
+  COMET_MPI (MPI_Bcast (a->buf, a->count, MPI_BYTE, a->root, a->comm),
              "MPI_Bcast");
-  mpu_check (MPI_Barrier (a->comm), "MPI_Barrier");
+  COMET_MPI (MPI_Barrier (a->comm), "MPI_Barrier");
 }
 
 void
@@ -219,7 +219,7 @@ static void
 op_globalsum (void *arg)
 {
   struct coll_arg *a = arg;
-  mpu_check (MPI_Allreduce (a->buf, a->rbuf, a->count, MPI_DOUBLE, MPI_SUM,
+  COMET_MPI (MPI_Allreduce (a->buf, a->rbuf, a->count, MPI_DOUBLE, MPI_SUM,
                             a->comm), "MPI_Allreduce");
 }
 
@@ -284,7 +284,7 @@ static void
 op_barrier (void *arg)
 {
   struct coll_arg *a = arg;
-  mpu_check (MPI_Barrier (a->comm), "MPI_Barrier");
+  COMET_MPI (MPI_Barrier (a->comm), "MPI_Barrier");
 }
 
 void

@@ -148,6 +148,12 @@ MPI_Comm comet_pair_comm (struct comet_ctx *c, int partner);
 
 /* ------------------------------------------------------------ helpers */
 
+/* mpu_check without a call on success: the kernels' inner loops use it so
+   that the error check costs a compare, not a function call.  */
+#define COMET_MPI(call, what) \
+  do { int comet_rc_ = (call); \
+       if (comet_rc_ != MPI_SUCCESS) mpu_check (comet_rc_, what); } while (0)
+
 void *comet_alloc (size_t bytes);   /* zeroed, dies when out of memory */
 int comet_mpi_count (int64_t n, const char *what);  /* fits an MPI int */
 

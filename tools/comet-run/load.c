@@ -171,7 +171,7 @@ static void
 op_comm (void *arg)
 {
   struct ovl_arg *p = arg;
-  mpu_check (MPI_Sendrecv (p->sbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
+  COMET_MPI (MPI_Sendrecv (p->sbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
                            p->rbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
                            p->comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
 }
@@ -197,12 +197,12 @@ op_async (void *arg)
 {
   struct ovl_arg *p = arg;
   MPI_Request rq[2];
-  mpu_check (MPI_Irecv (p->rbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
+  COMET_MPI (MPI_Irecv (p->rbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
                         p->comm, &rq[0]), "MPI_Irecv");
-  mpu_check (MPI_Isend (p->sbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
+  COMET_MPI (MPI_Isend (p->sbuf, p->count, MPI_BYTE, p->other, TAG_OVL,
                         p->comm, &rq[1]), "MPI_Isend");
   daxpy (p->n, DAXPY_A, p->x, p->y);
-  mpu_check (MPI_Waitall (2, rq, MPI_STATUSES_IGNORE), "MPI_Waitall");
+  COMET_MPI (MPI_Waitall (2, rq, MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 /* The message sizes overlap sweeps when --sizes is not given: the full

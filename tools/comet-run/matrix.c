@@ -119,23 +119,23 @@ op_update_guard (void *arg)
   int n = m->n;
   MPI_Comm comm = m->c->comm;
   MPI_Request rq[8];
-  mpu_check (MPI_Irecv (m->rbuf[BLOCKMAT_NORTH], n, MPI_DOUBLE, m->top,
+  COMET_MPI (MPI_Irecv (m->rbuf[BLOCKMAT_NORTH], n, MPI_DOUBLE, m->top,
                         TAG_S, comm, &rq[0]), "MPI_Irecv");
-  mpu_check (MPI_Irecv (m->rbuf[BLOCKMAT_SOUTH], n, MPI_DOUBLE, m->bottom,
+  COMET_MPI (MPI_Irecv (m->rbuf[BLOCKMAT_SOUTH], n, MPI_DOUBLE, m->bottom,
                         TAG_N, comm, &rq[1]), "MPI_Irecv");
-  mpu_check (MPI_Irecv (m->rbuf[BLOCKMAT_WEST], n, MPI_DOUBLE, m->pred,
+  COMET_MPI (MPI_Irecv (m->rbuf[BLOCKMAT_WEST], n, MPI_DOUBLE, m->pred,
                         TAG_E, comm, &rq[2]), "MPI_Irecv");
-  mpu_check (MPI_Irecv (m->rbuf[BLOCKMAT_EAST], n, MPI_DOUBLE, m->succ,
+  COMET_MPI (MPI_Irecv (m->rbuf[BLOCKMAT_EAST], n, MPI_DOUBLE, m->succ,
                         TAG_W, comm, &rq[3]), "MPI_Irecv");
   static const int dest_tag[4] = { TAG_N, TAG_S, TAG_W, TAG_E };
   int dest[4] = { m->top, m->bottom, m->pred, m->succ };
   for (int k = 0; k < 4; k++)
     {
       blockmat_pack_edge (m->a, n, (enum blockmat_side) k, m->sbuf[k]);
-      mpu_check (MPI_Isend (m->sbuf[k], n, MPI_DOUBLE, dest[k], dest_tag[k],
+      COMET_MPI (MPI_Isend (m->sbuf[k], n, MPI_DOUBLE, dest[k], dest_tag[k],
                             comm, &rq[4 + k]), "MPI_Isend");
     }
-  mpu_check (MPI_Waitall (8, rq, MPI_STATUSES_IGNORE), "MPI_Waitall");
+  COMET_MPI (MPI_Waitall (8, rq, MPI_STATUSES_IGNORE), "MPI_Waitall");
   for (int k = 0; k < 4; k++)
     blockmat_unpack_guard (m->a, n, (enum blockmat_side) k, m->rbuf[k]);
   m->calls++;
@@ -176,7 +176,7 @@ static void
 op_shift_north (void *arg)
 {
   struct mat *m = arg;
-  mpu_check (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
+  COMET_MPI (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
                                    MPI_DOUBLE, m->top, TAG_SHIFT, m->bottom,
                                    TAG_SHIFT, m->c->comm, MPI_STATUS_IGNORE),
              "MPI_Sendrecv_replace");
@@ -187,7 +187,7 @@ static void
 op_shift_east (void *arg)
 {
   struct mat *m = arg;
-  mpu_check (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
+  COMET_MPI (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
                                    MPI_DOUBLE, m->succ, TAG_SHIFT, m->pred,
                                    TAG_SHIFT, m->c->comm, MPI_STATUS_IGNORE),
              "MPI_Sendrecv_replace");
@@ -244,7 +244,7 @@ op_transpose (void *arg)
     }
   int dest = grid2d_transpose_dest (c->rank, r, q);
   int src = grid2d_transpose_src (c->rank, r, q);
-  mpu_check (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
+  COMET_MPI (MPI_Sendrecv_replace (m->a, (int) blockmat_size (m->n),
                                    MPI_DOUBLE, dest, TAG_TRANSPOSE, src,
                                    TAG_TRANSPOSE, c->comm, MPI_STATUS_IGNORE),
              "MPI_Sendrecv_replace");
@@ -302,7 +302,7 @@ static void
 op_rowbcast (void *arg)
 {
   struct mat *m = arg;
-  mpu_check (MPI_Bcast (&m->a[BLOCKMAT_AT (m->n, m->line_index, 0)], m->n,
+  COMET_MPI (MPI_Bcast (&m->a[BLOCKMAT_AT (m->n, m->line_index, 0)], m->n,
                         MPI_DOUBLE, m->line_root, m->line), "MPI_Bcast");
   m->calls++;
 }
@@ -316,7 +316,7 @@ op_colbcast (void *arg)
   struct mat *m = arg;
   if (m->owner)
     blockmat_pack_col (m->a, m->n, m->line_index, m->sbuf[0]);
-  mpu_check (MPI_Bcast (m->sbuf[0], m->n, MPI_DOUBLE, m->line_root, m->line),
+  COMET_MPI (MPI_Bcast (m->sbuf[0], m->n, MPI_DOUBLE, m->line_root, m->line),
              "MPI_Bcast");
   if (!m->owner)
     blockmat_unpack_col (m->a, m->n, m->line_index, m->sbuf[0]);
