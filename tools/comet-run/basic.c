@@ -106,7 +106,7 @@ kernel_echo (struct comet_ctx *c)
           comet_echo_sweep (c, pair, "echo", h, -1, 1, NULL);
           MPI_Comm_free (&pair);
         }
-      mpu_check (MPI_Barrier (c->comm), "MPI_Barrier");
+      comet_idle_barrier (c);
     }
 }
 
@@ -162,7 +162,7 @@ kernel_pairwise (struct comet_ctx *c)
           free (p.rbuf);
           MPI_Comm_free (&pair);
         }
-      mpu_check (MPI_Barrier (c->comm), "MPI_Barrier");
+      comet_idle_barrier (c);
     }
 }
 

@@ -146,6 +146,11 @@ void comet_topology_meta (struct comet_ctx *c);
    of the pair); MPI_COMM_NULL on the other ranks.  Collective.  */
 MPI_Comm comet_pair_comm (struct comet_ctx *c, int partner);
 
+/* Barrier for ranks that sit out a measurement: they sleep between
+   tests instead of spinning, so that an oversubscribed run (more ranks
+   than cores) leaves the cores to the ranks being timed.  */
+void comet_idle_barrier (struct comet_ctx *c);
+
 /* ------------------------------------------------------------ helpers */
 
 /* mpu_check without a call on success: the kernels' inner loops use it so

@@ -104,6 +104,7 @@ kernel_contention (struct comet_ctx *c)
                      "the --sizes sweep to take the 50%% and 90%% loads "
                      "from; give them with --loads");
         }
+      comet_idle_barrier (c);
       mpu_check (MPI_Bcast (found, 2, MPI_INT64_T, c->test, c->comm),
                  "MPI_Bcast");
       loads = found;
@@ -138,7 +139,7 @@ kernel_contention (struct comet_ctx *c)
             mpu_check (MPI_Send (NULL, 0, MPI_BYTE, sender, TAG_STOP,
                                  c->comm), "MPI_Send");
         }
-      mpu_check (MPI_Barrier (c->comm), "MPI_Barrier");
+      comet_idle_barrier (c);
     }
   free (buf);
   if (pair != MPI_COMM_NULL)

@@ -485,7 +485,7 @@ main (int argc, char **argv)
     {
       comet_progress (&c, "kernel %s", run[i]->name);
       run[i]->run (&c);
-      mpu_check (MPI_Barrier (c.comm), "MPI_Barrier");
+      comet_idle_barrier (&c);
     }
 
   if (c.rank == c.test)

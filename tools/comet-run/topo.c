@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "comet.h"
 #include "mpi/mpiutil.h"
@@ -81,4 +82,20 @@ comet_pair_comm (struct comet_ctx *c, int partner)
   if (pair != MPI_COMM_NULL)
     MPI_Comm_set_errhandler (pair, MPI_ERRORS_RETURN);
   return pair;
+}
+
+void
+comet_idle_barrier (struct comet_ctx *c)
+{
+  MPI_Request rq;
+  mpu_check (MPI_Ibarrier (c->comm, &rq), "MPI_Ibarrier");
+  struct timespec nap = { 0, 100000 };
+  for (;;)
+    {
+      int done = 0;
+      mpu_check (MPI_Test (&rq, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done)
+        return;
+      nanosleep (&nap, NULL);
+    }
 }
