@@ -197,7 +197,8 @@ kernel_broadcast (struct comet_ctx *c)
   for (size_t i = 0; i < sizes->n; i++)
     {
       a.count = comet_mpi_count (sizes->v[i], "message size");
-      struct comet_timing t = { c->comm, c->test, c->test, op_broadcast, &a, 1.0, 0 };
+      struct comet_timing t = { c->comm, c->test, c->test, op_broadcast, &a,
+                                1.0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       struct comet_row row;
@@ -247,7 +248,8 @@ kernel_globalsum (struct comet_ctx *c)
       for (int i = 0; i < n; i++)
         out[i] = -1;
       struct coll_arg a = { c->comm, c->test, in, out, n };
-      struct comet_timing t = { c->comm, c->test, c->test, op_globalsum, &a, 1.0, 0 };
+      struct comet_timing t = { c->comm, c->test, c->test, op_globalsum, &a,
+                                1.0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       /* Verification on every rank: a wrong sum is an error, not a
@@ -291,7 +293,8 @@ void
 kernel_barrier (struct comet_ctx *c)
 {
   struct coll_arg a = { c->comm, c->test, NULL, NULL, 0 };
-  struct comet_timing t = { c->comm, c->test, c->test, op_barrier, &a, 1.0, 1 };
+  struct comet_timing t = { c->comm, c->test, c->test, op_barrier, &a, 1.0,
+                            1 };
   struct comet_result res;
   comet_measure (c, &t, &res);
   struct comet_row row;
