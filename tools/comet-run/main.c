@@ -358,32 +358,6 @@ parse_options (struct comet_opts *o)
                opt_grid);
 }
 
-/* --help and --usage: popt's own handler exits without MPI_Finalize,
-   which mpirun reports as a failed job; print the same text here and
-   finalize.  Returns 1 when it did.  */
-static int
-help_requested (int argc, char **argv)
-{
-  int help = 0, usage = 0;
-  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
-    {
-      help |= strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-?") == 0;
-      usage |= strcmp (argv[i], "--usage") == 0;
-    }
-  if (!help && !usage)
-    return 0;
-  poptContext con = poptGetContext (cli.program, argc, (const char **) argv,
-                                    options, 0);
-  poptSetOtherOptionHelp (con, "KERNEL...");
-  if (help)
-    poptPrintHelp (con, stdout, 0);
-  else
-    poptPrintUsage (con, stdout, 0);
-  poptFreeContext (con);
-  mpu_finalize ();
-  return 1;
-}
-
 /* ------------------------------------------------------------ main */
 
 int
@@ -391,8 +365,6 @@ main (int argc, char **argv)
 {
   cli_init ("comet-run", argc, argv);
   mpu_init (&argc, &argv);
-  if (help_requested (argc, argv))
-    return 0;
 
   poptContext con = cli_parse (argc, (const char **) argv, options,
                                "KERNEL...", NULL);
