@@ -152,6 +152,24 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
 }
 
 void
+dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
+                 int64_t *next_tag, int32_t line)
+{
+  int32_t pa = d->node[a].proc, pb = d->node[b].proc;
+  if (pa == pb)
+    {
+      dag_add_edge (d, a, b, DAG_REQUIRES);
+      return;
+    }
+  int64_t tag = (*next_tag)++;
+  int32_t s = dag_add_send (d, pa, pb, bytes, tag, d->node[a].name, line);
+  int32_t r = dag_add_recv (d, pb, pa, bytes, tag, d->node[b].name, line);
+  d->node[s].derived = d->node[r].derived = 1;
+  dag_add_edge (d, a, s, DAG_REQUIRES);
+  dag_add_edge (d, r, b, DAG_REQUIRES);
+}
+
+void
 dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
 {
   const struct dag_node *nd = &d->node[v];

@@ -78,6 +78,12 @@ int32_t dag_add_recv (struct dag *d, int32_t proc, int32_t from,
                       int64_t bytes, int64_t tag, int32_t name, int32_t line);
 void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
 
+/* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
+   when both run on one processor, else a SEND after A and a RECV before
+   B, matched by the tag *NEXT_TAG (incremented).  */
+void dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
+                      int64_t *next_tag, int32_t line);
+
 /* Describe node V for messages: "task 'x' (proc 3)", "rank 2 'l4'
    (line 9)", "send 1024b 0->5 tag 7".  Writes at most LEN bytes.  */
 void dag_describe (const struct dag *d, int32_t v, char *buf, size_t len);

@@ -120,20 +120,10 @@ resolve (struct native *nt)
       int32_t b = strmap_get (&nt->ids, 0, ts, strlen (ts));
       if (b < 0)
         die_at (p->src, p->line, p->col_to, "unknown task id '%s'", ts);
-      int32_t pa = d->node[a].proc, pb = d->node[b].proc;
-      if (p->bytes < 0 || pa == pb)
-        {
-          dag_add_edge (d, a, b, DAG_REQUIRES);
-          continue;
-        }
-      int32_t s = dag_add_send (d, pa, pb, p->bytes, tag, d->node[a].name,
-                                (int32_t) p->line);
-      int32_t r = dag_add_recv (d, pb, pa, p->bytes, tag, d->node[b].name,
-                                (int32_t) p->line);
-      d->node[s].derived = d->node[r].derived = 1;
-      tag++;
-      dag_add_edge (d, a, s, DAG_REQUIRES);
-      dag_add_edge (d, r, b, DAG_REQUIRES);
+      if (p->bytes < 0)
+        dag_add_edge (d, a, b, DAG_REQUIRES);
+      else
+        dag_add_message (d, a, b, p->bytes, &tag, (int32_t) p->line);
     }
 }
 

@@ -16,6 +16,7 @@
 
 #include "dagsim.h"
 #include "err.h"
+#include "hyperbolic.h"   /* hyper_time: eq. (2) */
 
 /* ---------------------------------------------------------------- heap */
 
@@ -413,14 +414,6 @@ deliver (struct sim *s, int32_t m, double t, double fin)
     }
 }
 
-double
-dagsim_hyperbolic_time (double a, double b, double x)
-{
-  /* eq. (2): T(x; a, b) = a^2 / (a + b x) + b x */
-  double den = a + b * x;
-  return (den > 0 ? a * a / den : 0.0) + b * x;
-}
-
 static void
 run_op (struct sim *s, int32_t v, double t)
 {
@@ -456,7 +449,7 @@ run_op (struct sim *s, int32_t v, double t)
         double cpu_end, arrive;
         if (c->hyperbolic)
           {
-            cpu_end = t + dagsim_hyperbolic_time (c->a, c->b, x);
+            cpu_end = t + hyper_time (x, c->a, c->b);
             arrive = cpu_end;
           }
         else

@@ -93,7 +93,4 @@ void dagsim_run (const struct dag *d, const struct dagsim_cost *c,
                  const struct dagsim_opts *opt, struct dagsim_result *r);
 void dagsim_result_free (struct dagsim_result *r);
 
-/* T(x; a, b) of the hyperbolic model, eq. (2).  */
-double dagsim_hyperbolic_time (double a, double b, double x);
-
 #endif
