@@ -51,6 +51,7 @@ struct logpc_contention
   double m_sat;   /* saturation rate: rho = 1, i.e. chan / (B k_d) */
   double T;       /* closed model: contention-free inter-message time */
   double Tc;      /* closed model: T + mult * Cn = 1 / m_c */
+  double mult;    /* closed model: the MULT of logpc_closed */
   double qa, qb, qc;  /* closed model: the quadratic qa m^2 + qb m + qc = 0
                          of eq. (7) */
   int clamped;    /* k_d <= 1: Agarwal's (k_d - 1) factor would make the
