@@ -80,7 +80,9 @@ void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
 
 /* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
    when both run on one processor, else a SEND after A and a RECV before
-   B, matched by the tag *NEXT_TAG (incremented).  */
+   B, matched by the tag *NEXT_TAG (incremented).  The RECV is the node
+   right after its SEND, both marked `derived`: the simulator pairs them
+   without a matching queue.  */
 void dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
                       int64_t *next_tag, int32_t line);
 

@@ -1,6 +1,6 @@
 /* dagsim.c: event-driven simulation of an operation graph (dagsim.h).
  *
- * One binary heap of events ordered by (time, insertion sequence):
+ * One queue of events ordered by (time, insertion sequence):
  * EV_OP (an operation whose dependencies are satisfied tries to start)
  * and EV_MSG (a message's first byte reaches its receiver).  An event
  * whose resource (CPU, NIC) is still busy is put back at the time the
@@ -18,74 +18,254 @@
 #include "err.h"
 #include "hyperbolic.h"   /* hyper_time: eq. (2) */
 
-/* ---------------------------------------------------------------- heap */
+/* --------------------------------------------------------- event queue */
+
+/* Events are ordered by (time, insertion order).  Schedules put many
+   events at the same instant (every rank of a tree level acts at once),
+   so the queue keeps one FIFO bucket per distinct time: a hash map from
+   the time to its bucket and a binary heap of the bucket times.  A push
+   is a hash lookup (plus a heap push for a new time), a pop takes the
+   head of the earliest bucket: O(1) per event and O(log T) per distinct
+   time T, never worse than a heap of events.  */
 
 enum { EV_OP = 0, EV_MSG = 1 };
 
-struct event
+struct qev
+{
+  int32_t v;
+  int32_t next;        /* next event of the bucket, or -1 */
+  uint8_t type;
+};
+
+struct bucket
 {
   double t;
-  uint64_t seq;        /* (sequence << 1) | type */
-  int32_t v;
+  int32_t head, tail;
 };
 
 struct heap
 {
-  struct event *e;
-  size_t n, cap;
-  uint64_t seq;
+  struct qev *ev;      /* event pool, with a free list */
+  size_t nev, evcap;
+  int32_t free_ev;
+  struct bucket *b;    /* bucket pool, with a free list through head */
+  size_t nb, bcap;
+  int32_t free_b;
+  int32_t *hp;         /* heap of bucket indices by time */
+  size_t n, hcap;
+  int32_t *map;        /* open addressing: time -> bucket, -1 empty */
+  size_t mcap, mused;
 };
 
-static inline int
-ev_less (const struct event *a, const struct event *b)
+static inline uint64_t
+time_hash (double t)
 {
-  return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+  uint64_t u;
+  memcpy (&u, &t, sizeof u);
+  return dag_mix64 (u);
 }
 
 static void
-heap_push (struct heap *h, double t, int type, int32_t v)
+map_grow (struct heap *h)
 {
-  if (h->n == h->cap)
+  size_t cap = h->mcap ? 2 * h->mcap : 1024;
+  int32_t *m = malloc (cap * sizeof *m);
+  if (!m)
+    die ("out of memory (event queue)");
+  for (size_t i = 0; i < cap; i++)
+    m[i] = -1;
+  for (size_t i = 0; i < h->mcap; i++)
+    if (h->map[i] >= 0)
+      {
+        size_t j = time_hash (h->b[h->map[i]].t) & (cap - 1);
+        while (m[j] >= 0)
+          j = (j + 1) & (cap - 1);
+        m[j] = h->map[i];
+      }
+  free (h->map);
+  h->map = m;
+  h->mcap = cap;
+}
+
+/* Remove bucket B from the map (backward-shift deletion).  */
+static void
+map_remove (struct heap *h, int32_t bk)
+{
+  size_t mask = h->mcap - 1;
+  size_t i = time_hash (h->b[bk].t) & mask;
+  while (h->map[i] != bk)
+    i = (i + 1) & mask;
+  for (;;)
     {
-      h->cap = h->cap ? 2 * h->cap : 1024;
-      h->e = realloc (h->e, h->cap * sizeof *h->e);
-      if (!h->e)
-        die ("out of memory (event queue of %zu events)", h->cap);
+      h->map[i] = -1;
+      size_t j = i;
+      for (;;)
+        {
+          j = (j + 1) & mask;
+          if (h->map[j] < 0)
+            {
+              h->mused--;
+              return;
+            }
+          size_t k = time_hash (h->b[h->map[j]].t) & mask;
+          /* can the entry at j move to i?  */
+          if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+          h->map[i] = h->map[j];
+          i = j;
+          break;
+        }
     }
-  struct event x = { t, (h->seq++ << 1) | (uint64_t) type, v };
-  size_t i = h->n++;
+}
+
+static void
+hp_up (struct heap *h, size_t i)
+{
+  int32_t x = h->hp[i];
+  double t = h->b[x].t;
   while (i > 0)
     {
       size_t p = (i - 1) / 2;
-      if (!ev_less (&x, &h->e[p]))
+      if (!(t < h->b[h->hp[p]].t))
         break;
-      h->e[i] = h->e[p];
+      h->hp[i] = h->hp[p];
       i = p;
     }
-  h->e[i] = x;
+  h->hp[i] = x;
 }
 
-static struct event
-heap_pop (struct heap *h)
+static void
+hp_down (struct heap *h)
 {
-  struct event top = h->e[0];
-  struct event x = h->e[--h->n];
   size_t i = 0, n = h->n;
+  int32_t x = h->hp[0];
+  double t = h->b[x].t;
   for (;;)
     {
       size_t c = 2 * i + 1;
       if (c >= n)
         break;
-      if (c + 1 < n && ev_less (&h->e[c + 1], &h->e[c]))
+      if (c + 1 < n && h->b[h->hp[c + 1]].t < h->b[h->hp[c]].t)
         c++;
-      if (!ev_less (&h->e[c], &x))
+      if (!(h->b[h->hp[c]].t < t))
         break;
-      h->e[i] = h->e[c];
+      h->hp[i] = h->hp[c];
       i = c;
     }
-  if (n)
-    h->e[i] = x;
-  return top;
+  h->hp[i] = x;
+}
+
+static void
+heap_push (struct heap *h, double t, int type, int32_t v)
+{
+  if (t == 0)
+    t = 0;   /* one bucket for -0 and +0 */
+  /* the event */
+  int32_t e;
+  if (h->free_ev >= 0)
+    {
+      e = h->free_ev;
+      h->free_ev = h->ev[e].next;
+    }
+  else
+    {
+      if (h->nev == h->evcap)
+        {
+          h->evcap = h->evcap ? 2 * h->evcap : 4096;
+          if (h->evcap > INT32_MAX)
+            die ("out of memory (over 2^31 pending events)");
+          h->ev = realloc (h->ev, h->evcap * sizeof *h->ev);
+          if (!h->ev)
+            die ("out of memory (event queue of %zu events)", h->evcap);
+        }
+      e = (int32_t) h->nev++;
+    }
+  h->ev[e].v = v;
+  h->ev[e].type = (uint8_t) type;
+  h->ev[e].next = -1;
+
+  /* its bucket */
+  if (2 * (h->mused + 1) > h->mcap)
+    map_grow (h);
+  size_t mask = h->mcap - 1;
+  size_t i = time_hash (t) & mask;
+  while (h->map[i] >= 0 && h->b[h->map[i]].t != t)
+    i = (i + 1) & mask;
+  int32_t bk = h->map[i];
+  if (bk < 0)
+    {
+      if (h->free_b >= 0)
+        {
+          bk = h->free_b;
+          h->free_b = h->b[bk].head;
+        }
+      else
+        {
+          if (h->nb == h->bcap)
+            {
+              h->bcap = h->bcap ? 2 * h->bcap : 1024;
+              h->b = realloc (h->b, h->bcap * sizeof *h->b);
+              if (!h->b)
+                die ("out of memory (event queue)");
+            }
+          bk = (int32_t) h->nb++;
+        }
+      h->b[bk].t = t;
+      h->b[bk].head = h->b[bk].tail = e;
+      h->map[i] = bk;
+      h->mused++;
+      if (h->n == h->hcap)
+        {
+          h->hcap = h->hcap ? 2 * h->hcap : 1024;
+          h->hp = realloc (h->hp, h->hcap * sizeof *h->hp);
+          if (!h->hp)
+            die ("out of memory (event queue)");
+        }
+      h->hp[h->n++] = bk;
+      hp_up (h, h->n - 1);
+      return;
+    }
+  h->ev[h->b[bk].tail].next = e;
+  h->b[bk].tail = e;
+}
+
+/* Pop the earliest event: its time, type and node.  */
+static void
+heap_pop (struct heap *h, double *t, int *type, int32_t *v)
+{
+  int32_t bk = h->hp[0];
+  int32_t e = h->b[bk].head;
+  *t = h->b[bk].t;
+  *type = h->ev[e].type;
+  *v = h->ev[e].v;
+  h->b[bk].head = h->ev[e].next;
+  h->ev[e].next = h->free_ev;
+  h->free_ev = e;
+  if (h->b[bk].head < 0)
+    {
+      map_remove (h, bk);
+      h->b[bk].head = h->free_b;
+      h->free_b = bk;
+      h->hp[0] = h->hp[--h->n];
+      if (h->n)
+        hp_down (h);
+    }
+}
+
+static void
+heap_init (struct heap *h)
+{
+  memset (h, 0, sizeof *h);
+  h->free_ev = h->free_b = -1;
+}
+
+static void
+heap_free (struct heap *h)
+{
+  free (h->ev);
+  free (h->b);
+  free (h->hp);
+  free (h->map);
 }
 
 /* ------------------------------------------------------ matching queues */
@@ -170,6 +350,26 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
 enum { ST_STARTED = 1, ST_DONE = 2, ST_MATCHED = 4, ST_ARRIVED = 8,
        ST_POSTED = 16 };
 
+/* Per operation and per processor state, each in one cache line: the
+   simulation of a million ranks is bound by memory latency.  */
+struct nstate
+{
+  double ready;        /* latest satisfaction time; for a SEND after it
+                          started: when the receiver finished handling */
+  double aux;          /* SEND: end of its CPU part */
+  uint32_t pending;    /* predecessors not yet satisfied */
+  int32_t rq_next;     /* RECV: next posted receive in its queue */
+  uint8_t state;
+};
+
+struct pstate
+{
+  double cpu, nic_s, nic_r;   /* when each resource is free again */
+  double compute, send, recv;
+  int64_t nsend, nrecv;
+  double bytes_sent;
+};
+
 struct sim
 {
   const struct dag *d;
@@ -178,17 +378,12 @@ struct sim
   const struct dagsim_opts *opt;
   struct heap h;
   struct mq mq;
-  uint32_t *pending;
-  double *ready;       /* latest satisfaction time; for a SEND after it
-                          started: when the receiver finished handling */
-  double *aux;         /* SEND: end of its CPU part */
-  uint8_t *state;
-  int32_t *rq_next;    /* per RECV */
+  struct nstate *ns;
+  struct pstate *ps;
   int32_t *uq_next;    /* per SEND x nclass */
   uint64_t *order;     /* posting / arrival order (wildcards only) */
   uint64_t order_seq;
   int nclass;
-  double *cpu, *nic_s, *nic_r;
   /* critical path */
   int32_t *cp_pred;    /* operation that determined the start */
   int32_t *cpu_owner;  /* last operation that held each CPU */
@@ -235,20 +430,20 @@ release (struct sim *s, int32_t v, int kind, double t)
       if ((int) (e & 1) != kind)
         continue;
       int32_t w = (int32_t) (e >> 1);
-      if (t >= s->ready[w])
+      if (t >= s->ns[w].ready)
         {
-          s->ready[w] = t;
+          s->ns[w].ready = t;
           if (s->rpred)
             s->rpred[w] = v;
         }
-      if (--s->pending[w] == 0)
+      if (--s->ns[w].pending == 0)
         {
           const struct dag_node *nd = &d->node[w];
-          double at = s->ready[w];
-          if (s->cpu[nd->proc] > at)
-            at = s->cpu[nd->proc];
-          if (nd->op == DAG_SEND && s->nic_s[nd->proc] > at)
-            at = s->nic_s[nd->proc];
+          double at = s->ns[w].ready;
+          if (s->ps[nd->proc].cpu > at)
+            at = s->ps[nd->proc].cpu;
+          if (nd->op == DAG_SEND && s->ps[nd->proc].nic_s > at)
+            at = s->ps[nd->proc].nic_s;
           heap_push (&s->h, at, EV_OP, w);
         }
     }
@@ -257,12 +452,12 @@ release (struct sim *s, int32_t v, int kind, double t)
 static void
 mark_start (struct sim *s, int32_t v, double t)
 {
-  s->state[v] |= ST_STARTED;
+  s->ns[v].state |= ST_STARTED;
   if (s->t_start)
     {
       s->t_start[v] = t;
       const struct dag_node *nd = &s->d->node[v];
-      if (t > s->ready[v] && s->cpu_owner[nd->proc] >= 0)
+      if (t > s->ns[v].ready && s->cpu_owner[nd->proc] >= 0)
         s->cp_pred[v] = s->cpu_owner[nd->proc];
       else
         s->cp_pred[v] = s->rpred[v];
@@ -273,7 +468,7 @@ mark_start (struct sim *s, int32_t v, double t)
 static void
 mark_done (struct sim *s, int32_t v, double t)
 {
-  s->state[v] |= ST_DONE;
+  s->ns[v].state |= ST_DONE;
   if (s->t_end)
     s->t_end[v] = t;
   release (s, v, DAG_REQUIRES, t);
@@ -282,9 +477,9 @@ mark_done (struct sim *s, int32_t v, double t)
 static void
 set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
 {
-  if (t > s->cpu[proc])
+  if (t > s->ps[proc].cpu)
     {
-      s->cpu[proc] = t;
+      s->ps[proc].cpu = t;
       if (s->cpu_owner)
         s->cpu_owner[proc] = owner;
     }
@@ -295,7 +490,7 @@ set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
 static int32_t
 uq_head (struct sim *s, struct mq_slot *q, int cls)
 {
-  while (q->head >= 0 && (s->state[q->head] & ST_MATCHED))
+  while (q->head >= 0 && (s->ns[q->head].state & ST_MATCHED))
     q->head = s->uq_next[(size_t) q->head * s->nclass + cls];
   return q->head;
 }
@@ -313,10 +508,10 @@ static void
 rendezvous_done (struct sim *s, int32_t snd, double t)
 {
   const struct dag_node *sn = &s->d->node[snd];
-  double done = s->aux[snd] > t ? s->aux[snd] : t;
+  double done = s->ns[snd].aux > t ? s->ns[snd].aux : t;
   set_cpu (s, sn->proc, t, snd);
-  if (s->nic_s[sn->proc] < t)
-    s->nic_s[sn->proc] = t;
+  if (s->ps[sn->proc].nic_s < t)
+    s->ps[sn->proc].nic_s = t;
   mark_done (s, snd, done);
 }
 
@@ -324,8 +519,8 @@ static void
 match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
             double t_done)
 {
-  s->state[snd] |= ST_MATCHED;
-  s->state[rcv] |= ST_MATCHED;
+  s->ns[snd].state |= ST_MATCHED;
+  s->ns[rcv].state |= ST_MATCHED;
   if (s->rpred)
     {
       /* the receive's completion is determined by the message */
@@ -342,6 +537,20 @@ post_recv (struct sim *s, int32_t v, double t)
   const struct dag *d = s->d;
   const struct dag_node *nd = &d->node[v];
   mark_start (s, v, t);
+  if (nd->derived)
+    {
+      /* A native message: its send is the node before (dag_add_message),
+         nothing else can match.  */
+      int32_t m = v - 1;
+      if (s->ns[m].state & ST_ARRIVED)
+        {
+          double fin = s->ns[m].ready;
+          match_pair (s, m, v, t, fin > t ? fin : t);
+        }
+      else
+        s->ns[v].state |= ST_POSTED;
+      return;
+    }
   int cls = (nd->peer == DAG_ANY) | ((nd->tag == DAG_ANY) << 1);
   int32_t src = nd->peer == DAG_ANY ? DAG_ANY : nd->peer;
   int64_t tag = nd->tag == DAG_ANY ? DAG_ANY : nd->tag;
@@ -351,20 +560,20 @@ post_recv (struct sim *s, int32_t v, double t)
     {
       int32_t m = q->head;
       uq_pop (s, q, cls);
-      double fin = s->ready[m];
+      double fin = s->ns[m].ready;
       match_pair (s, m, v, t, fin > t ? fin : t);
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
-  s->rq_next[v] = -1;
+  s->ns[v].rq_next = -1;
   if (s->order)
     s->order[v] = s->order_seq++;
   if (q->tail >= 0)
-    s->rq_next[q->tail] = v;
+    s->ns[q->tail].rq_next = v;
   else
     q->head = v;
   q->tail = v;
-  s->state[v] |= ST_POSTED;
+  s->ns[v].state |= ST_POSTED;
 }
 
 /* A message (send M) has been handled at its receiver; match it with the
@@ -374,6 +583,15 @@ deliver (struct sim *s, int32_t m, double t, double fin)
 {
   const struct dag_node *sn = &s->d->node[m];
   int32_t dst = sn->peer;
+  if (sn->derived)
+    {
+      int32_t v = m + 1;
+      s->ns[m].ready = fin;
+      s->ns[m].state |= ST_ARRIVED;
+      if (s->ns[v].state & ST_POSTED)
+        match_pair (s, m, v, t, fin);
+      return;
+    }
   int ncls = s->d->has_wildcard ? 4 : 1;
   struct mq_slot *best = NULL;
   for (int cls = 0; cls < ncls; cls++)
@@ -386,12 +604,12 @@ deliver (struct sim *s, int32_t m, double t, double fin)
           && (!best || s->order[q->head] < s->order[best->head]))
         best = q;
     }
-  s->ready[m] = fin;
-  s->state[m] |= ST_ARRIVED;
+  s->ns[m].ready = fin;
+  s->ns[m].state |= ST_ARRIVED;
   if (best)
     {
       int32_t v = best->head;
-      best->head = s->rq_next[v];
+      best->head = s->ns[v].rq_next;
       if (best->head < 0)
         best->tail = -1;
       match_pair (s, m, v, t, fin);
@@ -421,13 +639,13 @@ run_op (struct sim *s, int32_t v, double t)
   const struct dag_node *nd = &d->node[v];
   const struct dagsim_cost *c = s->c;
   int32_t p = nd->proc;
-  struct dagsim_proc *pp = &s->r->proc[p];
+  struct pstate *pp = &s->ps[p];
   switch (nd->op)
     {
     case DAG_CALC:
-      if (s->cpu[p] > t)
+      if (s->ps[p].cpu > t)
         {
-          heap_push (&s->h, s->cpu[p], EV_OP, v);
+          heap_push (&s->h, s->ps[p].cpu, EV_OP, v);
           return;
         }
       mark_start (s, v, t);
@@ -439,7 +657,7 @@ run_op (struct sim *s, int32_t v, double t)
 
     case DAG_SEND:
       {
-        double busy = s->cpu[p] > s->nic_s[p] ? s->cpu[p] : s->nic_s[p];
+        double busy = s->ps[p].cpu > s->ps[p].nic_s ? s->ps[p].cpu : s->ps[p].nic_s;
         if (busy > t)
           {
             heap_push (&s->h, busy, EV_OP, v);
@@ -455,14 +673,14 @@ run_op (struct sim *s, int32_t v, double t)
         else
           {
             cpu_end = t + c->os + x1 * c->O;
-            s->nic_s[p] = t + c->g + x1 * c->G;
+            s->ps[p].nic_s = t + c->g + x1 * c->G;
             arrive = t + c->os + c->L;
             if (c->rate && c->contention)
               arrive += c->contention (c->ctx, c->rate[p], x);
           }
         mark_start (s, v, t);
         set_cpu (s, p, cpu_end, v);
-        s->aux[v] = cpu_end;
+        s->ns[v].aux = cpu_end;
         pp->send += cpu_end - t;
         pp->nsend++;
         pp->bytes_sent += x;
@@ -496,7 +714,7 @@ run_msg (struct sim *s, int32_t m, double t)
     fin = t;
   else
     {
-      double busy = s->cpu[r] > s->nic_r[r] ? s->cpu[r] : s->nic_r[r];
+      double busy = s->ps[r].cpu > s->ps[r].nic_r ? s->ps[r].cpu : s->ps[r].nic_r;
       if (busy > t)
         {
           heap_push (&s->h, busy, EV_MSG, m);
@@ -506,10 +724,10 @@ run_msg (struct sim *s, int32_t m, double t)
       double extra = x1 * c->O > x1 * c->G ? x1 * c->O : x1 * c->G;
       fin = t + c->or_ + extra;
       set_cpu (s, r, fin, m);
-      s->nic_r[r] = t + c->g + x1 * c->G;
-      s->r->proc[r].recv += fin - t;
+      s->ps[r].nic_r = t + c->g + x1 * c->G;
+      s->ps[r].recv += fin - t;
     }
-  s->r->proc[r].nrecv++;
+  s->ps[r].nrecv++;
   gantt_add (s, r, t, fin, GANTT_RECV, m);
   deliver (s, m, t, fin);
 }
@@ -535,7 +753,7 @@ die_stuck (struct sim *s)
   int32_t first_recv = -1, first_send = -1, first_wait = -1;
   for (size_t v = 0; v < d->n; v++)
     {
-      uint8_t st = s->state[v];
+      uint8_t st = s->ns[v].state;
       const struct dag_node *nd = &d->node[v];
       if (nd->op == DAG_RECV && (st & ST_POSTED) && !(st & ST_MATCHED))
         {
@@ -590,21 +808,17 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.c = c;
   s.r = r;
   s.opt = opt;
+  heap_init (&s.h);
   size_t n = d->n;
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
-  s.pending = xcalloc (n, sizeof *s.pending);
-  memcpy (s.pending, d->npred, n * sizeof *s.pending);
-  s.ready = xcalloc (n, sizeof *s.ready);
-  s.aux = xcalloc (n, sizeof *s.aux);
-  s.state = xcalloc (n, 1);
-  s.rq_next = xcalloc (n, sizeof *s.rq_next);
+  s.ns = xcalloc (n, sizeof *s.ns);
+  for (size_t v = 0; v < n; v++)
+    s.ns[v].pending = d->npred[v];
   s.uq_next = xcalloc (n * (size_t) s.nclass, sizeof *s.uq_next);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
-  s.cpu = xcalloc (np, sizeof *s.cpu);
-  s.nic_s = xcalloc (np, sizeof *s.nic_s);
-  s.nic_r = xcalloc (np, sizeof *s.nic_r);
+  s.ps = xcalloc (np, sizeof *s.ps);
   r->proc = xcalloc (np, sizeof *r->proc);
   if (opt && opt->critical_path)
     {
@@ -619,34 +833,55 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.cpu_owner[p] = -1;
     }
 
+  /* Receives of native messages with nothing before them are posted at
+     time 0 directly (in order, as their events would run first).  */
+  uint64_t events = 0;
   for (size_t v = 0; v < n; v++)
     if (!d->npred[v])
-      heap_push (&s.h, 0.0, EV_OP, (int32_t) v);
+      {
+        if (d->node[v].op == DAG_RECV && d->node[v].derived)
+          {
+            post_recv (&s, (int32_t) v, 0.0);
+            events++;
+          }
+        else
+          heap_push (&s.h, 0.0, EV_OP, (int32_t) v);
+      }
 
-  uint64_t events = 0;
   while (s.h.n)
     {
-      struct event e = heap_pop (&s.h);
+      double t;
+      int type;
+      int32_t v;
+      heap_pop (&s.h, &t, &type, &v);
       events++;
-      if ((e.seq & 1) == EV_OP)
-        run_op (&s, e.v, e.t);
+      if (type == EV_OP)
+        run_op (&s, v, t);
       else
-        run_msg (&s, e.v, e.t);
+        run_msg (&s, v, t);
     }
   r->events = events;
 
   for (size_t v = 0; v < n; v++)
-    if (!(s.state[v] & ST_DONE))
+    if (!(s.ns[v].state & ST_DONE))
       die_stuck (&s);
 
   r->makespan = 0;
   r->last_proc = 0;
   for (size_t p = 0; p < np; p++)
     {
-      r->proc[p].finish = s.cpu[p];
-      if (s.cpu[p] > r->makespan)
+      const struct pstate *q = &s.ps[p];
+      struct dagsim_proc *o = &r->proc[p];
+      o->finish = q->cpu;
+      o->compute = q->compute;
+      o->send = q->send;
+      o->recv = q->recv;
+      o->nsend = q->nsend;
+      o->nrecv = q->nrecv;
+      o->bytes_sent = q->bytes_sent;
+      if (s.ps[p].cpu > r->makespan)
         {
-          r->makespan = s.cpu[p];
+          r->makespan = s.ps[p].cpu;
           r->last_proc = (int32_t) p;
         }
     }
@@ -675,18 +910,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       r->ncp = cnt;
     }
 
-  free (s.h.e);
+  heap_free (&s.h);
   free (s.mq.slot);
-  free (s.pending);
-  free (s.ready);
-  free (s.aux);
-  free (s.state);
-  free (s.rq_next);
+  free (s.ns);
   free (s.uq_next);
   free (s.order);
-  free (s.cpu);
-  free (s.nic_s);
-  free (s.nic_r);
+  free (s.ps);
   free (s.cp_pred);
   free (s.rpred);
   free (s.t_start);

@@ -7,6 +7,7 @@
 
    main() parses options, reads the schedule, calls the model in common/
    (dag*.c, goal.c, diamond.c) and writes the stream.  */
+#define _POSIX_C_SOURCE 200809L
 #include <config.h>
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "dag.h"
@@ -39,7 +41,7 @@ enum
 
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
 static char *opt_sweep, *opt_gen, *opt_time_unit;
-static int opt_per_proc, opt_critical, opt_gantt, opt_closed;
+static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
 static struct dag_gen gen;
@@ -168,6 +170,9 @@ static struct poptOption predict_options[] = {
   { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
     "UNIT" },
+  { "timing", '\0', POPT_ARG_NONE, &opt_timing, 0,
+    "record the program's own run time as metadata (#@build_seconds, "
+    "#@simulate_seconds, #@events_per_second)", NULL },
   GEN_OPTIONS,
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
@@ -471,9 +476,18 @@ gen_field (const char *name)
   return NULL;
 }
 
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
 static int
 run_predict (int argc, const char **argv)
 {
+  double t0 = now ();
   dag_gen_init (&gen);
   dag_params_default (&params);
   poptContext con = cli_parse (argc, argv, predict_options,
@@ -604,7 +618,16 @@ run_predict (int argc, const char **argv)
   int iters;
   if (!opt_sweep)
     {
+      double t1 = now ();
       dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
+      if (opt_timing)
+        {
+          double t2 = now ();
+          tsv_meta (w, "build_seconds", "%.3f", t1 - t0);
+          tsv_meta (w, "simulate_seconds", "%.3f", t2 - t1);
+          tsv_meta (w, "events_per_second", "%.0f",
+                    t2 > t1 ? (double) r.events / (t2 - t1) : 0.0);
+        }
       if (opt_gantt)
         write_gantt (w, &d, &r);
       else if (opt_critical)
