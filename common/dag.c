@@ -222,6 +222,10 @@ die_cycle (struct dag *d, const uint32_t *left)
   for (size_t e = 0; e < d->ne; e++)
     if (left[d->efrom[e]] && left[d->eto[e]])
       pred[d->eto[e]] = d->efrom[e];
+  for (size_t v = 0; v < d->n; v++)
+    if (left[v] && d->node[v].op == DAG_RECV && d->node[v].derived
+        && left[v - 1])
+      pred[v] = (int32_t) v - 1;
   int32_t start = -1;
   for (size_t v = 0; v < d->n && start < 0; v++)
     if (left[v])
@@ -317,16 +321,21 @@ dag_finalize (struct dag *d)
   if (!left || !stack)
     die ("out of memory");
   size_t sp = 0, done = 0;
+  /* The message of a native SEND (node v) reaches its RECV (v + 1): an
+     edge for this check, though not a dependency of the simulation.  */
   for (size_t v = 0; v < n; v++)
-    {
-      left[v] = d->npred[v];
-      if (!left[v])
-        stack[sp++] = (int32_t) v;
-    }
+    left[v] = d->npred[v]
+              + (d->node[v].op == DAG_RECV && d->node[v].derived);
+  for (size_t v = 0; v < n; v++)
+    if (!left[v])
+      stack[sp++] = (int32_t) v;
   while (sp)
     {
       int32_t v = stack[--sp];
       done++;
+      if (d->node[v].op == DAG_SEND && d->node[v].derived
+          && --left[v + 1] == 0)
+        stack[sp++] = v + 1;
       for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
         {
           uint32_t w = d->succ[i] >> 1;

@@ -55,6 +55,12 @@ struct heap
   size_t n, hcap;
   int32_t *map;        /* open addressing: time -> bucket, -1 empty */
   size_t mcap, mused;
+  /* The batch being run: every event of the earliest bucket, sorted by
+     operation (keys (v << 1) | type).  */
+  uint64_t *batch, *tmp;
+  const struct dag *d;
+  size_t blen, bpos, batch_cap;
+  double btime;
 };
 
 static inline uint64_t
@@ -229,20 +235,108 @@ heap_push (struct heap *h, double t, int type, int32_t v)
   h->b[bk].tail = e;
 }
 
-/* Pop the earliest event: its time, type and node.  */
+static int
+cmp_u64 (const void *x, const void *y)
+{
+  uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
+  return (a > b) - (a < b);
+}
+
+/* Sort N keys of at most 48 bits: insertion sort, qsort, or for big
+   batches an LSD radix sort (three 16-bit passes).  */
+static void
+radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
+{
+  if (n < 64)
+    {
+      for (size_t i = 1; i < n; i++)
+        {
+          uint64_t x = a[i];
+          size_t j = i;
+          while (j > 0 && a[j - 1] > x)
+            {
+              a[j] = a[j - 1];
+              j--;
+            }
+          a[j] = x;
+        }
+      return;
+    }
+  if (n < 16384)
+    {
+      qsort (a, n, sizeof *a, cmp_u64);
+      return;
+    }
+  static size_t cnt[65536];
+  for (int shift = 0; shift < 48; shift += 16)
+    {
+      memset (cnt, 0, sizeof cnt);
+      for (size_t i = 0; i < n; i++)
+        cnt[(a[i] >> shift) & 0xffff]++;
+      size_t sum = 0;
+      for (size_t k = 0; k < 65536; k++)
+        {
+          size_t c = cnt[k];
+          cnt[k] = sum;
+          sum += c;
+        }
+      for (size_t i = 0; i < n; i++)
+        tmp[cnt[(a[i] >> shift) & 0xffff]++] = a[i];
+      memcpy (a, tmp, n * sizeof *a);
+    }
+}
+
+/* Is there an event left?  */
+static int
+heap_pending (const struct heap *h)
+{
+  return h->bpos < h->blen || h->n > 0;
+}
+
+/* Pop the next event: its time, type and node.  Events at one time run
+   in rounds: those pending when the time is reached, then the ones that
+   round created at the same time, and so on.  A round runs its sends
+   first, then receives, computations and arriving messages (LogGOPSim
+   also starts the operations freed together by type, sends first), each
+   class in operation order, which also makes the sweep through memory
+   sequential.  */
 static void
 heap_pop (struct heap *h, double *t, int *type, int32_t *v)
 {
-  int32_t bk = h->hp[0];
-  int32_t e = h->b[bk].head;
-  *t = h->b[bk].t;
-  *type = h->ev[e].type;
-  *v = h->ev[e].v;
-  h->b[bk].head = h->ev[e].next;
-  h->ev[e].next = h->free_ev;
-  h->free_ev = e;
-  if (h->b[bk].head < 0)
+  if (h->bpos == h->blen)
     {
+      int32_t bk = h->hp[0];
+      size_t n = 0;
+      for (int32_t e = h->b[bk].head; e >= 0; e = h->ev[e].next)
+        n++;
+      if (n > h->batch_cap)
+        {
+          h->batch_cap = n + n / 2;
+          free (h->batch);
+          free (h->tmp);
+          h->batch = malloc (h->batch_cap * sizeof *h->batch);
+          h->tmp = malloc (h->batch_cap * sizeof *h->tmp);
+          if (!h->batch || !h->tmp)
+            die ("out of memory (event queue)");
+        }
+      n = 0;
+      int32_t e = h->b[bk].head;
+      while (e >= 0)
+        {
+          int32_t next = h->ev[e].next;
+          int32_t v = h->ev[e].v;
+          uint64_t cls = h->ev[e].type == EV_MSG ? 3
+                         : h->d->node[v].op == DAG_SEND ? 0
+                         : h->d->node[v].op == DAG_RECV ? 1 : 2;
+          h->batch[n++] = cls << 32 | (uint64_t) v << 1 | h->ev[e].type;
+          h->ev[e].next = h->free_ev;
+          h->free_ev = e;
+          e = next;
+        }
+      radix_sort (h->batch, h->tmp, n);
+      h->blen = n;
+      h->bpos = 0;
+      h->btime = h->b[bk].t;
       map_remove (h, bk);
       h->b[bk].head = h->free_b;
       h->free_b = bk;
@@ -250,6 +344,10 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
       if (h->n)
         hp_down (h);
     }
+  uint64_t k = h->batch[h->bpos++];
+  *t = h->btime;
+  *type = (int) (k & 1);
+  *v = (int32_t) ((k >> 1) & 0x7fffffff);
 }
 
 static void
@@ -266,6 +364,8 @@ heap_free (struct heap *h)
   free (h->b);
   free (h->hp);
   free (h->map);
+  free (h->batch);
+  free (h->tmp);
 }
 
 /* ------------------------------------------------------ matching queues */
@@ -809,6 +909,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.r = r;
   s.opt = opt;
   heap_init (&s.h);
+  s.h.d = d;
   size_t n = d->n;
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
@@ -848,7 +949,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
           heap_push (&s.h, 0.0, EV_OP, (int32_t) v);
       }
 
-  while (s.h.n)
+  while (heap_pending (&s.h))
     {
       double t;
       int type;
@@ -863,7 +964,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   r->events = events;
 
   for (size_t v = 0; v < n; v++)
-    if (!(s.ns[v].state & ST_DONE))
+    if (!(s.ns[v].state & ST_DONE)
+        || (d->node[v].op != DAG_CALC && !(s.ns[v].state & ST_MATCHED)))
       die_stuck (&s);
 
   r->makespan = 0;
