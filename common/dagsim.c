@@ -621,10 +621,12 @@ match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
 {
   s->ns[snd].state |= ST_MATCHED;
   s->ns[rcv].state |= ST_MATCHED;
-  if (s->rpred)
+  if (s->rpred && t_done > s->t_start[rcv])
     {
-      /* the receive's completion is determined by the message */
+      /* the receive's completion is determined by the message: on the
+         critical path it spans the handling of the message */
       s->cp_pred[rcv] = snd;
+      s->t_start[rcv] = t_match;
     }
   if ((double) s->d->node[snd].u.bytes > s->c->S)
     rendezvous_done (s, snd, t_match);
@@ -678,7 +680,7 @@ post_recv (struct sim *s, int32_t v, double t)
 
 /* A message (send M) has been handled at its receiver; match it with the
    earliest posted receive or queue it as unexpected.  */
-static void
+static int32_t
 deliver (struct sim *s, int32_t m, double t, double fin)
 {
   const struct dag_node *sn = &s->d->node[m];
@@ -689,8 +691,11 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       s->ns[m].ready = fin;
       s->ns[m].state |= ST_ARRIVED;
       if (s->ns[v].state & ST_POSTED)
-        match_pair (s, m, v, t, fin);
-      return;
+        {
+          match_pair (s, m, v, t, fin);
+          return v;
+        }
+      return -1;
     }
   int ncls = s->d->has_wildcard ? 4 : 1;
   struct mq_slot *best = NULL;
@@ -713,7 +718,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       if (best->head < 0)
         best->tail = -1;
       match_pair (s, m, v, t, fin);
-      return;
+      return v;
     }
   if (s->order)
     s->order[m] = s->order_seq++;
@@ -730,6 +735,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
         q->head = m;
       q->tail = m;
     }
+  return -1;
 }
 
 static void
@@ -828,8 +834,11 @@ run_msg (struct sim *s, int32_t m, double t)
       s->ps[r].recv += fin - t;
     }
   s->ps[r].nrecv++;
-  gantt_add (s, r, t, fin, GANTT_RECV, m);
-  deliver (s, m, t, fin);
+  int32_t v = deliver (s, m, t, fin);
+  /* Name the handling after the receive it completes (the receiving
+     task of a native message), else after the send.  */
+  gantt_add (s, r, t, fin, GANTT_RECV,
+             v >= 0 ? v : sn->derived ? m + 1 : m);
 }
 
 static void *
@@ -841,60 +850,56 @@ xcalloc (size_t n, size_t size)
   return p;
 }
 
+/* Append ", KIND DESCRIPTION" to the message being built.  */
+static void
+stuck_item (const struct dag *d, char *msg, size_t cap, const char *kind,
+            int32_t v)
+{
+  char desc[256];
+  dag_describe (d, v, desc, sizeof desc);
+  size_t len = strlen (msg);
+  snprintf (msg + len, cap - len, "; %s: %s", kind, desc);
+}
+
 static void
 die_stuck (struct sim *s)
 {
   const struct dag *d = s->d;
   /* Name what never completed: receives posted but unmatched, messages
-     that arrived unexpected and were never received, and the first
-     operations that never started.  */
-  char desc[256];
-  size_t nrecv = 0, nsend = 0, nwait = 0;
-  int32_t first_recv = -1, first_send = -1, first_wait = -1;
+     sent but never received, then operations that never started (they
+     wait, directly or not, for the former).  At most 4 of each.  */
+  enum { SHOW = 4 };
+  size_t cap = 4096, nrecv = 0, nsend = 0, nwait = 0;
+  char *list = malloc (cap);
+  if (!list)
+    die ("out of memory");
+  list[0] = '\0';
   for (size_t v = 0; v < d->n; v++)
     {
       uint8_t st = s->ns[v].state;
       const struct dag_node *nd = &d->node[v];
-      if (nd->op == DAG_RECV && (st & ST_POSTED) && !(st & ST_MATCHED))
+      if (nd->op == DAG_SEND && (st & ST_STARTED) && !(st & ST_MATCHED))
         {
-          if (first_recv < 0)
-            first_recv = (int32_t) v;
-          nrecv++;
+          if (nsend++ < SHOW)
+            stuck_item (d, list, cap, "unmatched send", (int32_t) v);
         }
-      else if (nd->op == DAG_SEND && (st & ST_STARTED)
+      else if (nd->op == DAG_RECV && (st & ST_STARTED)
                && !(st & ST_MATCHED))
         {
-          if (first_send < 0)
-            first_send = (int32_t) v;
-          nsend++;
-        }
-      else if (!(st & ST_STARTED))
-        {
-          if (first_wait < 0)
-            first_wait = (int32_t) v;
-          nwait++;
+          if (nrecv++ < SHOW)
+            stuck_item (d, list, cap, "unmatched receive", (int32_t) v);
         }
     }
-  if (first_send >= 0)
-    {
-      dag_describe (d, first_send, desc, sizeof desc);
-      warn ("unmatched send: %s%s", desc,
-            nsend > 1 ? " (and more)" : "");
-    }
-  if (first_recv >= 0)
-    {
-      dag_describe (d, first_recv, desc, sizeof desc);
-      warn ("unmatched receive: %s%s", desc,
-            nrecv > 1 ? " (and more)" : "");
-    }
-  if (first_send >= 0 || first_recv >= 0)
-    die ("%s: schedule cannot complete: %zu unmatched send%s, "
-         "%zu unmatched receive%s, %zu operation%s never started",
-         d->source, nsend, nsend == 1 ? "" : "s", nrecv,
-         nrecv == 1 ? "" : "s", nwait, nwait == 1 ? "" : "s");
-  dag_describe (d, first_wait, desc, sizeof desc);
-  die ("%s: schedule cannot complete: %zu operation%s never started, "
-       "e.g. %s", d->source, nwait, nwait == 1 ? "" : "s", desc);
+  for (size_t v = 0; v < d->n; v++)
+    if (!(s->ns[v].state & ST_STARTED))
+      {
+        if (nwait++ < SHOW && !nsend && !nrecv)
+          stuck_item (d, list, cap, "never started", (int32_t) v);
+      }
+  die ("%s: schedule cannot complete: %zu unmatched send%s, %zu unmatched "
+       "receive%s, %zu operation%s never started%s", d->source, nsend,
+       nsend == 1 ? "" : "s", nrecv, nrecv == 1 ? "" : "s", nwait,
+       nwait == 1 ? "" : "s", list);
 }
 
 void

@@ -607,51 +607,28 @@ run_predict (int argc, const char **argv)
     unit = opt_time_unit;
 
   struct dagsim_opts so = { opt_gantt, opt_critical };
-  tsv_writer *w = tsv_writer_open (NULL);
-  for (size_t i = 0; i < nrd; i++)
-    tsv_copy_meta (w, rd[i]);
-  tsv_write_tool_meta (w, "predict");
-  tsv_meta (w, "model", "%s", dag_model_name (model));
-  tsv_meta_time_unit (w, unit);
-
   struct dagsim_result r;
   int iters;
+  double t1 = now ();
+  /* Simulate before writing anything: an error leaves no partial
+     output.  */
+  double *ms = NULL;
+  struct dagsim_result *rs = NULL;
+  int *its = NULL;
+  struct dag *ds = NULL;
+  size_t best = 0;
   if (!opt_sweep)
-    {
-      double t1 = now ();
-      dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
-      if (opt_timing)
-        {
-          double t2 = now ();
-          tsv_meta (w, "build_seconds", "%.3f", t1 - t0);
-          tsv_meta (w, "simulate_seconds", "%.3f", t2 - t1);
-          tsv_meta (w, "events_per_second", "%.0f",
-                    t2 > t1 ? (double) r.events / (t2 - t1) : 0.0);
-        }
-      if (opt_gantt)
-        write_gantt (w, &d, &r);
-      else if (opt_critical)
-        write_critical (w, &d, &r);
-      else if (opt_per_proc)
-        write_per_proc (w, &d, &r);
-      else
-        {
-          summary_header (w, model, NULL);
-          summary_row (w, model, NULL, 0, &d, &r, iters);
-        }
-      dagsim_result_free (&r);
-    }
+    dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
   else
     {
       /* Run every value first: the best one is metadata, written before
          the header.  */
-      double *ms = malloc (nsweep * sizeof *ms);
-      struct dagsim_result *rs = malloc (nsweep * sizeof *rs);
-      int *its = malloc (nsweep * sizeof *its);
-      struct dag *ds = malloc (nsweep * sizeof *ds);
+      ms = malloc (nsweep * sizeof *ms);
+      rs = malloc (nsweep * sizeof *rs);
+      its = malloc (nsweep * sizeof *its);
+      ds = malloc (nsweep * sizeof *ds);
       if (!ms || !rs || !its || !ds)
         die ("out of memory");
-      size_t best = 0;
       for (size_t i = 0; i < nsweep; i++)
         {
           if (gfield)
@@ -675,6 +652,40 @@ run_predict (int argc, const char **argv)
           if (ms[i] < ms[best])
             best = i;
         }
+    }
+  double t2 = now ();
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  for (size_t i = 0; i < nrd; i++)
+    tsv_copy_meta (w, rd[i]);
+  tsv_write_tool_meta (w, "predict");
+  tsv_meta (w, "model", "%s", dag_model_name (model));
+  tsv_meta_time_unit (w, unit);
+
+  if (!opt_sweep)
+    {
+      if (opt_timing)
+        {
+          tsv_meta (w, "build_seconds", "%.3f", t1 - t0);
+          tsv_meta (w, "simulate_seconds", "%.3f", t2 - t1);
+          tsv_meta (w, "events_per_second", "%.0f",
+                    t2 > t1 ? (double) r.events / (t2 - t1) : 0.0);
+        }
+      if (opt_gantt)
+        write_gantt (w, &d, &r);
+      else if (opt_critical)
+        write_critical (w, &d, &r);
+      else if (opt_per_proc)
+        write_per_proc (w, &d, &r);
+      else
+        {
+          summary_header (w, model, NULL);
+          summary_row (w, model, NULL, 0, &d, &r, iters);
+        }
+      dagsim_result_free (&r);
+    }
+  else
+    {
       char bv[NUM_BUFSIZE];
       num_format (sweep_vals[best], -1, bv);
       tsv_meta (w, "sweep_best", "%s=%s", sweep_name, bv);
@@ -788,18 +799,6 @@ run_gen (int argc, const char **argv)
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "gen");
-  tsv_meta (w, "pattern", "%s", gen.pattern);
-  tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
-  tsv_meta_time_unit (w, opt_time_unit);
-  static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
-                                "bytes" };
-  struct tsv_sink ts;
-  memset (&ts, 0, sizeof ts);
-  ts.w = w;
-  dag_init (&ts.names, "gen");
-  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep };
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
   {
@@ -813,6 +812,18 @@ run_gen (int argc, const char **argv)
     if (err)
       die_usage ("gen %s: %s", gen.pattern, err);
   }
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "gen");
+  tsv_meta (w, "pattern", "%s", gen.pattern);
+  tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
+  tsv_meta_time_unit (w, opt_time_unit);
+  static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
+                                "bytes" };
+  struct tsv_sink ts;
+  memset (&ts, 0, sizeof ts);
+  ts.w = w;
+  dag_init (&ts.names, "gen");
+  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep };
   tsv_write_header (w, 7, cols);
   dag_gen_run (&gen, &sink);
   tsv_writer_close (w);
