@@ -283,6 +283,8 @@ void
 dag_finalize (struct dag *d)
 {
   size_t n = d->n;
+  if (d->ne >= UINT32_MAX)
+    die ("%s: too many dependencies (over 2^32)", d->source);
   free (d->succ_off);
   free (d->succ);
   free (d->npred);
@@ -305,7 +307,7 @@ dag_finalize (struct dag *d)
     }
   for (size_t v = 0; v < n; v++)
     d->succ_off[v + 1] += d->succ_off[v];
-  size_t *fill = malloc ((n ? n : 1) * sizeof *fill);
+  uint32_t *fill = malloc ((n ? n : 1) * sizeof *fill);
   if (!fill)
     die ("out of memory");
   memcpy (fill, d->succ_off, n * sizeof *fill);

@@ -49,7 +49,7 @@ struct dag
 
   /* After dag_finalize: successors of node v are succ[succ_off[v] ..
      succ_off[v+1]-1], each (to << 1) | kind; npred[v] = predecessors.  */
-  size_t *succ_off;
+  uint32_t *succ_off;
   uint32_t *succ;
   uint32_t *npred;
   int has_wildcard;         /* a RECV with DAG_ANY source or tag */

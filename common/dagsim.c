@@ -28,7 +28,10 @@
    head of the earliest bucket: O(1) per event and O(log T) per distinct
    time T, never worse than a heap of events.  */
 
-enum { EV_OP = 0, EV_MSG = 1 };
+enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2 };
+
+/* Waiting lines of a processor (see run_wake).  */
+enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
 
 struct qev
 {
@@ -325,10 +328,14 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
         {
           int32_t next = h->ev[e].next;
           int32_t v = h->ev[e].v;
+          /* sends 0, receives 1, computations 2, messages 3; a line's
+             wake-up goes with its class */
+          static const uint64_t wake_cls[W_NCLASS] = { 0, 2, 3 };
           uint64_t cls = h->ev[e].type == EV_MSG ? 3
+                         : h->ev[e].type == EV_WAKE ? wake_cls[v % W_NCLASS]
                          : h->d->node[v].op == DAG_SEND ? 0
                          : h->d->node[v].op == DAG_RECV ? 1 : 2;
-          h->batch[n++] = cls << 32 | (uint64_t) v << 1 | h->ev[e].type;
+          h->batch[n++] = cls << 32 | (uint64_t) v << 2 | h->ev[e].type;
           h->ev[e].next = h->free_ev;
           h->free_ev = e;
           e = next;
@@ -346,8 +353,8 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
     }
   uint64_t k = h->batch[h->bpos++];
   *t = h->btime;
-  *type = (int) (k & 1);
-  *v = (int32_t) ((k >> 1) & 0x7fffffff);
+  *type = (int) (k & 3);
+  *v = (int32_t) ((k >> 2) & 0x3fffffff);
 }
 
 static void
@@ -459,15 +466,17 @@ struct nstate
   double aux;          /* SEND: end of its CPU part */
   uint32_t pending;    /* predecessors not yet satisfied */
   int32_t rq_next;     /* RECV: next posted receive in its queue */
+  int32_t wnext;       /* next in its processor's waiting line */
   uint8_t state;
 };
 
 struct pstate
 {
   double cpu, nic_s, nic_r;   /* when each resource is free again */
+  double wake[W_NCLASS];      /* pending wake-up of each line, or inf */
+  int32_t whead[W_NCLASS], wtail[W_NCLASS];   /* waiting lines */
   double compute, send, recv;
   int64_t nsend, nrecv;
-  double bytes_sent;
 };
 
 struct sim
@@ -738,94 +747,64 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   return -1;
 }
 
+/* ------------------------------------------------ starting operations */
+
 static void
-run_op (struct sim *s, int32_t v, double t)
+start_calc (struct sim *s, int32_t v, double t)
 {
-  const struct dag *d = s->d;
-  const struct dag_node *nd = &d->node[v];
-  const struct dagsim_cost *c = s->c;
+  const struct dag_node *nd = &s->d->node[v];
   int32_t p = nd->proc;
-  struct pstate *pp = &s->ps[p];
-  switch (nd->op)
-    {
-    case DAG_CALC:
-      if (s->ps[p].cpu > t)
-        {
-          heap_push (&s->h, s->ps[p].cpu, EV_OP, v);
-          return;
-        }
-      mark_start (s, v, t);
-      set_cpu (s, p, t + nd->u.work, v);
-      pp->compute += nd->u.work;
-      gantt_add (s, p, t, t + nd->u.work, GANTT_COMPUTE, v);
-      mark_done (s, v, t + nd->u.work);
-      return;
-
-    case DAG_SEND:
-      {
-        double busy = s->ps[p].cpu > s->ps[p].nic_s ? s->ps[p].cpu : s->ps[p].nic_s;
-        if (busy > t)
-          {
-            heap_push (&s->h, busy, EV_OP, v);
-            return;
-          }
-        double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-        double cpu_end, arrive;
-        if (c->hyperbolic)
-          {
-            cpu_end = t + hyper_time (x, c->a, c->b);
-            arrive = cpu_end;
-          }
-        else
-          {
-            cpu_end = t + c->os + x1 * c->O;
-            s->ps[p].nic_s = t + c->g + x1 * c->G;
-            arrive = t + c->os + c->L;
-            if (c->rate && c->contention)
-              arrive += c->contention (c->ctx, c->rate[p], x);
-          }
-        mark_start (s, v, t);
-        set_cpu (s, p, cpu_end, v);
-        s->ns[v].aux = cpu_end;
-        pp->send += cpu_end - t;
-        pp->nsend++;
-        pp->bytes_sent += x;
-        s->r->messages++;
-        gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
-        heap_push (&s->h, arrive, EV_MSG, v);
-        if (x <= c->S)
-          mark_done (s, v, cpu_end);
-        return;
-      }
-
-    case DAG_RECV:
-      /* Posting a receive costs nothing: the receive overhead is charged
-         when the message is handled (LogGOPSim's rule).  */
-      post_recv (s, v, t);
-      return;
-    }
+  mark_start (s, v, t);
+  set_cpu (s, p, t + nd->u.work, v);
+  s->ps[p].compute += nd->u.work;
+  gantt_add (s, p, t, t + nd->u.work, GANTT_COMPUTE, v);
+  mark_done (s, v, t + nd->u.work);
 }
 
 static void
-run_msg (struct sim *s, int32_t m, double t)
+start_send (struct sim *s, int32_t v, double t)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  const struct dagsim_cost *c = s->c;
+  int32_t p = nd->proc;
+  struct pstate *pp = &s->ps[p];
+  double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+  double cpu_end, arrive;
+  if (c->hyperbolic)
+    {
+      cpu_end = t + hyper_time (x, c->a, c->b);
+      arrive = cpu_end;
+    }
+  else
+    {
+      cpu_end = t + c->os + x1 * c->O;
+      pp->nic_s = t + c->g + x1 * c->G;
+      arrive = t + c->os + c->L;
+      if (c->rate && c->contention)
+        arrive += c->contention (c->ctx, c->rate[p], x);
+    }
+  mark_start (s, v, t);
+  set_cpu (s, p, cpu_end, v);
+  s->ns[v].aux = cpu_end;
+  pp->send += cpu_end - t;
+  pp->nsend++;
+  s->r->messages++;
+  gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
+  heap_push (&s->h, arrive, EV_MSG, v);
+  if (x <= c->S)
+    mark_done (s, v, cpu_end);
+}
+
+/* The receiver handles message M (send node) at T.  */
+static void
+handle_msg (struct sim *s, int32_t m, double t)
 {
   const struct dag_node *sn = &s->d->node[m];
   const struct dagsim_cost *c = s->c;
   int32_t r = sn->peer;
-  if (r < 0 || r >= s->d->nprocs)
-    die_at (s->d->source, sn->line, 0, "send to rank %d: no such rank",
-            (int) r);
-  double fin;
-  if (c->hyperbolic)
-    fin = t;
-  else
+  double fin = t;
+  if (!c->hyperbolic)
     {
-      double busy = s->ps[r].cpu > s->ps[r].nic_r ? s->ps[r].cpu : s->ps[r].nic_r;
-      if (busy > t)
-        {
-          heap_push (&s->h, busy, EV_MSG, m);
-          return;
-        }
       double x1 = bytes1 (sn->u.bytes);
       double extra = x1 * c->O > x1 * c->G ? x1 * c->O : x1 * c->G;
       fin = t + c->or_ + extra;
@@ -839,6 +818,129 @@ run_msg (struct sim *s, int32_t m, double t)
      task of a native message), else after the send.  */
   gantt_add (s, r, t, fin, GANTT_RECV,
              v >= 0 ? v : sn->derived ? m + 1 : m);
+}
+
+/* ------------------------------------------------------- waiting lines */
+
+/* An operation or message whose resources are busy waits in its
+   processor's line for its class (first come, first served) instead of
+   polling: one wake-up event per processor, at the earliest time a head
+   of line can go.  Without the lines, k messages waiting for one receiver
+   would cost k^2 retries.  */
+
+static double
+need_time (const struct sim *s, int cls, int32_t v)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  const struct pstate *q;
+  switch (cls)
+    {
+    case W_SEND:
+      q = &s->ps[nd->proc];
+      return q->cpu > q->nic_s ? q->cpu : q->nic_s;
+    case W_CALC:
+      return s->ps[nd->proc].cpu;
+    default:
+      q = &s->ps[nd->peer];
+      return q->cpu > q->nic_r ? q->cpu : q->nic_r;
+    }
+}
+
+static void
+schedule_wake (struct sim *s, int32_t p, int cls)
+{
+  struct pstate *q = &s->ps[p];
+  if (q->whead[cls] < 0)
+    return;
+  double e = need_time (s, cls, q->whead[cls]);
+  if (e < q->wake[cls])
+    {
+      q->wake[cls] = e;
+      heap_push (&s->h, e, EV_WAKE, p * W_NCLASS + cls);
+    }
+}
+
+static void
+enqueue (struct sim *s, int32_t p, int cls, int32_t v)
+{
+  struct pstate *q = &s->ps[p];
+  s->ns[v].wnext = -1;
+  if (q->whead[cls] >= 0)
+    s->ns[q->wtail[cls]].wnext = v;
+  else
+    q->whead[cls] = v;
+  q->wtail[cls] = v;
+  schedule_wake (s, p, cls);
+}
+
+/* Wake-up KEY = proc * W_NCLASS + class: start the heads of that line
+   that can go at T.  */
+static void
+run_wake (struct sim *s, int32_t key, double t)
+{
+  int32_t p = key / W_NCLASS;
+  int cls = key % W_NCLASS;
+  struct pstate *q = &s->ps[p];
+  if (t != q->wake[cls])
+    return;                     /* superseded by an earlier wake-up */
+  q->wake[cls] = INFINITY;
+  for (;;)
+    {
+      int32_t v = q->whead[cls];
+      if (v < 0 || need_time (s, cls, v) > t)
+        break;
+      q->whead[cls] = s->ns[v].wnext;
+      if (q->whead[cls] < 0)
+        q->wtail[cls] = -1;
+      if (cls == W_SEND)
+        start_send (s, v, t);
+      else if (cls == W_CALC)
+        start_calc (s, v, t);
+      else
+        handle_msg (s, v, t);
+    }
+  schedule_wake (s, p, cls);
+}
+
+static void
+run_op (struct sim *s, int32_t v, double t)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  int32_t p = nd->proc;
+  const struct pstate *q = &s->ps[p];
+  switch (nd->op)
+    {
+    case DAG_CALC:
+      if (q->whead[W_CALC] >= 0 || q->cpu > t)
+        enqueue (s, p, W_CALC, v);
+      else
+        start_calc (s, v, t);
+      return;
+    case DAG_SEND:
+      if (q->whead[W_SEND] >= 0 || q->cpu > t || q->nic_s > t)
+        enqueue (s, p, W_SEND, v);
+      else
+        start_send (s, v, t);
+      return;
+    case DAG_RECV:
+      /* Posting a receive costs nothing: the receive overhead is charged
+         when the message is handled (LogGOPSim's rule).  */
+      post_recv (s, v, t);
+      return;
+    }
+}
+
+static void
+run_msg (struct sim *s, int32_t m, double t)
+{
+  const struct dag_node *sn = &s->d->node[m];
+  int32_t r = sn->peer;
+  const struct pstate *q = &s->ps[r];
+  if (!s->c->hyperbolic
+      && (q->whead[W_MSG] >= 0 || q->cpu > t || q->nic_r > t))
+    enqueue (s, r, W_MSG, m);
+  else
+    handle_msg (s, m, t);
 }
 
 static void *
@@ -915,6 +1017,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.opt = opt;
   heap_init (&s.h);
   s.h.d = d;
+  if (d->nprocs > (1 << 28))
+    die ("%s: %ld processors: at most 2^28 can be simulated", d->source,
+         (long) d->nprocs);
   size_t n = d->n;
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
@@ -925,7 +1030,14 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc (np, sizeof *s.ps);
-  r->proc = xcalloc (np, sizeof *r->proc);
+  for (size_t p = 0; p < np; p++)
+    {
+      for (int c = 0; c < W_NCLASS; c++)
+        {
+          s.ps[p].wake[c] = INFINITY;
+          s.ps[p].whead[c] = s.ps[p].wtail[c] = -1;
+        }
+    }
   if (opt && opt->critical_path)
     {
       s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
@@ -963,8 +1075,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       events++;
       if (type == EV_OP)
         run_op (&s, v, t);
-      else
+      else if (type == EV_MSG)
         run_msg (&s, v, t);
+      else
+        run_wake (&s, v, t);
     }
   r->events = events;
 
@@ -973,6 +1087,15 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         || (d->node[v].op != DAG_CALC && !(s.ns[v].state & ST_MATCHED)))
       die_stuck (&s);
 
+  /* The per-operation state is no longer needed: free it before the
+     per-processor results are allocated (peak memory).  */
+  free (s.ns);
+  s.ns = NULL;
+  free (s.uq_next);
+  s.uq_next = NULL;
+  heap_free (&s.h);
+  memset (&s.h, 0, sizeof s.h);
+  r->proc = xcalloc (np, sizeof *r->proc);
   r->makespan = 0;
   r->last_proc = 0;
   for (size_t p = 0; p < np; p++)
@@ -985,7 +1108,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       o->recv = q->recv;
       o->nsend = q->nsend;
       o->nrecv = q->nrecv;
-      o->bytes_sent = q->bytes_sent;
+
       if (s.ps[p].cpu > r->makespan)
         {
           r->makespan = s.ps[p].cpu;

@@ -61,7 +61,6 @@ struct dagsim_proc
   double compute;      /* CPU time in CALC */
   double send, recv;   /* CPU time sending, handling messages */
   int64_t nsend, nrecv;
-  double bytes_sent;
 };
 
 struct dagsim_result
