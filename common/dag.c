@@ -275,8 +275,11 @@ die_cycle (struct dag *d, const uint32_t *left)
   free (pred);
   int32_t line = d->node[cyc[ncyc - 1]].line;
   free (cyc);
-  /* The message buffer is leaked on purpose: die does not return.  */
-  die_at (d->source, line, 0, "dependency cycle: %s", msg);
+  static char text[4096];
+  snprintf (text, sizeof text, "%s", msg);
+  free (msg);
+  free ((void *) left);
+  die_at (d->source, line, 0, "dependency cycle: %s", text);
 }
 
 void
@@ -347,7 +350,7 @@ dag_finalize (struct dag *d)
     }
   free (stack);
   if (done < n)
-    die_cycle (d, left);
+    die_cycle (d, left);   /* frees LEFT */
   free (left);
 
   /* The builder's edge list is no longer needed.  */

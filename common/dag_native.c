@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,14 +134,25 @@ native_free (struct native *nt)
   strmap_free (&nt->ids);
   free (nt->e);
   free (nt->buf);
+  memset (nt, 0, sizeof *nt);
+}
+
+/* The reader's state is static so that a read that died through err.h is
+   freed by the next one instead of leaking (fuzzing).  */
+static struct native live;
+
+static struct native *
+native_begin (struct dag *d)
+{
+  native_free (&live);
+  live.d = d;
+  return &live;
 }
 
 void
 dag_read_native (tsv_reader *r, struct dag *d)
 {
-  struct native nt;
-  memset (&nt, 0, sizeof nt);
-  nt.d = d;
+  struct native *nt = native_begin (d);
   size_t ckind = tsv_col_required (r, "kind");
   long cid = tsv_col (r, "id"), cproc = tsv_col (r, "proc");
   long cwork = tsv_col (r, "work"), cfrom = tsv_col (r, "from");
@@ -153,7 +165,7 @@ dag_read_native (tsv_reader *r, struct dag *d)
           if (cid < 0 || cproc < 0 || cwork < 0)
             tsv_die_field (r, ckind, "a 'task' row needs the columns "
                            "id, proc and work");
-          add_task (&nt, r, (size_t) cid, (size_t) cproc, (size_t) cwork);
+          add_task (nt, r, (size_t) cid, (size_t) cproc, (size_t) cwork);
         }
       else if (strcmp (kind, "msg") == 0 || strcmp (kind, "dep") == 0)
         {
@@ -164,58 +176,52 @@ dag_read_native (tsv_reader *r, struct dag *d)
           if (msg && tsv_is_na (r, (size_t) cbytes))
             tsv_die_field (r, (size_t) cbytes, "a 'msg' row needs a "
                            "size in bytes, not NA");
-          add_pend (&nt, r, (size_t) cfrom, (size_t) cto,
+          add_pend (nt, r, (size_t) cfrom, (size_t) cto,
                     msg ? cbytes : -1);
         }
       else
         tsv_die_field (r, ckind, "unknown kind '%s' (expected task, msg "
                        "or dep)", kind);
     }
-  resolve (&nt);
-  native_free (&nt);
+  resolve (nt);
+  native_free (nt);
 }
 
 void
 dag_read_native2 (tsv_reader *tasks, tsv_reader *edges, struct dag *d)
 {
-  struct native nt;
-  memset (&nt, 0, sizeof nt);
-  nt.d = d;
+  struct native *nt = native_begin (d);
   size_t cid = tsv_col_required (tasks, "id");
   size_t cproc = tsv_col_required (tasks, "proc");
   size_t cwork = tsv_col_required (tasks, "work");
   while (tsv_next (tasks))
-    add_task (&nt, tasks, cid, cproc, cwork);
+    add_task (nt, tasks, cid, cproc, cwork);
   if (edges)
     {
       size_t cfrom = tsv_col_required (edges, "from");
       size_t cto = tsv_col_required (edges, "to");
       long cbytes = tsv_col (edges, "bytes");
       while (tsv_next (edges))
-        add_pend (&nt, edges, cfrom, cto, cbytes);
+        add_pend (nt, edges, cfrom, cto, cbytes);
     }
-  resolve (&nt);
-  native_free (&nt);
+  resolve (nt);
+  native_free (nt);
 }
 
 void
 dag_parse_native_text (const char *text, size_t len, const char *name,
                        struct dag *d)
 {
-  FILE *fp = fmemopen ((void *) text, len ? len : 1, "r");
+  /* static: a stream left open by a read that died is closed here */
+  static FILE *fp;
+  if (fp)
+    fclose (fp);
+  fp = len ? fmemopen ((void *) text, len, "r") : fopen ("/dev/null", "r");
   if (!fp)
-    die ("%s: cannot read text: out of memory", name);
-  if (!len)
-    {
-      /* fmemopen needs a non-empty buffer; an empty text is an empty
-         stream.  */
-      fclose (fp);
-      fp = fopen ("/dev/null", "r");
-      if (!fp)
-        die ("%s: cannot open /dev/null", name);
-    }
+    die ("%s: cannot read the text: %s", name, strerror (errno));
   tsv_reader *r = tsv_open_stream (fp, name);
   dag_read_native (r, d);
   tsv_close (r);
   fclose (fp);
+  fp = NULL;
 }

@@ -188,7 +188,10 @@ dag_predict (const struct dag *d, enum dag_model m,
   struct logpc_net net;
   logpc_net_set (&net, (int) p->n, p->kd, 1);
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
-  double *rate = calloc (np, sizeof *rate);
+  /* static: freed by the next call if a simulation dies (harnesses) */
+  static double *rate;
+  free (rate);
+  rate = calloc (np, sizeof *rate);
   if (!rate)
     die ("out of memory");
   c.ctx = &net;
@@ -215,4 +218,5 @@ dag_predict (const struct dag *d, enum dag_model m,
     }
   *iterations = it;
   free (rate);
+  rate = NULL;
 }

@@ -1004,12 +1004,32 @@ die_stuck (struct sim *s)
        nwait == 1 ? "" : "s", list);
 }
 
+/* Free the state of a run (also what a run that died through err.h left:
+   the state is static so that a harness that catches the exit neither
+   loses nor leaks it).  */
+static void
+sim_release (struct sim *s)
+{
+  heap_free (&s->h);
+  free (s->mq.slot);
+  free (s->ns);
+  free (s->uq_next);
+  free (s->order);
+  free (s->ps);
+  free (s->cp_pred);
+  free (s->rpred);
+  free (s->t_start);
+  free (s->t_end);
+  free (s->cpu_owner);
+  memset (s, 0, sizeof *s);
+}
+
 void
 dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             const struct dagsim_opts *opt, struct dagsim_result *r)
 {
-  struct sim s;
-  memset (&s, 0, sizeof s);
+  static struct sim s;
+  sim_release (&s);
   memset (r, 0, sizeof *r);
   s.d = d;
   s.c = c;
@@ -1094,7 +1114,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   free (s.uq_next);
   s.uq_next = NULL;
   heap_free (&s.h);
-  memset (&s.h, 0, sizeof s.h);
+  heap_init (&s.h);
   r->proc = xcalloc (np, sizeof *r->proc);
   r->makespan = 0;
   r->last_proc = 0;
@@ -1140,17 +1160,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       r->ncp = cnt;
     }
 
-  heap_free (&s.h);
-  free (s.mq.slot);
-  free (s.ns);
-  free (s.uq_next);
-  free (s.order);
-  free (s.ps);
-  free (s.cp_pred);
-  free (s.rpred);
-  free (s.t_start);
-  free (s.t_end);
-  free (s.cpu_owner);
+  sim_release (&s);
 }
 
 void

@@ -393,7 +393,11 @@ statement (struct goal *g, struct tok *tk, int n)
 void
 goal_parse (const char *text, size_t len, const char *name, struct dag *d)
 {
-  struct goal g;
+  /* Static so that a parse that died through err.h is freed by the next
+     one instead of leaking (fuzzing).  */
+  static struct goal g;
+  strmap_free (&g.labels);
+  free (g.rank_seen);
   memset (&g, 0, sizeof g);
   g.text = g.p = text;
   g.end = text + len;
@@ -420,4 +424,5 @@ goal_parse (const char *text, size_t len, const char *name, struct dag *d)
             "a GOAL schedule");
   strmap_free (&g.labels);
   free (g.rank_seen);
+  memset (&g, 0, sizeof g);
 }

@@ -14,6 +14,7 @@
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "tsv.h"
 #include "unit.h"
 
 static struct dag_params P0;
@@ -310,6 +311,7 @@ static struct dag errd;
 static void
 parse_goal_text (const char *text)
 {
+  dag_free (&errd);
   dag_init (&errd, "bad.goal");
   goal_parse (text, strlen (text), "bad.goal", &errd);
   dag_finalize (&errd);
@@ -322,6 +324,8 @@ parse_goal_text (const char *text)
 static void
 parse_native_text (const char *text)
 {
+  tsv_free_all ();
+  dag_free (&errd);
   dag_init (&errd, "bad.tsv");
   dag_parse_native_text (text, strlen (text), "bad.tsv", &errd);
   dag_finalize (&errd);
@@ -366,6 +370,8 @@ test_errors (void)
   snprintf (buf, sizeof buf, "%stask\tA\t0\t1\tNA\tNA\tNA\n"
             "task\tA\t1\t1\tNA\tNA\tNA\n", hdr);
   EXPECT_DIE (parse_native_text (buf), 1);
+  tsv_free_all ();
+  dag_free (&errd);
 }
 
 static void
