@@ -971,10 +971,8 @@ die_stuck (struct sim *s)
      sent but never received, then operations that never started (they
      wait, directly or not, for the former).  At most 4 of each.  */
   enum { SHOW = 4 };
-  size_t cap = 4096, nrecv = 0, nsend = 0, nwait = 0;
-  char *list = malloc (cap);
-  if (!list)
-    die ("out of memory");
+  static char list[4096];
+  size_t cap = sizeof list, nrecv = 0, nsend = 0, nwait = 0;
   list[0] = '\0';
   for (size_t v = 0; v < d->n; v++)
     {
