@@ -161,7 +161,7 @@ static struct poptOption predict_options[] = {
     "the schedule: proc, start, end, kind, task", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
-    "rounds, bytes, work) with --gen", "NAME=V1,V2,..." },
+    "rounds, bytes) with --gen", "NAME=V1,V2,..." },
   { "tolerance", '\0', POPT_ARG_STRING, NULL, OPT_TOL,
     "logpc: relative makespan change that stops the iteration "
     "(default 1e-6)", "X" },
