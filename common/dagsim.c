@@ -951,22 +951,22 @@ xcalloc (size_t n, size_t size)
   if (n && size > SIZE_MAX / n)
     die ("out of memory (%zu x %zu bytes)", n, size);
   size_t bytes = (n ? n : 1) * size;
-#if defined(MADV_HUGEPAGE)
-  /* Large per-operation arrays are swept in a scattered order: huge
-     pages spare the TLB misses and most of the page faults.  */
-  if (bytes >= (size_t) 8 << 20)
-    {
-      void *p = NULL;
-      if (posix_memalign (&p, (size_t) 2 << 20, bytes) != 0)
-        die ("out of memory (%zu bytes)", bytes);
-      madvise (p, bytes, MADV_HUGEPAGE);
-      memset (p, 0, bytes);
-      return p;
-    }
-#endif
   void *p = calloc (1, bytes);
   if (!p)
-    die ("out of memory (%zu x %zu bytes)", n, size);
+    die ("out of memory (%zu bytes)", bytes);
+#if defined(MADV_HUGEPAGE)
+  /* Large per-operation arrays are swept in a scattered order: huge
+     pages spare TLB misses and most page faults.  (calloc maps fresh,
+     zeroed memory for such sizes; nothing is touched here.)  */
+  size_t huge = (size_t) 2 << 20;
+  if (bytes >= 4 * huge)
+    {
+      uintptr_t a = ((uintptr_t) p + huge - 1) & ~(uintptr_t) (huge - 1);
+      uintptr_t e = ((uintptr_t) p + bytes) & ~(uintptr_t) (huge - 1);
+      if (e > a)
+        madvise ((void *) a, e - a, MADV_HUGEPAGE);
+    }
+#endif
   return p;
 }
 

@@ -108,13 +108,12 @@ next_line (struct goal *g, struct tok *tk)
 }
 
 ERR_NORETURN static void
-bad (struct goal *g, const struct tok *t, const char *fmt, const char *what)
+bad (struct goal *g, const struct tok *t, const char *what)
 {
   char text[64];
   size_t len = t->len < sizeof text - 1 ? t->len : sizeof text - 1;
   memcpy (text, t->s, len);
   text[len] = '\0';
-  (void) fmt;
   die_at (g->name, g->line, t->col, "expected %s, found '%s'", what, text);
 }
 
@@ -140,7 +139,7 @@ integer (struct goal *g, const struct tok *t, int64_t max, const char *what)
                                                           : 60), t->s);
           die_at (g->name, g->line, t->col, "negative %s '%s'", what, text);
         }
-      bad (g, t, NULL, what);
+      bad (g, t, what);
     }
   if (v > max)
     {
@@ -179,7 +178,7 @@ size_of (struct goal *g, const struct tok *tk, int n, int i, int64_t *bytes)
   else if (i + 1 < n && tok_is (&tk[i + 1], "b"))
     bsep = 1;
   else
-    bad (g, &tk[i], NULL, "a size in bytes such as '8b'");
+    bad (g, &tk[i], "a size in bytes such as '8b'");
   *bytes = integer (g, &t, INT64_MAX / 2, "a size in bytes");
   return i + 1 + bsep;
 }
@@ -195,7 +194,7 @@ cpu_nic (struct goal *g, const struct tok *tk, int n, int i, int nic_ok)
       int is_cpu = tok_is (&tk[i], "cpu"), is_nic = tok_is (&tk[i], "nic");
       if (!(is_cpu && !seen_cpu && !seen_nic) && !(is_nic && nic_ok
                                                    && !seen_nic))
-        bad (g, &tk[i], NULL, nic_ok ? "'cpu', 'nic' or the end of the "
+        bad (g, &tk[i], nic_ok ? "'cpu', 'nic' or the end of the "
              "line" : "'cpu' or the end of the line");
       if (i + 1 >= n)
         missing (g, &tk[i], "an integer");
@@ -228,7 +227,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
       double w;
       enum num_status st = num_parse (t->s, t->len, &w);
       if (st != NUM_OK)
-        bad (g, t, NULL, "a time");
+        bad (g, t, "a time");
       if (w < 0)
         {
           char text[64];
@@ -248,7 +247,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
       if (j >= n)
         missing (g, &tk[j - 1], send ? "'to'" : "'from'");
       if (!tok_is (&tk[j], dir))
-        bad (g, &tk[j], NULL, send ? "'to'" : "'from'");
+        bad (g, &tk[j], send ? "'to'" : "'from'");
       if (j + 1 >= n)
         missing (g, &tk[j], "a rank");
       int32_t peer = rank_of (g, &tk[j + 1], !send);
@@ -270,7 +269,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
                                (int32_t) g->line);
     }
   else
-    bad (g, op, NULL, "'send', 'recv' or 'calc'");
+    bad (g, op, "'send', 'recv' or 'calc'");
   if (label && strmap_put (&g->labels, g->rank, label->s, label->len, v)
       >= 0)
     die_at (g->name, g->line, label->col, "label '%.*s' defined twice in "
@@ -321,7 +320,7 @@ statement (struct goal *g, struct tok *tk, int n)
             die_at (g->name, g->line, tk[1].col, "num_ranks must be at "
                     "least 1");
           if (n > 2)
-            bad (g, &tk[2], NULL, "the end of the line");
+            bad (g, &tk[2], "the end of the line");
           g->rank_seen = calloc ((size_t) g->num_ranks, 1);
           if (!g->rank_seen)
             die ("out of memory");
@@ -339,23 +338,23 @@ statement (struct goal *g, struct tok *tk, int n)
           if (n < 3)
             missing (g, &tk[1], "'{'");
           if (!tok_is (&tk[2], "{"))
-            bad (g, &tk[2], NULL, "'{'");
+            bad (g, &tk[2], "'{'");
           if (g->rank_seen[g->rank])
             die_at (g->name, g->line, tk[1].col, "rank %" PRId64
                     " defined twice", g->rank);
           g->rank_seen[g->rank] = 1;
           g->open_line = g->line;
           if (n > 3)
-            bad (g, &tk[3], NULL, "the end of the line");
+            bad (g, &tk[3], "the end of the line");
           return;
         }
-      bad (g, t, NULL, "'num_ranks' or 'rank'");
+      bad (g, t, "'num_ranks' or 'rank'");
     }
   /* Inside a rank block.  */
   if (tok_is (t, "}"))
     {
       if (n > 1)
-        bad (g, &tk[1], NULL, "the end of the line");
+        bad (g, &tk[1], "the end of the line");
       g->rank = -1;
       return;
     }
@@ -365,7 +364,7 @@ statement (struct goal *g, struct tok *tk, int n)
       return;
     }
   if (!is_ident (t))
-    bad (g, t, NULL, "a label, 'send', 'recv', 'calc' or '}'");
+    bad (g, t, "a label, 'send', 'recv', 'calc' or '}'");
   if (n < 2)
     missing (g, t, "':', 'requires' or 'irequires'");
   if (tok_is (&tk[1], ":"))
@@ -377,13 +376,13 @@ statement (struct goal *g, struct tok *tk, int n)
     }
   int ireq = tok_is (&tk[1], "irequires");
   if (!ireq && !tok_is (&tk[1], "requires"))
-    bad (g, &tk[1], NULL, "':', 'requires' or 'irequires'");
+    bad (g, &tk[1], "':', 'requires' or 'irequires'");
   if (n < 3)
     missing (g, &tk[1], "a label");
   if (!is_ident (&tk[2]))
-    bad (g, &tk[2], NULL, "a label");
+    bad (g, &tk[2], "a label");
   if (n > 3)
-    bad (g, &tk[3], NULL, "the end of the line");
+    bad (g, &tk[3], "the end of the line");
   int32_t a = label_ref (g, t), b = label_ref (g, &tk[2]);
   /* "a requires b": a starts after b completes (irequires: after b
      starts).  */
