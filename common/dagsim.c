@@ -40,6 +40,7 @@ struct qev
   int32_t v;
   int32_t next;        /* next event of the bucket, or -1 */
   uint8_t type;
+  uint8_t cls;         /* order within a round (see heap_pop) */
 };
 
 struct bucket
@@ -61,9 +62,8 @@ struct heap
   int32_t *map;        /* open addressing: time -> bucket, -1 empty */
   size_t mcap, mused;
   /* The batch being run: every event of the earliest bucket, sorted by
-     operation (keys (v << 1) | type).  */
+     class, then operation (keys cls << 32 | v << 2 | type).  */
   uint64_t *batch, *tmp;
-  const struct dag *d;
   size_t blen, bpos, batch_cap;
   double btime;
 };
@@ -166,8 +166,14 @@ hp_down (struct heap *h)
   h->hp[i] = x;
 }
 
+/* Order of the event classes within a round: sends 0, receives 1,
+   computations 2, messages 3; a waiting line's wake-up goes with its
+   class.  */
+static const uint8_t op_cls[3] = { 2, 0, 1 };   /* by enum dag_op */
+static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
+
 static void
-heap_push (struct heap *h, double t, int type, int32_t v)
+heap_push (struct heap *h, double t, int type, int cls, int32_t v)
 {
   if (t == 0)
     t = 0;   /* one bucket for -0 and +0 */
@@ -193,6 +199,7 @@ heap_push (struct heap *h, double t, int type, int32_t v)
     }
   h->ev[e].v = v;
   h->ev[e].type = (uint8_t) type;
+  h->ev[e].cls = (uint8_t) cls;
   h->ev[e].next = -1;
 
   /* its bucket */
@@ -329,15 +336,9 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
       while (e >= 0)
         {
           int32_t next = h->ev[e].next;
-          int32_t v = h->ev[e].v;
-          /* sends 0, receives 1, computations 2, messages 3; a line's
-             wake-up goes with its class */
-          static const uint64_t wake_cls[W_NCLASS] = { 0, 2, 3 };
-          uint64_t cls = h->ev[e].type == EV_MSG ? 3
-                         : h->ev[e].type == EV_WAKE ? wake_cls[v % W_NCLASS]
-                         : h->d->node[v].op == DAG_SEND ? 0
-                         : h->d->node[v].op == DAG_RECV ? 1 : 2;
-          h->batch[n++] = cls << 32 | (uint64_t) v << 2 | h->ev[e].type;
+          uint64_t cls = h->ev[e].cls;
+          h->batch[n++] = cls << 32 | (uint64_t) h->ev[e].v << 2
+                          | h->ev[e].type;
           h->ev[e].next = h->free_ev;
           h->free_ev = e;
           e = next;
@@ -555,7 +556,7 @@ release (struct sim *s, int32_t v, int kind, double t)
             at = s->ps[nd->proc].cpu;
           if (nd->op == DAG_SEND && s->ps[nd->proc].nic_s > at)
             at = s->ps[nd->proc].nic_s;
-          heap_push (&s->h, at, EV_OP, w);
+          heap_push (&s->h, at, EV_OP, op_cls[nd->op], w);
         }
     }
 }
@@ -792,7 +793,7 @@ start_send (struct sim *s, int32_t v, double t)
   pp->nsend++;
   s->r->messages++;
   gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
-  heap_push (&s->h, arrive, EV_MSG, v);
+  heap_push (&s->h, arrive, EV_MSG, 3, v);
   if (x <= c->S)
     mark_done (s, v, cpu_end);
 }
@@ -858,7 +859,7 @@ schedule_wake (struct sim *s, int32_t p, int cls)
   if (e < q->wake[cls])
     {
       q->wake[cls] = e;
-      heap_push (&s->h, e, EV_WAKE, p * W_NCLASS + cls);
+      heap_push (&s->h, e, EV_WAKE, wake_cls[cls], p * W_NCLASS + cls);
     }
 }
 
@@ -1052,7 +1053,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.r = r;
   s.opt = opt;
   heap_init (&s.h);
-  s.h.d = d;
   if (d->nprocs > (1 << 28))
     die ("%s: %ld processors: at most 2^28 can be simulated", d->source,
          (long) d->nprocs);
@@ -1099,7 +1099,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             events++;
           }
         else
-          heap_push (&s.h, 0.0, EV_OP, (int32_t) v);
+          heap_push (&s.h, 0.0, EV_OP, op_cls[d->node[v].op], (int32_t) v);
       }
 
   while (heap_pending (&s.h))
