@@ -65,6 +65,10 @@ struct dag
 void dag_init (struct dag *d, const char *source);
 void dag_free (struct dag *d);
 
+/* Make room for NODES operations and EDGES dependencies in all (a hint
+   from generators that know their size).  */
+void dag_reserve (struct dag *d, size_t nodes, size_t edges);
+
 /* Add a string to the name pool; returns its offset.  */
 int32_t dag_intern (struct dag *d, const char *s, size_t len);
 const char *dag_name (const struct dag *d, int32_t off);

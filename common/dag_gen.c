@@ -192,6 +192,9 @@ gen_remap (const struct dag_gen *g, const struct dag_sink *s)
     return "remap --dest must be shift or random";
   uint64_t st = g->seed;
   int32_t *sink = NULL;
+  if (s->reserve)
+    s->reserve (s->ctx, (size_t) (P * R * (sync ? 3 : 1) + P),
+                (size_t) (P * R * (sync ? 2 : 1)), (size_t) (P * R + P));
   if (!sync)
     {
       sink = malloc ((size_t) P * sizeof *sink);
@@ -456,6 +459,8 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
   int64_t *ch = malloc (cap * sizeof *ch);
   if (!id || !ch)
     die ("out of memory");
+  if (s->reserve)
+    s->reserve (s->ctx, (size_t) t.N, (size_t) t.N - 1, 0);
   for (int64_t r = 0; r < t.N; r++)
     id[r] = task (s, (int32_t) r, g->work, "r%" PRId64, r);
   for (int64_t r = 0; r < t.N; r++)
@@ -609,6 +614,15 @@ sd_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
 }
 
 static void
+sd_reserve (void *ctx, size_t tasks, size_t msgs, size_t deps)
+{
+  struct dag_sink_dag *c = ctx;
+  /* a message between processors is a SEND and a RECV and two edges */
+  dag_reserve (c->d, c->d->n + tasks + 2 * msgs,
+               c->d->ne + 2 * msgs + deps);
+}
+
+static void
 sd_dep (void *ctx, int32_t from, int32_t to)
 {
   struct dag_sink_dag *c = ctx;
@@ -625,4 +639,5 @@ dag_sink_dag_init (struct dag_sink *s, struct dag_sink_dag *ctx,
   s->task = sd_task;
   s->msg = sd_msg;
   s->dep = sd_dep;
+  s->reserve = sd_reserve;
 }

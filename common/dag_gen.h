@@ -20,6 +20,8 @@ struct dag_sink
   int32_t (*task) (void *ctx, const char *id, int32_t proc, double work);
   void (*msg) (void *ctx, int32_t from, int32_t to, int64_t bytes);
   void (*dep) (void *ctx, int32_t from, int32_t to);
+  /* Optional (may be NULL): the counts about to be generated.  */
+  void (*reserve) (void *ctx, size_t tasks, size_t msgs, size_t deps);
 };
 
 /* Parameters of every pattern (each uses some).  */

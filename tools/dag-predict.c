@@ -823,7 +823,7 @@ run_gen (int argc, const char **argv)
   memset (&ts, 0, sizeof ts);
   ts.w = w;
   dag_init (&ts.names, "gen");
-  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep };
+  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep, NULL };
   tsv_write_header (w, 7, cols);
   dag_gen_run (&gen, &sink);
   tsv_writer_close (w);
