@@ -471,6 +471,7 @@ struct nstate
   int32_t rq_next;     /* RECV: next posted receive in its queue */
   int32_t wnext;       /* next in its processor's waiting line */
   uint8_t state;
+  uint8_t op;          /* copy of the node's op (enum dag_op) */
 };
 
 struct pstate
@@ -549,15 +550,10 @@ release (struct sim *s, int32_t v, int kind, double t)
             s->rpred[w] = v;
         }
       if (--s->ns[w].pending == 0)
-        {
-          const struct dag_node *nd = &d->node[w];
-          double at = s->ns[w].ready;
-          if (s->ps[nd->proc].cpu > at)
-            at = s->ps[nd->proc].cpu;
-          if (nd->op == DAG_SEND && s->ps[nd->proc].nic_s > at)
-            at = s->ps[nd->proc].nic_s;
-          heap_push (&s->h, at, EV_OP, op_cls[nd->op], w);
-        }
+        /* The operation tries to start when ready; if its resources are
+           busy then, it waits in its processor's line (run_op).  Only
+           the operation's own state is touched here.  */
+        heap_push (&s->h, s->ns[w].ready, EV_OP, op_cls[s->ns[w].op], w);
     }
 }
 
@@ -1061,7 +1057,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.nclass = d->has_wildcard ? 4 : 1;
   s.ns = xcalloc (n, sizeof *s.ns);
   for (size_t v = 0; v < n; v++)
-    s.ns[v].pending = d->npred[v];
+    {
+      s.ns[v].pending = d->npred[v];
+      s.ns[v].op = d->node[v].op;
+    }
   s.uq_next = xcalloc (n * (size_t) s.nclass, sizeof *s.uq_next);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
