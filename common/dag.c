@@ -1,34 +1,13 @@
 /* dag.c: the operation graph of dag-predict (see dag.h).  */
-#define _DEFAULT_SOURCE 1
 #include <config.h>
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "dag.h"
 #include "err.h"
-
-/* Ask for huge pages on the aligned part of a large block: the
-   simulator reads these arrays in a scattered order.  */
-static void
-advise_huge (void *p, size_t n)
-{
-#if defined(MADV_HUGEPAGE)
-  size_t huge = (size_t) 2 << 20;
-  if (n < 4 * huge)
-    return;
-  uintptr_t a = ((uintptr_t) p + huge - 1) & ~(uintptr_t) (huge - 1);
-  uintptr_t e = ((uintptr_t) p + n) & ~(uintptr_t) (huge - 1);
-  if (e > a)
-    madvise ((void *) a, e - a, MADV_HUGEPAGE);
-#else
-  (void) p;
-  (void) n;
-#endif
-}
 
 static void *
 xrealloc (void *p, size_t n)
@@ -36,7 +15,6 @@ xrealloc (void *p, size_t n)
   void *q = realloc (p, n ? n : 1);
   if (!q)
     die ("out of memory (%zu bytes)", n);
-  advise_huge (q, n);
   return q;
 }
 
@@ -337,9 +315,6 @@ dag_finalize (struct dag *d)
   d->npred = calloc (n ? n : 1, sizeof *d->npred);
   if (!d->succ_off || !d->succ || !d->npred)
     die ("out of memory (%zu operations, %zu dependencies)", n, d->ne);
-  advise_huge (d->succ_off, (n + 1) * sizeof *d->succ_off);
-  advise_huge (d->succ, d->ne * sizeof *d->succ);
-  advise_huge (d->npred, n * sizeof *d->npred);
   for (size_t e = 0; e < d->ne; e++)
     {
       if (d->efrom[e] == d->eto[e])

@@ -7,14 +7,12 @@
  * resource frees, as LogGOPSim does.  Completion times are known when an
  * operation starts, so successors are released at once with their
  * satisfaction time: no completion events.  */
-#define _DEFAULT_SOURCE 1
 #include <config.h>
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "dagsim.h"
 #include "err.h"
@@ -951,19 +949,6 @@ xcalloc (size_t n, size_t size)
   void *p = calloc (1, bytes);
   if (!p)
     die ("out of memory (%zu bytes)", bytes);
-#if defined(MADV_HUGEPAGE)
-  /* Large per-operation arrays are swept in a scattered order: huge
-     pages spare TLB misses and most page faults.  (calloc maps fresh,
-     zeroed memory for such sizes; nothing is touched here.)  */
-  size_t huge = (size_t) 2 << 20;
-  if (bytes >= 4 * huge)
-    {
-      uintptr_t a = ((uintptr_t) p + huge - 1) & ~(uintptr_t) (huge - 1);
-      uintptr_t e = ((uintptr_t) p + bytes) & ~(uintptr_t) (huge - 1);
-      if (e > a)
-        madvise ((void *) a, e - a, MADV_HUGEPAGE);
-    }
-#endif
   return p;
 }
 
