@@ -459,12 +459,28 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
   int64_t *ch = malloc (cap * sizeof *ch);
   if (!id || !ch)
     die ("out of memory");
+  /* Tasks and messages in breadth-first order from the root: the order
+     in which a broadcast reaches the ranks, so that the operations the
+     simulator runs together lie together in memory.  */
+  int32_t *bfs = malloc ((size_t) t.N * sizeof *bfs);
+  if (!bfs)
+    die ("out of memory");
+  size_t head = 0, tail = 0;
+  bfs[tail++] = 0;
+  while (head < tail)
+    {
+      int64_t r = bfs[head++];
+      size_t nc = tree_children (&t, r, ch);
+      for (size_t i = 0; i < nc; i++)
+        bfs[tail++] = (int32_t) ch[i];
+    }
   if (s->reserve)
     s->reserve (s->ctx, (size_t) t.N, (size_t) t.N - 1, 0);
-  for (int64_t r = 0; r < t.N; r++)
-    id[r] = task (s, (int32_t) r, g->work, "r%" PRId64, r);
-  for (int64_t r = 0; r < t.N; r++)
+  for (size_t i = 0; i < tail; i++)
+    id[bfs[i]] = task (s, bfs[i], g->work, "r%" PRId32, bfs[i]);
+  for (size_t i = 0; i < tail; i++)
     {
+      int64_t r = bfs[i];
       size_t nc = tree_children (&t, r, ch);
       for (size_t i = 0; i < nc; i++)
         {
@@ -474,6 +490,7 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
             s->msg (s->ctx, id[r], id[ch[i]], g->bytes);
         }
     }
+  free (bfs);
   free (ch);
   free (id);
   return NULL;
