@@ -363,6 +363,10 @@ handle_option (int val, poptContext con)
 
 static long explain_row;      /* 0: not sweeping */
 
+/* The arguments (formatted numbers) are evaluated only when explaining.  */
+#define EXPLAIN(...) \
+  do { if (o.explain) explain (__VA_ARGS__); } while (0)
+
 static void explain (const char *fmt, ...) ERR_PRINTF (1, 2);
 static void
 explain (const char *fmt, ...)
@@ -623,7 +627,7 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
                               : (int64_t) c->P;
       logpc_net_set (&c->net, n, c->kd_opt, bidir);
       c->valid = 1;
-      explain ("k_d = %g given (n = %d, %s channels)", c->kd_opt, n,
+      EXPLAIN ("k_d = %g given (n = %d, %s channels)", c->kd_opt, n,
                bidir ? "bidirectional" : "unidirectional");
       return c;
     }
@@ -684,22 +688,22 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
   if (o.explain)
     {
       char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-      explain ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
+      EXPLAIN ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
                "traffic, mapping %s%s", c->dims, c->topology,
                bidir ? "bidirectional" : "unidirectional",
                (long long) c->nodes, (long long) c->ranks, c->traffic,
                mapping, o.exclude_self ? ", self excluded" : "");
       for (int d = 0; d < c->cube.n; d++)
-        explain ("  dimension %d (k = %lld): average distance %s%s", d,
+        EXPLAIN ("  dimension %d (k = %lld): average distance %s%s", d,
                  (long long) c->cube.k[d], fmt (c->per_dim[d], b1),
                  strcmp (c->method, "closed") ? " (enumerated)"
                  : torus ? (bidir ? " (k/4 or (k^2-1)/(4k))"
                             : " ((k-1)/2, Section 4)")
                  : " ((k^2-1)/(3k), eq. 11)");
-      explain ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
+      EXPLAIN ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
                fmt (c->dist, b1), c->method, fmt (c->net.kd, b2));
       if (traffic == KCUBE_NEIGHBOR)
-        explain ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
+        EXPLAIN ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
     }
   return c;
 }
@@ -749,26 +753,26 @@ explain_contention (const struct logpc_net *net, double B,
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
   if (!isnan (c->T))
     {
-      explain ("eq. (7): m_c = 1 / (T + %sC_n(m_c)), T = %s: quadratic "
+      EXPLAIN ("eq. (7): m_c = 1 / (T + %sC_n(m_c)), T = %s: quadratic "
                "%s m^2 + %s m - 1 = 0", multtext (c->mult, b4), fmt (c->T, b1), fmt (c->qa, b2), fmt (c->qb, b3));
-      explain ("eq. (7): physical root m_c = 2 / (qb + sqrt(qb^2 + 4 qa)) "
+      EXPLAIN ("eq. (7): physical root m_c = 2 / (qb + sqrt(qb^2 + 4 qa)) "
                "= %s: the only root with 0 < m_c < m_sat = %s (the other "
                "is %s)", fmt (c->m, b1), fmt (c->m_sat, b2),
                c->qa > 0 ? "negative" : c->qa < 0 ? "beyond saturation"
                : "absent: the equation is linear");
     }
-  explain ("eq. (4): rho = B m k_d / %g = %s * %s * %s / %g = %s",
+  EXPLAIN ("eq. (4): rho = B m k_d / %g = %s * %s * %s / %g = %s",
            net->chan, fmt (B, b1), fmt (c->m, b2), fmt (net->kd, b3),
            net->chan, fmt (c->rho, b4));
   if (c->clamped)
-    explain ("eq. (3): k_d <= 1: Agarwal's (k_d - 1) factor would make the "
+    EXPLAIN ("eq. (3): k_d <= 1: Agarwal's (k_d - 1) factor would make the "
              "delay negative; w_b taken as 0");
-  explain ("eq. (3)/(5): w_b = rho B / (1 - rho) (k_d - 1) / k_d^2 "
+  EXPLAIN ("eq. (3)/(5): w_b = rho B / (1 - rho) (k_d - 1) / k_d^2 "
            "(1 + 1/n) = %s", fmt (c->wb, b1));
-  explain ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
+  EXPLAIN ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
            fmt (net->kd, b1), fmt (c->wb, b2), fmt (c->Cn, b3));
   if (!isnan (c->T))
-    explain ("eq. (7): T_c = 1 / m_c = T + %sC_n = %s",
+    EXPLAIN ("eq. (7): T_c = 1 / m_c = T + %sC_n = %s",
              multtext (c->mult, b4), fmt (c->Tc, b1));
 }
 
@@ -890,7 +894,7 @@ do_transfer (const struct params *p, double *out)
       mp.L = need (p, PR_L);
       out[4] = logpc_short (&mp, 0);
       out[5] = logpc_short (&mp, r.Cn);
-      explain ("eq. (8)/(9): T_s-r = os + L + C_n + or = %s (%s without "
+      EXPLAIN ("eq. (8)/(9): T_s-r = os + L + C_n + or = %s (%s without "
                "contention)", fmt (out[5], b1), fmt (out[4], b2));
     }
   if (all || strcmp (kind, "long") == 0 || strcmp (kind, "e2e") == 0)
@@ -903,7 +907,7 @@ do_transfer (const struct params *p, double *out)
     {
       out[6] = logpc_long (&mp, B, 0);
       out[7] = logpc_long (&mp, B, r.Cn);
-      explain ("eq. (10): T_s-r = osl + (B-1) G + L + C_n = %s (eq. 1 "
+      EXPLAIN ("eq. (10): T_s-r = osl + (B-1) G + L + C_n = %s (eq. 1 "
                "without contention: %s)", fmt (out[7], b1), fmt (out[6], b2));
     }
   if (all || strcmp (kind, "e2e") == 0)
@@ -913,7 +917,7 @@ do_transfer (const struct params *p, double *out)
       mp.a = need (p, PR_A);
       out[8] = logpc_e2e (&mp, B, 0);
       out[9] = logpc_e2e (&mp, B, r.Cn);
-      explain ("eq. (2): T_s-r = osl + L + max(orl + a G + B Gm, (B-1) G) "
+      EXPLAIN ("eq. (2): T_s-r = osl + L + max(orl + a G + B Gm, (B-1) G) "
                "= %s; with the header delay C_n: %s", fmt (out[8], b1),
                fmt (out[9], b2));
     }
@@ -936,15 +940,15 @@ do_bound (const struct params *p, double *out)
     {
       struct logpc_contention r;
       logpc_closed (&c->net, 1.0, 2.0 * G, 1.0, &r);
-      explain ("eq. (13): maximal injection T = 2 G B; B cancels, solved "
+      EXPLAIN ("eq. (13): maximal injection T = 2 G B; B cancels, solved "
                "with B = 1");
       explain_contention (&c->net, 1.0, &r);
     }
   enum logpc_status s = logpc_bound (&c->net, G, &b);
   if (s != LOGPC_OK)
     fail ("%s", logpc_strerror (s));
-  explain ("eq. (13): m_c = 1 / (F B) with F = %s", fmt (b.F, b1));
-  explain ("eq. (14): T_c / T = F / (2 G) = %s", fmt (b.inflation, b2));
+  EXPLAIN ("eq. (13): m_c = 1 / (F B) with F = %s", fmt (b.F, b1));
+  EXPLAIN ("eq. (14): T_c / T = F / (2 G) = %s", fmt (b.inflation, b2));
   out[0] = c->net.kd;
   out[1] = b.F;
   out[2] = b.inflation;
@@ -971,12 +975,12 @@ do_remap (const struct params *p, double *out)
       double G = need (p, PR_G);
       if (!(G > 0))
         bad ("the long-message remap needs G > 0");
-      explain ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
+      EXPLAIN ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
                                                                b1));
       enum logpc_status s = logpc_remap_long (&c->net, G, B, &r);
       explain_contention (&c->net, B, &r.c);
       check (s, &r.c, B);
-      explain ("eq. (13): one message every %s = %s B time units",
+      EXPLAIN ("eq. (13): one message every %s = %s B time units",
                fmt (r.Tc, b1), fmt (r.Tc / B, b2));
       out[0] = c->net.kd;
       out[1] = r.T;
@@ -994,21 +998,21 @@ do_remap (const struct params *p, double *out)
   mp.L = need (p, PR_L);
   enum logpc_status s = logpc_remap_short (&c->net, &mp, B, p->v[PR_CR],
                                            &r);
-  explain ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
+  EXPLAIN ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
            fmt (r.logp_sync, b1));
-  explain ("Table 4, LoPC: + C_r = %s (%s) = %s", fmt (r.Cr, b1),
+  EXPLAIN ("Table 4, LoPC: + C_r = %s (%s) = %s", fmt (r.Cr, b1),
            isnan (p->v[PR_CR]) ? "or + os, LoPC's empirical value"
            : "given", fmt (r.lopc_sync, b2));
-  explain ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
+  EXPLAIN ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
            "2 C_n), i.e. eq. (7) with T = t_lopc / 2 = %s",
            fmt (r.lopc_sync / 2, b1));
   explain_contention (&c->net, B, &r.sync);
-  explain ("Table 4, LoGPC: + 2 C_n = %s", fmt (r.logpc_sync, b1));
-  explain ("Section 5.1.2, asynchronous: os + or = %s per message, m = "
+  EXPLAIN ("Table 4, LoGPC: + 2 C_n = %s", fmt (r.logpc_sync, b1));
+  EXPLAIN ("Section 5.1.2, asynchronous: os + or = %s per message, m = "
            "1 / (os + or) = %s", fmt (r.async, b1), fmt (1 / r.async, b2));
   explain_contention (&c->net, B, &r.async_c);
   check (s, &r.async_c, B);
-  explain ("asynchronous: C_n = %s adds latency only (LogP = LoPC = LoGPC "
+  EXPLAIN ("asynchronous: C_n = %s adds latency only (LogP = LoPC = LoGPC "
            "= %s)", fmt (r.async_c.Cn, b1), fmt (r.async, b3));
   out[0] = c->net.kd;
   out[1] = r.logp_sync;
@@ -1050,20 +1054,20 @@ do_diamond (const struct params *p, double *out)
     bad ("B = %g bytes is shorter than the header a + 1 = %g bytes "
           "(O_r = (B - 1 - a) G would be negative)", in.B, mp.a + 1);
   enum logpc_status s = logpc_diamond (&c->net, &mp, &in, &r);
-  explain ("Section 5.2.1: w_a = n^2 / (P b) task = %s, W = w_a + alpha "
+  EXPLAIN ("Section 5.2.1: w_a = n^2 / (P b) task = %s, W = w_a + alpha "
            "n / b = %s", fmt (r.wa, b1), fmt (r.W, b2));
-  explain ("Section 5.2.1: d = L + a G = %s, O_s = os + (B-1) G = %s, "
+  EXPLAIN ("Section 5.2.1: d = L + a G = %s, O_s = os + (B-1) G = %s, "
            "O_r = (B-1-a) G = %s", fmt (r.d, b1), fmt (r.Os, b2),
            fmt (r.Or, b3));
-  explain ("Section 5.2.1: u = O_r + W + d = %s, v = O_s + W + O_r = %s",
+  EXPLAIN ("Section 5.2.1: u = O_r + W + d = %s, v = O_s + W + O_r = %s",
            fmt (r.u, b1), fmt (r.v, b2));
-  explain ("eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W = %s",
+  EXPLAIN ("eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W = %s",
            fmt (r.M, b1));
-  explain ("Section 5.2.1: m_c = 1 / (v + 2 C_n), eq. (7) with T = v and "
+  EXPLAIN ("Section 5.2.1: m_c = 1 / (v + 2 C_n), eq. (7) with T = v and "
            "twice the contention");
   explain_contention (&c->net, in.B, &r.c);
   check (s, &r.c, in.B);
-  explain ("Section 5.2.1: bound M + ((P - 1) + 2 (b - 1)) C_n = %s + %s "
+  EXPLAIN ("Section 5.2.1: bound M + ((P - 1) + 2 (b - 1)) C_n = %s + %s "
            "C_n = %s", fmt (r.M, b1), fmt (r.sends, b2), fmt (r.Mc, b3));
   out[0] = c->net.kd;
   out[1] = r.W;
@@ -1097,11 +1101,11 @@ do_em3d (const struct params *p, double *out)
   if (!(mp.os + mp.orr > 0))
     bad ("os + or must be > 0 (the injection rate is 1 / (os + or))");
   enum logpc_status s = logpc_em3d (&c->net, &mp, B, msgs, &r);
-  explain ("Section 5.3: os + or = %s per message, m = 1 / (os + or)",
+  EXPLAIN ("Section 5.3: os + or = %s per message, m = 1 / (os + or)",
            fmt (r.t_msg, b1));
   explain_contention (&c->net, B, &r.c);
   check (s, &r.c, B);
-  explain ("Section 5.3: %s messages: %s without hotspots, %s if every "
+  EXPLAIN ("Section 5.3: %s messages: %s without hotspots, %s if every "
            "send stalls for C_n", fmt (msgs, b1), fmt (r.t_comm, b2),
            fmt (r.t_comm_c, b3));
   out[0] = c->net.kd;
@@ -1196,6 +1200,43 @@ put_shown (tsv_writer *w, const struct params *p, const char *name)
     tsv_put_na (w);
 }
 
+/* The text of the last number written in each output column: in a sweep
+   many computed columns repeat (k_d, times that do not depend on the
+   swept parameter), and formatting is most of the cost of a row.  */
+struct numcache
+{
+  uint64_t bits;   /* the number's bits: equal bits, equal text */
+  int len;         /* 0: nothing cached yet */
+  char text[NUM_BUFSIZE];
+};
+
+static void
+put_cached (tsv_writer *w, struct numcache *cache, size_t nc, size_t j,
+            double v)
+{
+  struct numcache *c = &cache[j];
+  uint64_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  if (c->bits != bits || c->len == 0)
+    {
+      /* Another column may hold the same number (the long and the
+         end-to-end time of a long message): copy its text.  */
+      size_t i;
+      for (i = 0; i < nc; i++)
+        if (cache[i].bits == bits && cache[i].len != 0)
+          break;
+      if (i < nc)
+        {
+          memcpy (c->text, cache[i].text, (size_t) cache[i].len);
+          c->len = cache[i].len;
+        }
+      else
+        c->len = num_format (v, tsv_precision, c->text);
+      c->bits = bits;
+    }
+  tsv_put_strn (w, c->text, (size_t) c->len);
+}
+
 /* Does stdin hold anything?  A terminal or an empty stream: no rows.  */
 static int
 stdin_has_data (void)
@@ -1277,6 +1318,10 @@ run (const struct sub *sub, int argc, const char **argv)
   if (in)
     tsv_copy_meta (w, in);
   tsv_write_tool_meta (w, sub->name);
+  if (o.mapping)
+    tsv_meta (w, "mapping", "%s", o.mapping);
+  if (o.mapping && strcmp (o.mapping, "random") == 0)
+    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
   tsv_meta_time_unit (w, unit);
 
   if (!in)
@@ -1324,8 +1369,9 @@ run (const struct sub *sub, int argc, const char **argv)
       int *pk = malloc (ni * sizeof *pk), *sk = malloc (ni * sizeof *sk);
       long *at = malloc (nc * sizeof *at);
       long *from = malloc (ni * sizeof *from);
+      struct numcache *cache = calloc (nc, sizeof *cache);
       const char **names = malloc ((ni + nc) * sizeof *names);
-      if (!pk || !sk || !at || !from || !names)
+      if (!pk || !sk || !at || !from || !names || !cache)
         die ("out of memory");
       for (size_t i = 0; i < ni; i++)
         {
@@ -1366,14 +1412,14 @@ run (const struct sub *sub, int argc, const char **argv)
                      && strcmp (sub->cols[from[i]], "method") == 0)
               tsv_put_str (w, out_str);
             else
-              tsv_put_num (w, out[from[i]]);
+              put_cached (w, cache, nc, (size_t) from[i], out[from[i]]);
           for (size_t j = 0; j < nc; j++)
             if ((size_t) at[j] >= ni)
               {
                 if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
                   tsv_put_str (w, out_str);
                 else
-                  tsv_put_num (w, out[j]);
+                  put_cached (w, cache, nc, j, out[j]);
               }
           tsv_end_row (w);
           /* The network is cached by its string parameters, which point
@@ -1385,6 +1431,7 @@ run (const struct sub *sub, int argc, const char **argv)
       free (at);
       free (from);
       free (names);
+      free (cache);
     }
   tsv_writer_close (w);
   if (in)
