@@ -1,12 +1,14 @@
 /* dagsim.c: event-driven simulation of an operation graph (dagsim.h).
  *
- * One queue of events ordered by (time, insertion sequence):
- * EV_OP (an operation whose dependencies are satisfied tries to start)
- * and EV_MSG (a message's first byte reaches its receiver).  An event
- * whose resource (CPU, NIC) is still busy is put back at the time the
- * resource frees, as LogGOPSim does.  Completion times are known when an
- * operation starts, so successors are released at once with their
- * satisfaction time: no completion events.  */
+ * One queue of events ordered by time (same-time events in rounds, see
+ * heap_pop): EV_OP (an operation whose dependencies are satisfied tries
+ * to start), EV_MSG (a message's first byte reaches its receiver) and
+ * EV_WAKE (a processor's resource frees for the head of a waiting line).
+ * An operation or message whose resources (CPU, NIC) are busy waits in
+ * its processor's line, first come first served, where LogGOPSim would
+ * poll.  Completion times are known when an operation starts, so
+ * successors are released at once with their satisfaction time: no
+ * completion events.  */
 #include <config.h>
 
 #include <math.h>

@@ -67,7 +67,8 @@ struct dagsim_result
 {
   double makespan;
   int32_t last_proc;        /* processor finishing last */
-  uint64_t events;          /* events processed (including retries) */
+  uint64_t events;          /* events processed (operations started or
+                               posted, messages, wake-ups) */
   int64_t messages;
   struct dagsim_proc *proc; /* nprocs entries */
   /* --gantt */
