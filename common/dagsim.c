@@ -474,13 +474,18 @@ struct nstate
   uint8_t op;          /* copy of the node's op (enum dag_op) */
 };
 
+/* What every event looks at: 32 bytes, two processors a cache line.  */
 struct pstate
 {
   double cpu, nic_s, nic_r;   /* when each resource is free again */
+  uint32_t lines;             /* bit c: waiting line c is not empty */
+};
+
+/* The waiting lines, touched only when something waits.  */
+struct pline
+{
   double wake[W_NCLASS];      /* pending wake-up of each line, or inf */
-  int32_t whead[W_NCLASS], wtail[W_NCLASS];   /* waiting lines */
-  double compute, send, recv;
-  int64_t nsend, nrecv;
+  int32_t whead[W_NCLASS], wtail[W_NCLASS];
 };
 
 struct sim
@@ -493,6 +498,7 @@ struct sim
   struct mq mq;
   struct nstate *ns;
   struct pstate *ps;
+  struct pline *pl;
   int32_t *uq_next;    /* per SEND x nclass */
   uint64_t *order;     /* posting / arrival order (wildcards only) */
   uint64_t order_seq;
@@ -755,7 +761,6 @@ start_calc (struct sim *s, int32_t v, double t)
   int32_t p = nd->proc;
   mark_start (s, v, t);
   set_cpu (s, p, t + nd->u.work, v);
-  s->ps[p].compute += nd->u.work;
   gantt_add (s, p, t, t + nd->u.work, GANTT_COMPUTE, v);
   mark_done (s, v, t + nd->u.work);
 }
@@ -785,9 +790,6 @@ start_send (struct sim *s, int32_t v, double t)
   mark_start (s, v, t);
   set_cpu (s, p, cpu_end, v);
   s->ns[v].aux = cpu_end;
-  pp->send += cpu_end - t;
-  pp->nsend++;
-  s->r->messages++;
   gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
   heap_push (&s->h, arrive, EV_MSG, 3, v);
   if (x <= c->S)
@@ -809,9 +811,7 @@ handle_msg (struct sim *s, int32_t m, double t)
       fin = t + c->or_ + extra;
       set_cpu (s, r, fin, m);
       s->ps[r].nic_r = t + c->g + x1 * c->G;
-      s->ps[r].recv += fin - t;
     }
-  s->ps[r].nrecv++;
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
      task of a native message), else after the send.  */
@@ -848,7 +848,7 @@ need_time (const struct sim *s, int cls, int32_t v)
 static void
 schedule_wake (struct sim *s, int32_t p, int cls)
 {
-  struct pstate *q = &s->ps[p];
+  struct pline *q = &s->pl[p];
   if (q->whead[cls] < 0)
     return;
   double e = need_time (s, cls, q->whead[cls]);
@@ -862,12 +862,15 @@ schedule_wake (struct sim *s, int32_t p, int cls)
 static void
 enqueue (struct sim *s, int32_t p, int cls, int32_t v)
 {
-  struct pstate *q = &s->ps[p];
+  struct pline *q = &s->pl[p];
   s->ns[v].wnext = -1;
   if (q->whead[cls] >= 0)
     s->ns[q->wtail[cls]].wnext = v;
   else
-    q->whead[cls] = v;
+    {
+      q->whead[cls] = v;
+      s->ps[p].lines |= 1u << cls;
+    }
   q->wtail[cls] = v;
   schedule_wake (s, p, cls);
 }
@@ -879,7 +882,7 @@ run_wake (struct sim *s, int32_t key, double t)
 {
   int32_t p = key / W_NCLASS;
   int cls = key % W_NCLASS;
-  struct pstate *q = &s->ps[p];
+  struct pline *q = &s->pl[p];
   if (t != q->wake[cls])
     return;                     /* superseded by an earlier wake-up */
   q->wake[cls] = INFINITY;
@@ -890,7 +893,10 @@ run_wake (struct sim *s, int32_t key, double t)
         break;
       q->whead[cls] = s->ns[v].wnext;
       if (q->whead[cls] < 0)
-        q->wtail[cls] = -1;
+        {
+          q->wtail[cls] = -1;
+          s->ps[p].lines &= ~(1u << cls);
+        }
       if (cls == W_SEND)
         start_send (s, v, t);
       else if (cls == W_CALC)
@@ -910,13 +916,13 @@ run_op (struct sim *s, int32_t v, double t)
   switch (nd->op)
     {
     case DAG_CALC:
-      if (q->whead[W_CALC] >= 0 || q->cpu > t)
+      if ((q->lines & (1u << W_CALC)) || q->cpu > t)
         enqueue (s, p, W_CALC, v);
       else
         start_calc (s, v, t);
       return;
     case DAG_SEND:
-      if (q->whead[W_SEND] >= 0 || q->cpu > t || q->nic_s > t)
+      if ((q->lines & (1u << W_SEND)) || q->cpu > t || q->nic_s > t)
         enqueue (s, p, W_SEND, v);
       else
         start_send (s, v, t);
@@ -936,7 +942,7 @@ run_msg (struct sim *s, int32_t m, double t)
   int32_t r = sn->peer;
   const struct pstate *q = &s->ps[r];
   if (!s->c->hyperbolic
-      && (q->whead[W_MSG] >= 0 || q->cpu > t || q->nic_r > t))
+      && ((q->lines & (1u << W_MSG)) || q->cpu > t || q->nic_r > t))
     enqueue (s, r, W_MSG, m);
   else
     handle_msg (s, m, t);
@@ -1016,6 +1022,7 @@ sim_release (struct sim *s)
   free (s->uq_next);
   free (s->order);
   free (s->ps);
+  free (s->pl);
   free (s->cp_pred);
   free (s->rpred);
   free (s->t_start);
@@ -1052,12 +1059,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc (np, sizeof *s.ps);
+  s.pl = xcalloc (np, sizeof *s.pl);
   for (size_t p = 0; p < np; p++)
     {
       for (int c = 0; c < W_NCLASS; c++)
         {
-          s.ps[p].wake[c] = INFINITY;
-          s.ps[p].whead[c] = s.ps[p].wtail[c] = -1;
+          s.pl[p].wake[c] = INFINITY;
+          s.pl[p].whead[c] = s.pl[p].wtail[c] = -1;
         }
     }
   if (opt && opt->critical_path)
@@ -1117,20 +1125,39 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.uq_next = NULL;
   heap_free (&s.h);
   heap_init (&s.h);
+  free (s.pl);
+  s.pl = NULL;
   r->proc = xcalloc (np, sizeof *r->proc);
+  /* The CPU time of each operation follows from its kind and size: sum
+     it here rather than in the event loop.  */
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->op == DAG_CALC)
+        r->proc[nd->proc].compute += nd->u.work;
+      else if (nd->op == DAG_SEND)
+        {
+          double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+          struct dagsim_proc *snd = &r->proc[nd->proc];
+          struct dagsim_proc *rcv = &r->proc[nd->peer];
+          r->messages++;
+          snd->nsend++;
+          rcv->nrecv++;
+          if (c->hyperbolic)
+            snd->send += hyper_time (x, c->a, c->b);
+          else
+            {
+              snd->send += c->os + x1 * c->O;
+              rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
+                                     : x1 * c->G);
+            }
+        }
+    }
   r->makespan = 0;
   r->last_proc = 0;
   for (size_t p = 0; p < np; p++)
     {
-      const struct pstate *q = &s.ps[p];
-      struct dagsim_proc *o = &r->proc[p];
-      o->finish = q->cpu;
-      o->compute = q->compute;
-      o->send = q->send;
-      o->recv = q->recv;
-      o->nsend = q->nsend;
-      o->nrecv = q->nrecv;
-
+      r->proc[p].finish = s.ps[p].cpu;
       if (s.ps[p].cpu > r->makespan)
         {
           r->makespan = s.ps[p].cpu;
