@@ -131,7 +131,7 @@ add_comm (struct dag *d, uint8_t op, int32_t proc, int32_t peer,
   memset (&nd, 0, sizeof nd);
   nd.op = op;
   nd.u.bytes = bytes;
-  nd.tag = tag;
+  nd.tag = (int32_t) tag;
   nd.proc = proc;
   nd.peer = peer;
   nd.name = name;
@@ -180,6 +180,8 @@ dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
       dag_add_edge (d, a, b, DAG_REQUIRES);
       return;
     }
+  if (*next_tag >= INT32_MAX)
+    die ("%s: too many messages (over 2^31)", d->source);
   int64_t tag = (*next_tag)++;
   int32_t s = dag_add_send (d, pa, pb, bytes, tag, d->node[a].name, line);
   int32_t r = dag_add_recv (d, pb, pa, bytes, tag, d->node[b].name, line);
@@ -213,7 +215,7 @@ dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
   if (nd->tag == DAG_ANY)
     strcpy (tag, "any");
   else
-    snprintf (tag, sizeof tag, "%" PRId64, nd->tag);
+    snprintf (tag, sizeof tag, "%" PRId32, nd->tag);
   if (nd->derived)
     snprintf (buf, len, "%s of message %s task '%s' (proc %" PRId32
               " %s proc %s%s)",

@@ -21,13 +21,13 @@ enum dag_dep { DAG_REQUIRES = 0, DAG_IREQUIRES = 1 };
 /* Wildcard source or tag of a receive (GOAL's -1).  */
 #define DAG_ANY (-1)
 
-struct dag_node
+struct dag_node     /* 32 bytes */
 {
   union {
     double work;      /* CALC: time */
     int64_t bytes;    /* SEND, RECV: message size */
   } u;
-  int64_t tag;        /* SEND, RECV (RECV: DAG_ANY allowed) */
+  int32_t tag;        /* SEND, RECV (RECV: DAG_ANY allowed); < 2^31 - 1 */
   int32_t proc;       /* processor (rank) running the operation */
   int32_t peer;       /* SEND: destination; RECV: source or DAG_ANY */
   int32_t name;       /* offset in the name pool, or -1 */

@@ -99,6 +99,25 @@ task (const struct dag_sink *s, int32_t proc, double work,
   return s->task (s->ctx, id, proc, work);
 }
 
+/* A task named PREFIX followed by the decimal N (no printf: a tree of
+   millions of ranks names each one).  */
+static int32_t
+task_n (const struct dag_sink *s, int32_t proc, double work, char prefix,
+        int64_t n)
+{
+  char id[32], tmp[24];
+  size_t k = 0, len = 0;
+  uint64_t u = (uint64_t) n;
+  do
+    tmp[k++] = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  id[len++] = prefix;
+  while (k)
+    id[len++] = tmp[--k];
+  id[len] = '\0';
+  return s->task (s->ctx, id, proc, work);
+}
+
 /* ------------------------------------------------------------ diamond */
 
 static const char *
@@ -477,7 +496,7 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
   if (s->reserve)
     s->reserve (s->ctx, (size_t) t.N, (size_t) t.N - 1, 0);
   for (size_t i = 0; i < tail; i++)
-    id[bfs[i]] = task (s, bfs[i], g->work, "r%" PRId32, bfs[i]);
+    id[bfs[i]] = task_n (s, bfs[i], g->work, 'r', bfs[i]);
   for (size_t i = 0; i < tail; i++)
     {
       int64_t r = bfs[i];

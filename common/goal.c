@@ -259,7 +259,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
           if (!send && tok_is (&tk[j + 1], "-1"))
             tag = DAG_ANY;
           else
-            tag = integer (g, &tk[j + 1], INT64_MAX / 2, "a tag");
+            tag = integer (g, &tk[j + 1], INT32_MAX - 1, "a tag");
           j += 2;
         }
       cpu_nic (g, tk, n, j, 1);
