@@ -827,20 +827,20 @@ handle_msg (struct sim *s, int32_t m, double t)
    of line can go.  Without the lines, k messages waiting for one receiver
    would cost k^2 retries.  */
 
+/* When the head of line CLS of processor P can go: every line belongs to
+   the processor whose resources it waits for (a message's line is its
+   receiver's).  */
 static double
-need_time (const struct sim *s, int cls, int32_t v)
+need_time (const struct sim *s, int cls, int32_t p)
 {
-  const struct dag_node *nd = &s->d->node[v];
-  const struct pstate *q;
+  const struct pstate *q = &s->ps[p];
   switch (cls)
     {
     case W_SEND:
-      q = &s->ps[nd->proc];
       return q->cpu > q->nic_s ? q->cpu : q->nic_s;
     case W_CALC:
-      return s->ps[nd->proc].cpu;
+      return q->cpu;
     default:
-      q = &s->ps[nd->peer];
       return q->cpu > q->nic_r ? q->cpu : q->nic_r;
     }
 }
@@ -851,7 +851,7 @@ schedule_wake (struct sim *s, int32_t p, int cls)
   struct pline *q = &s->pl[p];
   if (q->whead[cls] < 0)
     return;
-  double e = need_time (s, cls, q->whead[cls]);
+  double e = need_time (s, cls, p);
   if (e < q->wake[cls])
     {
       q->wake[cls] = e;
@@ -889,7 +889,7 @@ run_wake (struct sim *s, int32_t key, double t)
   for (;;)
     {
       int32_t v = q->whead[cls];
-      if (v < 0 || need_time (s, cls, v) > t)
+      if (v < 0 || need_time (s, cls, p) > t)
         break;
       q->whead[cls] = s->ns[v].wnext;
       if (q->whead[cls] < 0)
