@@ -797,7 +797,10 @@ static int
 run_gen (int argc, const char **argv)
 {
   dag_gen_init (&gen);
-  poptContext con = cli_parse (argc, argv, gen_options, "PATTERN", handle);
+  poptContext con = cli_parse (argc, argv, gen_options,
+                               "PATTERN  (diamond, remap, em3d, tree-bcast, "
+                               "tree-reduce, stencil, pipeline, "
+                               "multigrid-time)", handle);
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     {
