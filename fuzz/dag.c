@@ -1,0 +1,62 @@
+/* dag.c (fuzz): dag-predict's schedule readers (common/dag_parse.h): GOAL
+ * text (first byte even) and the native TSV (first byte odd), then
+ * dag_finalize.  Errors end in die_at (status 1), caught by FUZZ_TRY.
+ * The readers keep their temporary tables (label maps) in statics that
+ * the next call frees, so what a dying parse leaves stays reachable and
+ * is freed by the next input; dag_free in the cleanup frees the graph.  Properties: every die is a data error; a parsed graph has
+ * its processors, peers and edges within bounds, and after dag_finalize
+ * the successor lists hold every edge once.  */
+#include <config.h>
+
+#include "dag.h"
+#include "dag_parse.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  static int ready;
+  if (!ready)
+    {
+      fuzz_setup ("dag-fuzz");
+      ready = 1;
+    }
+  if (size == 0)
+    return 0;
+  int goal = (data[0] & 1) == 0;
+  data++, size--;
+  /* Exactly SIZE bytes (the readers take a length).  */
+  char *text = malloc (size ? size : 1);
+  if (!text)
+    abort ();
+  memcpy (text, data, size);
+  static struct dag d;
+  FUZZ_TRY ({
+      dag_init (&d, "<fuzz>");
+      if (goal)
+        goal_parse (text, size, "<fuzz>", &d);
+      else
+        dag_parse_native_text (text, size, "<fuzz>", &d);
+      FUZZ_ASSERT (d.nprocs >= 0);
+      for (size_t v = 0; v < d.n; v++)
+        {
+          FUZZ_ASSERT (d.node[v].proc >= 0 && d.node[v].proc < d.nprocs);
+          if (d.node[v].op != 0 && d.node[v].peer != DAG_ANY)
+            FUZZ_ASSERT (d.node[v].peer >= -1);
+        }
+      for (size_t e = 0; e < d.ne; e++)
+        FUZZ_ASSERT (d.efrom[e] >= 0 && (size_t) d.efrom[e] < d.n
+                     && d.eto[e] >= 0 && (size_t) d.eto[e] < d.n);
+      size_t ne = d.ne;
+      dag_finalize (&d);
+      if (d.succ_off)
+        FUZZ_ASSERT (d.succ_off[d.n] <= ne);
+    }, {
+      dag_free (&d);
+    });
+  FUZZ_ASSERT (fuzz_status == -1 || fuzz_status == EXIT_DATA);
+  free (text);
+  return 0;
+}
