@@ -3,7 +3,8 @@
  * dag_finalize.  Errors end in die_at (status 1), caught by FUZZ_TRY.
  * The readers keep their temporary tables (label maps) in statics that
  * the next call frees, so what a dying parse leaves stays reachable and
- * is freed by the next input; dag_free in the cleanup frees the graph.  Properties: every die is a data error; a parsed graph has
+ * is freed by the next input; dag_free and tsv_free_all in the cleanup
+ * free the graph and the native reader's streams.  Properties: every die is a data error; a parsed graph has
  * its processors, peers and edges within bounds, and after dag_finalize
  * the successor lists hold every edge once.  */
 #include <config.h>
@@ -55,6 +56,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         FUZZ_ASSERT (d.succ_off[d.n] <= ne);
     }, {
       dag_free (&d);
+      /* The native reader's tsv readers, if it died holding them.  */
+      tsv_free_all ();
     });
   FUZZ_ASSERT (fuzz_status == -1 || fuzz_status == EXIT_DATA);
   free (text);
