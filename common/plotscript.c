@@ -383,6 +383,8 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
       put (t, "set size ratio -1\n");
       break;
     }
+  if (d->ncurves)
+    put (t, "set samples 400\n");
   for (size_t i = 0; i < d->ncurves; i++)
     if (put_curve_def (t, i, &d->curves[i]))
       return -1;

@@ -28,6 +28,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "hyperfit.h"
 #include "num.h"
 #include "plotscript.h"
 #include "tsv.h"
@@ -484,6 +485,55 @@ base_name (const char *path)
   return s ? s + 1 : path;
 }
 
+/* ---------------------------------------------------------------- fits */
+
+/* Fit the model KIND to the finite points (column 0, column YC) of G with
+   hyper-reduce's fit (common/hyperfit.c: eq. (2) of the hyperbolic-model
+   paper, or Hockney's alpha + beta x) and describe the curve in *C.  A
+   series that cannot be fitted gets a warning and no curve.  */
+static void
+add_fit (const struct dataset *ds, const struct group *g, size_t yc,
+         enum plot_curve_kind kind, const char *title, unsigned linetype,
+         struct plot_curve *c, size_t *nc)
+{
+  double *x = xrealloc (NULL, g->n * sizeof *x);
+  double *t = xrealloc (NULL, g->n * sizeof *t);
+  size_t n = 0;
+  for (size_t i = 0; i < g->n; i++)
+    {
+      const double *row = g->v + i * ds->stride;
+      if (isfinite (row[0]) && isfinite (row[yc]))
+        {
+          x[n] = row[0];
+          t[n] = row[yc];
+          n++;
+        }
+    }
+  struct hfit_options opt = {
+    .model = kind == PLOT_CURVE_LINEAR ? HFIT_LINEAR : HFIT_HYPERBOLIC,
+    .weight = HFIT_WEIGHT_RELATIVE
+  };
+  struct hfit_result res;
+  enum hfit_status st = hfit_fit (x, t, n, &opt, &res);
+  free (x);
+  free (t);
+  const char *model = kind == PLOT_CURVE_LINEAR ? "linear" : "hyperbolic";
+  if (st != HFIT_OK)
+    {
+      warn ("series '%s': no %s fit: %s", title, model, hfit_strerror (st));
+      return;
+    }
+  char p1[NUM_BUFSIZE], p2[NUM_BUFSIZE];
+  num_format (res.p[0], 4, p1);
+  num_format (res.p[1], 4, p2);
+  *c = (struct plot_curve) {
+    .kind = kind, .p1 = res.p[0], .p2 = res.p[1], .linetype = linetype,
+    .title = kind == PLOT_CURVE_LINEAR
+      ? xasprintf ("%s: alpha=%s beta=%s", title, p1, p2)
+      : xasprintf ("%s: a=%s b=%s", title, p1, p2) };
+  (*nc)++;
+}
+
 /* ---------------------------------------------------------------- files */
 
 /* A temporary file beside PATH ("DIR/.NAME.XXXXXX"), registered for
@@ -814,10 +864,8 @@ main (int argc, char **argv)
               .draw = draw, .linetype = lt };
             main_lt[k * sp.ny + j] = lt;
             if (opt_fit)
-              {
-                /* filled in below, once the fit functions exist */
-                (void) fitkind;
-              }
+              add_fit (&main_ds, g, 1 + j, fitkind, title, lt, &curves[nc],
+                       &nc);
             lt++;
           }
       for (size_t k = 0; k < nover; k++)
