@@ -6,6 +6,7 @@
  * it.  Nothing from the input reaches the script except through
  * common/gpquote.c (strings) and num_format (numbers).  */
 #ifndef _POSIX_C_SOURCE
+# define _DEFAULT_SOURCE 1 /* mkstemps */
 # define _POSIX_C_SOURCE 200809L
 #endif
 #include <config.h>
@@ -147,6 +148,9 @@ struct group
   char *key;
   double *v;
   size_t n, cap;       /* rows */
+  char *text;          /* the same rows as gnuplot data: the fields' own
+                          text (checked numbers, or NA), one line a row */
+  size_t tlen, tcap;
 };
 
 struct dataset
@@ -170,6 +174,8 @@ group_get (struct dataset *ds, const char *key)
   g->key = xstrdup (key);
   g->v = NULL;
   g->n = g->cap = 0;
+  g->text = NULL;
+  g->tlen = g->tcap = 0;
   return g;
 }
 
@@ -185,6 +191,33 @@ group_push (struct dataset *ds, struct group *g)
   return g->v + g->n++ * ds->stride;
 }
 
+/* Append to G's data text the fields COL[0..N-1] of R's current row, which
+   tsv_num has accepted: a number as the stream wrote it (a strict decimal
+   or scientific literal, which gnuplot reads as the same value) or NA.  */
+static void
+group_text (struct group *g, const tsv_reader *r, const size_t *col,
+            size_t n)
+{
+  size_t need = 0;
+  for (size_t i = 0; i < n; i++)
+    need += tsv_field_len (r, col[i]) + 1;
+  if (g->tlen + need + 1 > g->tcap)
+    {
+      size_t cap = g->tcap ? g->tcap : 4096;
+      while (cap < g->tlen + need + 1)
+        cap *= 2;
+      g->text = xrealloc (g->text, cap);
+      g->tcap = cap;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t len = tsv_field_len (r, col[i]);
+      memcpy (g->text + g->tlen, tsv_field (r, col[i]), len);
+      g->tlen += len;
+      g->text[g->tlen++] = i + 1 < n ? ' ' : '\n';
+    }
+}
+
 static void
 dataset_free (struct dataset *ds)
 {
@@ -192,6 +225,7 @@ dataset_free (struct dataset *ds)
     {
       free (ds->g[i].key);
       free (ds->g[i].v);
+      free (ds->g[i].text);
     }
   free (ds->g);
 }
@@ -258,6 +292,7 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
       double *row = group_push (ds, g);
       for (size_t i = 0; i < nc; i++)
         row[i] = tsv_num (r, col[i], 1);
+      group_text (g, r, col, nc);
     }
   free (col);
 }
@@ -295,6 +330,8 @@ read_gantt (const char *path, struct dataset *ds)
       row[0] = tsv_num (r, cstart, 0);
       row[1] = tsv_num (r, cend, 0);
       row[2] = tsv_num (r, cproc, 0);
+      size_t col[3] = { cstart, cend, cproc };
+      group_text (&ds->g[i], r, col, 3);
       if (row[1] < row[0])
         tsv_die_field (r, cend, "end %s is before start %s",
                        tsv_field (r, cend), tsv_field (r, cstart));
@@ -317,6 +354,8 @@ read_matrix (const char *path, const char *value, struct dataset *ds)
       row[0] = tsv_num (r, csrc, 0);
       row[1] = tsv_num (r, cdst, 0);
       row[2] = tsv_num (r, cval, 1);
+      size_t col[3] = { csrc, cdst, cval };
+      group_text (g, r, col, 3);
     }
 }
 
@@ -373,14 +412,13 @@ text_add (struct plot_text *t, const char *s, size_t n)
   t->s[t->len] = '\0';
 }
 
-/* Append the groups of DS as blocks (blank-line separated), numbers in
-   round-trip form, NA for missing values.  Returns the number of blocks
-   written; empty groups are skipped and their index set to SIZE_MAX.  */
+/* Append the groups of DS as blocks (separated by two blank lines, which
+   gnuplot numbers with "index").  Returns the number of blocks written;
+   empty groups are skipped and their index set to SIZE_MAX.  */
 static size_t
 emit_blocks (const struct dataset *ds, size_t first_block, size_t *index)
 {
   size_t b = first_block;
-  char buf[NUM_BUFSIZE];
   for (size_t k = 0; k < ds->ng; k++)
     {
       const struct group *g = &ds->g[k];
@@ -392,18 +430,7 @@ emit_blocks (const struct dataset *ds, size_t first_block, size_t *index)
       if (b > 0)
         text_add (&datatext, "\n\n", 2);
       index[k] = b++;
-      for (size_t i = 0; i < g->n; i++)
-        {
-          const double *row = g->v + i * ds->stride;
-          for (size_t c = 0; c < ds->stride; c++)
-            {
-              int n = num_format (row[c], -1, buf);
-              if (c)
-                text_add (&datatext, " ", 1);
-              text_add (&datatext, buf, (size_t) n);
-            }
-          text_add (&datatext, "\n", 1);
-        }
+      text_add (&datatext, g->text, g->tlen);
     }
   return b - first_block;
 }
@@ -604,65 +631,52 @@ gnuplot_program (void)
   return gp && *gp ? gp : GNUPLOT_PATH;
 }
 
-/* Run gnuplot on SCRIPT (through a pipe on its standard input; its
-   standard output is ours).  Dies when it cannot be started or fails.  */
+/* Run gnuplot on SCRIPT, written to a temporary file first: gnuplot reads
+   a file much faster than a pipe, whose lines it takes a few bytes at a
+   time.  gnuplot's standard output is ours (the dumb terminal).  Dies
+   when gnuplot cannot be started or fails.  */
 static void
 run_gnuplot (const char *script, size_t len)
 {
   const char *gp = gnuplot_program ();
-  int fds[2];
-  if (pipe (fds) != 0)
-    die ("cannot create a pipe: %s", strerror (errno));
-  posix_spawn_file_actions_t fa;
+  const char *dir = getenv ("TMPDIR");
+  char *path = xasprintf ("%s/plotgen.XXXXXX.gp", dir && *dir ? dir : "/tmp");
+  int fd = mkstemps (path, 3);
+  if (fd < 0)
+    die ("cannot create a temporary file in '%s': %s",
+         dir && *dir ? dir : "/tmp", strerror (errno));
+  err_cleanup_add (path);
+  write_all (fd, script, len, "the gnuplot script");
+  if (close (fd) != 0)
+    die ("cannot write the gnuplot script: %s", strerror (errno));
+
   posix_spawnattr_t attr;
   sigset_t def;
-  posix_spawn_file_actions_init (&fa);
-  posix_spawn_file_actions_adddup2 (&fa, fds[0], STDIN_FILENO);
-  posix_spawn_file_actions_addclose (&fa, fds[0]);
-  posix_spawn_file_actions_addclose (&fa, fds[1]);
   posix_spawnattr_init (&attr);
   sigemptyset (&def);
   sigaddset (&def, SIGPIPE);
   posix_spawnattr_setsigdefault (&attr, &def);
   posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGDEF);
   /* -d: ignore the user's ~/.gnuplot, so that it cannot change a result */
-  char *argv[] = { (char *) gp, (char *) "-d", NULL };
+  char *argv[] = { (char *) gp, (char *) "-d", path, NULL };
   fflush (stdout);
   pid_t pid;
-  int rc = posix_spawnp (&pid, gp, &fa, &attr, argv, environ);
-  posix_spawn_file_actions_destroy (&fa);
+  int rc = posix_spawnp (&pid, gp, NULL, &attr, argv, environ);
   posix_spawnattr_destroy (&attr);
-  close (fds[0]);
   if (rc != 0)
     {
-      close (fds[1]);
       if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
         die ("cannot run gnuplot '%s': %s; install it (Debian/Ubuntu: "
              "apt-get install gnuplot-nox) or set GNUPLOT to its path",
              gp, strerror (rc));
       die ("cannot run gnuplot '%s': %s", gp, strerror (rc));
     }
-  /* gnuplot may stop reading early (it failed): see its status below */
-  signal (SIGPIPE, SIG_IGN);
-  const char *p = script;
-  size_t n = len;
-  while (n > 0)
-    {
-      ssize_t w = write (fds[1], p, n);
-      if (w < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          break;
-        }
-      p += w;
-      n -= (size_t) w;
-    }
-  close (fds[1]);
   int status;
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
       die ("cannot wait for gnuplot: %s", strerror (errno));
+  unlink (path);
+  err_cleanup_remove (path);
   if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
     die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
          "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
@@ -670,8 +684,6 @@ run_gnuplot (const char *script, size_t len)
     die ("gnuplot failed (%s %d); nothing was written",
          WIFEXITED (status) ? "exit status" : "signal",
          WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status));
-  if (n > 0)
-    die ("gnuplot stopped reading its script; nothing was written");
 }
 
 /* ---------------------------------------------------------------- main */
