@@ -46,7 +46,8 @@ struct arg
 struct node
 {
   enum node_kind kind;
-  int line, col;
+  int line, col;              /* where the expression starts */
+  int oline, ocol;            /* operators: where the operator is */
   double num;
   char *name;                 /* N_NAME, N_CALL */
   struct node *l, *r;         /* operators */
@@ -432,6 +433,10 @@ parse_binary (struct parser *ps, int level)
           return NULL;
         }
       struct node *nd = new_node (k, t);
+      nd->oline = t->line;
+      nd->ocol = t->col;
+      nd->line = l->line;
+      nd->col = l->col;
       nd->l = l;
       nd->r = r;
       l = nd;
@@ -924,8 +929,11 @@ eval_node (struct evalctx *c, const struct node *nd, struct value *v)
     return -1;
   const char *op = nd->kind == N_ADD ? "+" : nd->kind == N_SUB ? "-"
     : nd->kind == N_MUL ? "*" : "/";
+  struct node opnode = *nd;
+  opnode.line = nd->oline;
+  opnode.col = nd->ocol;
   if (l.type != V_NUM || r.type != V_NUM)
-    return node_error (c, nd, "'%s' applies to numbers, not to %s "
+    return node_error (c, &opnode, "'%s' applies to numbers, not to %s "
                        "(combine blocks with serial, parallel or "
                        "concurrent)", op,
                        type_name (l.type != V_NUM ? l.type : r.type));
@@ -937,12 +945,12 @@ eval_node (struct evalctx *c, const struct node *nd, struct value *v)
     case N_MUL: v->num = l.num * r.num; break;
     default:
       if (r.num == 0)
-        return node_error (c, nd, "division by zero");
+        return node_error (c, &opnode, "division by zero");
       v->num = l.num / r.num;
       break;
     }
   if (!isfinite (v->num))
-    return node_error (c, nd, "'%s' overflows", op);
+    return node_error (c, &opnode, "'%s' overflows", op);
   return 0;
 }
 

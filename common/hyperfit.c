@@ -261,9 +261,17 @@ hfit_fit (const double *x, const double *t, size_t n,
     return HFIT_TOO_FEW;
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
   enum hfit_status st = HFIT_OK;
-  if (opt->model == HFIT_LINEAR)
-    linear_fit (x, t, n, opt->weight, res->p, res->se);
-  else
+  linear_fit (x, t, n, opt->weight, res->p, res->se);
+  if (opt->model == HFIT_HYPERBOLIC && res->p[1] < 0)
+    {
+      /* The times decrease overall: the hyperbola would only reach its
+         boundary b = 0.  Report the Hockney slope.  */
+      gsl_set_error_handler (old);
+      fill_stats (x, t, n, opt->weight, res);
+      res->model = HFIT_HYPERBOLIC;
+      return HFIT_NEGATIVE_B;
+    }
+  if (opt->model == HFIT_HYPERBOLIC)
     st = hyperbolic_fit (x, t, n, opt->weight, res);
   gsl_set_error_handler (old);
   if (st != HFIT_OK)

@@ -61,7 +61,9 @@ struct hfit_result
 
 /* Fit N points (X sizes, T times; any order).  On HFIT_OK, RES is filled.
    On HFIT_NEGATIVE_A/B, RES holds the refused parameters (for the
-   explanation) and must not be reported as a model.  */
+   explanation) and must not be reported as a model; when the times
+   decrease overall, a hyperbolic fit is refused with HFIT_NEGATIVE_B and
+   P holds the Hockney fit that shows the negative slope.  */
 enum hfit_status hfit_fit (const double *x, const double *t, size_t n,
                            const struct hfit_options *opt,
                            struct hfit_result *res);
