@@ -1,4 +1,5 @@
 /* gpquote.c: text from the input made inert for gnuplot (see gpquote.h).  */
+#include <config.h>
 #include "gpquote.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* plotscript.c: the gnuplot script of a plot (see plotscript.h).  */
+#include <config.h>
 #include "plotscript.h"
 
 #include <math.h>

@@ -5,10 +5,6 @@
  * the gnuplot script, then prints the script (--script) or runs gnuplot on
  * it.  Nothing from the input reaches the script except through
  * common/gpquote.c (strings) and num_format (numbers).  */
-#ifndef _POSIX_C_SOURCE
-# define _DEFAULT_SOURCE 1 /* mkstemps */
-# define _POSIX_C_SOURCE 200809L
-#endif
 #include <config.h>
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* pngread.c: a tiny PNG reader for plotgen's tests (see pngread.h).  */
+#include <config.h>
 #include "pngread.h"
 
 #include <stdlib.h>
