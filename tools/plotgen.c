@@ -677,7 +677,8 @@ run_gnuplot (const char *script, size_t len)
     die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
          "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    die ("gnuplot failed (%s %d); nothing was written",
+    die ("gnuplot failed (%s %d); nothing was written (plotgen --script "
+         "shows the script)",
          WIFEXITED (status) ? "exit status" : "signal",
          WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status));
 }
@@ -828,7 +829,11 @@ main (int argc, char **argv)
         read_matrix (files[i], opt_y, &main_ds);
     }
   if (main_ds.rows == 0)
-    die ("%s: no rows to plot", files[1] ? "the inputs have" : tsv_name (readers[0]));
+    {
+      if (nreaders == 1)
+        die ("%s: no rows to plot", tsv_name (readers[0]));
+      die ("no rows to plot in the %zu inputs", nreaders);
+    }
   const char *unit = tsv_time_unit (readers, nreaders);
 
   /* ---- describe: data blocks, series, curves */
