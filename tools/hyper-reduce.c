@@ -140,6 +140,16 @@ parse_values (const char *option, const char *text, struct dvec *out)
     }
 }
 
+/* A size or a count: an integer when it is one (whatever --precision).  */
+static void
+put_count (tsv_writer *w, double v)
+{
+  if (v == floor (v) && fabs (v) < 9e15)
+    tsv_put_int (w, (int64_t) v);
+  else
+    tsv_put_num (w, v);
+}
+
 /* Write the time unit shared by the readers, if any.  */
 static void
 write_common_meta (tsv_writer *w, tsv_reader *const *rs, size_t n,
@@ -275,7 +285,7 @@ cmd_eval (int argc, const char **argv)
       double a = src[0].vals.v[0], b = src[1].vals.v[0];
       for (size_t i = 0; i < src[2].vals.n; i++)
         {
-          tsv_put_num (w, src[2].vals.v[i]);
+          put_count (w, src[2].vals.v[i]);
           tsv_put_num (w, a);
           tsv_put_num (w, b);
           eval_row (w, src[2].vals.v[i], a, b, m, p, opt_exact);
@@ -377,7 +387,12 @@ cmd_eval (int argc, const char **argv)
                 tsv_put_strn (w, tsv_field (r, i), tsv_field_len (r, i));
               for (int k = 0; k < 3; k++)
                 if (src[k].col < 0)
-                  tsv_put_num (w, v[k]);
+                  {
+                    if (k == 2)
+                      put_count (w, v[k]);
+                    else
+                      tsv_put_num (w, v[k]);
+                  }
               eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
             }
         }
@@ -650,7 +665,7 @@ cmd_reduce (int argc, const char **argv)
           q /= lets[i - 1].vals.n;
         }
       for (size_t i = 0; i < nlets; i++)
-        tsv_put_num (w, lets[i].vals.v[pos[i]]);
+        put_count (w, lets[i].vals.v[pos[i]]);
       tsv_put_num (w, outs[row].a);
       tsv_put_num (w, outs[row].b);
       tsv_end_row (w);
@@ -819,8 +834,8 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
   if (segmented)
     {
       tsv_put_int (w, (int64_t) seg + 1);
-      tsv_put_num (w, r->x_lo);
-      tsv_put_num (w, r->x_hi);
+      put_count (w, r->x_lo);
+      put_count (w, r->x_hi);
     }
   tsv_put_num (w, r->p[0]);
   tsv_put_num (w, r->p[1]);
