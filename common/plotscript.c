@@ -339,9 +339,10 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
   if (d->argv)
     put_comment (t, d->argv);
   put_terminal (t, d);
-  put (t, "set encoding utf8\n");
   put (t, "set datafile missing 'NA'\n");
   put_label (t, "title", d->title);
+  if (d->term == PLOT_TERM_DUMB && d->title && d->ylabel)
+    put (t, "set title offset 0,1\n"); /* above the y label (see below) */
   put_label (t, "xlabel", d->xlabel);
   if (d->term == PLOT_TERM_DUMB && d->ylabel)
     {
@@ -350,7 +351,7 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
       put (t, "set label 1 ");
       put_quoted (t, d->ylabel);
       put (t, " at graph 0, graph 1 left offset -4,1 noenhanced\n");
-      putf (t, "set tmargin %d\n", d->title ? 3 : 2);
+      putf (t, "set tmargin %d\n", d->title ? 4 : 2);
     }
   else
     put_label (t, "ylabel", d->ylabel);

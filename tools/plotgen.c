@@ -282,8 +282,8 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
         ? last : group_get (ds, key);
       if (!g)
         tsv_die_field (r, (size_t) bycol,
-                       "column '%s' has more than %d distinct values: "
-                       "--by is for a few series", sp->by, MAX_GROUPS);
+                       "more than %d distinct values: --by is for a few "
+                       "series", MAX_GROUPS);
       last = g;
       double *row = group_push (ds, g);
       for (size_t i = 0; i < nc; i++)

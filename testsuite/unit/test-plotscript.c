@@ -132,7 +132,6 @@ test_script (void)
              "# plotgen a\n"
              "set terminal pngcairo noenhanced size 640,480\n"
              "set output './o.png'\n"
-             "set encoding utf8\n"
              "set datafile missing 'NA'\n"
              "set xlabel 'bytes' noenhanced\n"
              "set ylabel 't (us)' noenhanced\n"
