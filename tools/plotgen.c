@@ -136,6 +136,16 @@ split_list (const char *option, const char *text, size_t *n)
   return v;
 }
 
+static void
+free_list (char **v)
+{
+  if (!v)
+    return;
+  for (size_t i = 0; v[i]; i++)
+    free (v[i]);
+  free (v);
+}
+
 /* ---------------------------------------------------------------- data */
 
 /* Rows of STRIDE numbers sharing one value of --by (or one kind).  */
@@ -784,6 +794,7 @@ main (int argc, char **argv)
   /* ---- read */
   struct dataset main_ds = { 0 }, over_ds = { 0 };
   struct xyspec sp = { 0 }, osp = { 0 };
+  char **errorbar_cols = NULL;
   if (mode == PLOT_MODE_XY)
     {
       sp.x = opt_x ? opt_x : "bytes";
@@ -792,7 +803,8 @@ main (int argc, char **argv)
       if (opt_errorbars)
         {
           size_t n;
-          char **lh = split_list ("--errorbars", opt_errorbars, &n);
+          char **lh = errorbar_cols
+            = split_list ("--errorbars", opt_errorbars, &n);
           if (n != 2)
             die_usage ("--errorbars: '%s' is not two columns LO,HI",
                        opt_errorbars);
@@ -992,6 +1004,10 @@ main (int argc, char **argv)
   free (curves);
   free (index);
   free (main_lt);
+  if (osp.y != sp.y)
+    free_list (osp.y);
+  free_list (sp.y);
+  free_list (errorbar_cols);
   for (size_t i = 0; i < nowned; i++)
     free (owned[i]);
   free (owned);
