@@ -82,62 +82,90 @@ valid_name (const char *s)
   return 1;
 }
 
-/* A list of values given on the command line: V, LO:HI[:STEP],
-   LO:HI:xFACTOR, or V1,V2,...  Dies (usage) naming OPTION.  */
+/* One item of a value list: V, FROM:TO[:STEP] or FROM:TO:xFACTOR (TEXT of
+   LEN bytes).  Dies (usage) naming OPTION and the whole list ALL.  */
 static void
-parse_values (const char *option, const char *text, struct dvec *out)
+parse_item (const char *option, const char *text, size_t len,
+            const char *all, struct dvec *out)
 {
-  const char *c1 = strchr (text, ':');
+  const char *c1 = memchr (text, ':', len);
+  double v;
   if (!c1)
     {
-      const char *p = text;
-      for (;;)
-        {
-          const char *e = strchr (p, ',');
-          size_t len = e ? (size_t) (e - p) : strlen (p);
-          double v;
-          if (num_parse (p, len, &v) != NUM_OK)
-            die_usage ("%s: invalid number '%.*s' in '%s' (expected V, "
-                       "V1,V2,..., FROM:TO[:STEP] or FROM:TO:xFACTOR)",
-                       option, (int) len, p, text);
-          dvec_push (out, v);
-          if (!e)
-            return;
-          p = e + 1;
-        }
+      if (num_parse (text, len, &v) != NUM_OK)
+        die_usage ("%s: invalid number '%.*s' in '%s' (expected V, "
+                   "FROM:TO[:STEP] or FROM:TO:xFACTOR, separated by "
+                   "commas)", option, (int) len, text, all);
+      dvec_push (out, v);
+      return;
     }
-  const char *c2 = strchr (c1 + 1, ':');
+  const char *end = text + len;
+  const char *c2 = memchr (c1 + 1, ':', (size_t) (end - c1 - 1));
   double lo, hi, step = 1;
   int geometric = 0;
   if (num_parse (text, (size_t) (c1 - text), &lo) != NUM_OK
-      || num_parse (c1 + 1, c2 ? (size_t) (c2 - c1 - 1) : strlen (c1 + 1),
-                    &hi) != NUM_OK)
-    die_usage ("%s: invalid range '%s' (expected FROM:TO[:STEP] or "
-               "FROM:TO:xFACTOR)", option, text);
+      || num_parse (c1 + 1, (size_t) ((c2 ? c2 : end) - c1 - 1), &hi)
+         != NUM_OK)
+    die_usage ("%s: invalid range '%.*s' (expected FROM:TO[:STEP] or "
+               "FROM:TO:xFACTOR)", option, (int) len, text);
   if (c2)
     {
       const char *s = c2 + 1;
-      if (*s == 'x')
+      if (s < end && *s == 'x')
         geometric = 1, s++;
-      if (num_parse_str (s, &step) != NUM_OK)
-        die_usage ("%s: invalid step '%s' in '%s'", option, c2 + 1, text);
+      if (num_parse (s, (size_t) (end - s), &step) != NUM_OK)
+        die_usage ("%s: invalid step '%.*s' in '%.*s'", option,
+                   (int) (end - c2 - 1), c2 + 1, (int) len, text);
     }
   if (hi < lo)
-    die_usage ("%s: empty range '%s' (TO is below FROM)", option, text);
+    die_usage ("%s: empty range '%.*s' (TO is below FROM)", option,
+               (int) len, text);
   if (geometric ? !(step > 1) || !(lo > 0) : !(step > 0))
-    die_usage ("%s: bad step in '%s' (%s)", option, text,
+    die_usage ("%s: bad step in '%.*s' (%s)", option, (int) len, text,
                geometric ? "xFACTOR needs FACTOR > 1 and FROM > 0"
                          : "STEP must be > 0");
   for (size_t i = 0;; i++)
     {
-      double v = geometric ? lo * pow (step, (double) i)
-                           : lo + step * (double) i;
+      v = geometric ? lo * pow (step, (double) i) : lo + step * (double) i;
       if (v > hi * (1 + 1e-12))
         break;
       if (out->n >= 10000000)
-        die_usage ("%s: '%s' gives more than 10000000 values", option, text);
+        die_usage ("%s: '%s' gives more than 10000000 values", option, all);
       dvec_push (out, v);
     }
+}
+
+/* A list of values given on the command line: items separated by
+   commas, each V, FROM:TO[:STEP] or FROM:TO:xFACTOR.  */
+static void
+parse_values (const char *option, const char *text, struct dvec *out)
+{
+  const char *p = text;
+  for (;;)
+    {
+      const char *e = strchr (p, ',');
+      size_t len = e ? (size_t) (e - p) : strlen (p);
+      parse_item (option, p, len, text, out);
+      if (!e)
+        return;
+      p = e + 1;
+    }
+}
+
+/* The value of an option (named with its dashes) that must be a number
+   >= 0; the messages have the form of cli_double's.  */
+static double
+opt_nonneg (const char *option, const char *text)
+{
+  double v;
+  enum num_status st = num_parse_str (text, &v);
+  if (st != NUM_OK)
+    die_usage ("option '%s': invalid number '%s' (%s)", option, text,
+               num_strerror (st));
+  if (v < 0)
+    die_usage ("option '%s': '%s' is out of range (it must be >= 0)", option,
+               text);
+  return v;
 }
 
 /* A size or a count: an integer when it is one (whatever --precision).  */
@@ -232,8 +260,10 @@ cmd_eval (int argc, const char **argv)
       if (opt_a || opt_b)
         die_usage ("-a and -b cannot be combined with --fixed: b is "
                    "a/p + m");
-      p = cli_double ("--packet", opt_packet, 1e-300, INFINITY);
-      m = cli_double ("--per-byte", opt_per_byte, 0, INFINITY);
+      p = opt_nonneg ("--packet", opt_packet);
+      if (p == 0)
+        die_usage ("option '--packet': the packet size must be > 0");
+      m = opt_nonneg ("--per-byte", opt_per_byte);
     }
   else if (opt_exact)
     die_usage ("--exact needs --packet, --fixed and --per-byte");
@@ -245,14 +275,14 @@ cmd_eval (int argc, const char **argv)
                              { opt_bytes_col, -1, { 0 } } };
   if (packet)
     {
-      double a = cli_double ("--fixed", opt_fixed, 0, INFINITY);
+      double a = opt_nonneg ("--fixed", opt_fixed);
       dvec_push (&src[0].vals, a);
       dvec_push (&src[1].vals, hyper_b_of_packet (a, m, p));
     }
   if (opt_a)
-    dvec_push (&src[0].vals, cli_double ("-a", opt_a, 0, INFINITY));
+    dvec_push (&src[0].vals, opt_nonneg ("-a", opt_a));
   if (opt_b)
-    dvec_push (&src[1].vals, cli_double ("-b", opt_b, 0, INFINITY));
+    dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
   if (opt_bytes)
     {
       parse_values ("--bytes", opt_bytes, &src[2].vals);
@@ -365,8 +395,7 @@ cmd_eval (int argc, const char **argv)
                                      : src[k].vals.v[0];
               if (v[k] < 0)
                 tsv_die_field (r, (size_t) src[k].col,
-                               "column '%s': %s must be >= 0, not '%s'",
-                               src[k].name, src[k].name,
+                               "%s must be >= 0, not '%s'", src[k].name,
                                tsv_field (r, (size_t) src[k].col));
             }
           size_t nx = xs ? xs->n : 1;
@@ -379,8 +408,8 @@ cmd_eval (int argc, const char **argv)
                   v[2] = tsv_num (r, (size_t) src[2].col, 0);
                   if (v[2] < 0)
                     tsv_die_field (r, (size_t) src[2].col,
-                                   "column '%s': a message size must be "
-                                   ">= 0, not '%s'", src[2].name,
+                                   "a message size must be >= 0, not "
+                                   "'%s'",
                                    tsv_field (r, (size_t) src[2].col));
                 }
               for (size_t i = 0; i < nin; i++)
@@ -540,7 +569,18 @@ cmd_reduce (int argc, const char **argv)
       where = opt_expr_file;
     }
   else if (nargs)
-    text = args[first_file++];
+    {
+      text = args[first_file++];
+      /* A common slip: the block table before the expression.  */
+      FILE *fp = strpbrk (text, "(,") ? NULL : fopen (text, "r");
+      if (fp)
+        {
+          fclose (fp);
+          die_usage ("'%s' is a file, but the first argument is the "
+                     "expression (hyper-reduce reduce EXPR [BLOCKS...], "
+                     "or -e EXPR)", text);
+        }
+    }
   else
     die_usage ("no expression (give it as the first argument, with -e or "
                "with -f FILE)");
@@ -581,9 +621,8 @@ cmd_reduce (int argc, const char **argv)
         {
           const char *name = tsv_field (r, cn);
           if (!valid_name (name))
-            tsv_die_field (r, cn, "column '%s': invalid block name '%s' "
-                           "(expected [A-Za-z][A-Za-z0-9_]*)", opt_name_col,
-                           name);
+            tsv_die_field (r, cn, "invalid block name '%s' (expected "
+                           "[A-Za-z][A-Za-z0-9_]*)", name);
           for (size_t i = 0; i < bs.n; i++)
             if (strcmp (bs.v[i].name, name) == 0)
               tsv_die_field (r, cn, "block '%s' is defined twice", name);
@@ -758,11 +797,11 @@ read_points (const char **files, const char *by, struct groups *gs,
               continue;
             }
           if (x < 0)
-            tsv_die_field (r, cx, "column '%s': a message size must be >= "
-                           "0, not '%s'", opt_bytes_col, tsv_field (r, cx));
+            tsv_die_field (r, cx, "a message size must be >= 0, not '%s'",
+                           tsv_field (r, cx));
           if (!(t > 0))
-            tsv_die_field (r, ct, "column '%s': a time must be > 0, not "
-                           "'%s'", opt_time_col, tsv_field (r, ct));
+            tsv_die_field (r, ct, "a time must be > 0, not '%s'",
+                           tsv_field (r, ct));
           struct group *g = group_get (gs, cg >= 0 ? tsv_field (r, (size_t) cg)
                                                    : "");
           dvec_push (&g->x, x);
@@ -884,7 +923,7 @@ cmd_fit (int argc, const char **argv)
   else
     die_usage ("--weight: unknown weighting '%s' (expected relative or "
                "none)", opt_weight);
-  size_t kmax = (size_t) cli_int ("--max-segments", opt_max_segments, 1, 20);
+  size_t kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
   size_t kfixed = 0;
   struct dvec at = { 0 };
   int search = 0;
@@ -1079,10 +1118,10 @@ cmd_invert (int argc, const char **argv)
     {
       if (pat != HINV_SP2)
         die_usage ("--channels applies to the sp2 pattern only");
-      io.channels = (double) cli_int ("--channels", opt_channels, 1,
+      io.channels = (double) cli_int ("channels", opt_channels, 1,
                                       1000000000);
     }
-  io.resolution = cli_double ("--resolution", opt_resolution, 0, 1);
+  io.resolution = cli_double ("resolution", opt_resolution, 0, 1);
   if (!valid_name (opt_n_col) || !valid_name (opt_bytes_col)
       || !valid_name (opt_time_col))
     die_usage ("--n-col, --bytes-col and --time-col take column names "

@@ -3,6 +3,8 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "hyperexpr.h"
 #include "hyperfit.h"
 #include "hyperinvert.h"
+#include "num.h"
 #include "unit.h"
 
 static void
@@ -375,6 +378,77 @@ test_invert (void)
   CHECK_STR (hinv_status_name (HINV_BELOW_RESOLUTION), "below_resolution");
 }
 
+/* num_format's integer fast path (added for eval's throughput) must print
+   exactly what the printf path prints.  */
+static int
+ref_format (double v, int precision, char *buf)
+{
+  if (v == 0)
+    return snprintf (buf, NUM_BUFSIZE, "0");
+  if (precision > 0)
+    return snprintf (buf, NUM_BUFSIZE, "%.*g", precision, v);
+  for (int d = 15; d < 17; d++)
+    {
+      int n = snprintf (buf, NUM_BUFSIZE, "%.*g", d, v);
+      if (strtod (buf, NULL) == v)
+        return n;
+    }
+  return snprintf (buf, NUM_BUFSIZE, "%.17g", v);
+}
+
+static void
+test_num_format (void)
+{
+  char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+  int bad = 0;
+  for (long i = 0; i < 300000; i++)
+    {
+      double v;
+      uint64_t r = (uint64_t) (uniform () * 18446744073709551616.0);
+      switch (i % 5)
+        {
+        case 0:
+          memcpy (&v, &r, sizeof v);
+          if (!isfinite (v))
+            v = 1;
+          break;
+        case 1:
+          v = ldexp ((double) (r >> 11), (int) (r % 140) - 120);
+          break;
+        case 2:
+          v = (double) (r % 100000000) / (double) (1 + r % 99991);
+          break;
+        case 3:
+          v = hyper_time ((double) (r % 1048577), 1 + (double) (r % 1000),
+                          (double) (r % 9973) / 1e4);
+          break;
+        default:
+          v = (double) (r % 1000000) * pow (10, (int) (r % 40) - 20);
+          break;
+        }
+      if (i & 1)
+        v = -v;
+      int prec = i % 7 == 0 ? (int) (r % 17) + 1 : -1;
+      num_format (v, prec, a);
+      ref_format (v, prec, b);
+      if (strcmp (a, b) != 0 && bad++ < 5)
+        fprintf (stderr, "num_format (%.17g, %d) = %s, printf: %s\n", v,
+                 prec, a, b);
+    }
+  CHECK (bad == 0);
+  const double cases[] = { 0.1, 1362.5, 1e-5, 1e-4, 123456789012345680.0,
+                           9.9999999999999995e-8, 0.30000000000000004,
+                           5e-324, 1.7976931348623157e308, 2.5, 1e15, 1e16,
+                           1e17, 4.35, 0.000123, 999999999999999.9 };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (int p = -1; p <= 17; p += p == -1 ? 2 : 1)
+      {
+        num_format (cases[i], p, a);
+        ref_format (cases[i], p, b);
+        CHECK_STR (a, b);
+      }
+}
+
 int
 main (void)
 {
@@ -384,5 +458,6 @@ main (void)
   test_fit ();
   test_segments ();
   test_invert ();
+  test_num_format ();
   return unit_done ();
 }
