@@ -365,6 +365,43 @@ read_matrix (const char *path, const char *value, struct dataset *ds)
     }
 }
 
+static int
+cmp_pair (const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* A heat map has one value per (src, dst) pair: a stream with several
+   (one row per message size, as logp-measure --all-pairs writes) is an
+   error that says how to choose.  */
+static void
+check_pairs_unique (const struct dataset *ds, const char *value)
+{
+  const struct group *g = &ds->g[0];
+  double *p = xrealloc (NULL, 2 * g->n * sizeof *p);
+  for (size_t i = 0; i < g->n; i++)
+    {
+      p[2 * i] = g->v[i * ds->stride];
+      p[2 * i + 1] = g->v[i * ds->stride + 1];
+    }
+  qsort (p, g->n, 2 * sizeof *p, cmp_pair);
+  for (size_t i = 1; i < g->n; i++)
+    if (p[2 * i] == p[2 * i - 2] && p[2 * i + 1] == p[2 * i - 1])
+      {
+        char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
+        num_format (p[2 * i], -1, s);
+        num_format (p[2 * i + 1], -1, d);
+        free (p);
+        die ("--matrix: the pair src=%s dst=%s has several '%s' values "
+             "(one row per pair is needed: select one message size first, "
+             "e.g. with awk)", s, d, value);
+      }
+  free (p);
+}
+
 /* Rows of G with finite values in columns A and B.  */
 static size_t
 count_finite (const struct dataset *ds, const struct group *g, size_t a,
@@ -839,6 +876,8 @@ main (int argc, char **argv)
         die_usage ("--matrix needs one value column: -y COL");
       for (size_t i = 0; files[i]; i++)
         read_matrix (files[i], opt_y, &main_ds);
+      if (main_ds.rows)
+        check_pairs_unique (&main_ds, opt_y);
     }
   if (main_ds.rows == 0)
     {
