@@ -606,6 +606,56 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
 
 /* ---------------------------------------------------------------- files */
 
+/* Temporary files also go when an interrupt (^C, a kill) ends the
+   program while gnuplot draws: err.h's cleanup runs only on die().  */
+#define MAX_TEMPS 4
+static const char *volatile temps[MAX_TEMPS];
+
+static void
+on_signal (int sig)
+{
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (temps[i])
+      unlink (temps[i]);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+temp_add (const char *path)
+{
+  static int installed;
+  if (!installed)
+    {
+      static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+      for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        {
+          struct sigaction sa;
+          memset (&sa, 0, sizeof sa);
+          sa.sa_handler = on_signal;
+          sigemptyset (&sa.sa_mask);
+          sigaction (sigs[i], &sa, NULL);
+        }
+      installed = 1;
+    }
+  err_cleanup_add (path);
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (!temps[i])
+      {
+        temps[i] = path;
+        return;
+      }
+}
+
+static void
+temp_remove (const char *path)
+{
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (temps[i] == path)
+      temps[i] = NULL;
+  err_cleanup_remove (path);
+}
+
 /* A temporary file beside PATH ("DIR/.NAME.XXXXXX"), registered for
    removal if the program dies.  Dies naming PATH when the directory does
    not exist or is not writable.  */
@@ -619,7 +669,7 @@ temp_beside (const char *path)
   if (fd < 0)
     die ("cannot create '%s': %s", path, strerror (errno));
   close (fd);
-  err_cleanup_add (tmp);
+  temp_add (tmp);
   return tmp;
 }
 
@@ -631,7 +681,7 @@ commit_temp (char *tmp, const char *path)
   umask (mask);
   if (chmod (tmp, 0666 & ~mask) != 0 || rename (tmp, path) != 0)
     die ("cannot write '%s': %s", path, strerror (errno));
-  err_cleanup_remove (tmp);
+  temp_remove (tmp);
 }
 
 static void
@@ -688,7 +738,7 @@ run_gnuplot (const char *script, size_t len)
   if (fd < 0)
     die ("cannot create a temporary file in '%s': %s",
          dir && *dir ? dir : "/tmp", strerror (errno));
-  err_cleanup_add (path);
+  temp_add (path);
   write_all (fd, script, len, "the gnuplot script");
   if (close (fd) != 0)
     die ("cannot write the gnuplot script: %s", strerror (errno));
@@ -719,7 +769,7 @@ run_gnuplot (const char *script, size_t len)
     if (errno != EINTR)
       die ("cannot wait for gnuplot: %s", strerror (errno));
   unlink (path);
-  err_cleanup_remove (path);
+  temp_remove (path);
   if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
     die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
          "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
