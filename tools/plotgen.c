@@ -929,12 +929,17 @@ main (int argc, char **argv)
       if (main_ds.rows)
         check_pairs_unique (&main_ds, opt_y);
     }
+  size_t nfiles = 0;
+  while (files[nfiles])
+    nfiles++;
   if (main_ds.rows == 0)
     {
-      if (nreaders == 1)
+      if (nfiles == 1)
         die ("%s: no rows to plot", tsv_name (readers[0]));
-      die ("no rows to plot in the %zu inputs", nreaders);
+      die ("no rows to plot in the %zu inputs", nfiles);
     }
+  if (opt_overlay && over_ds.rows == 0)
+    warn ("%s: no rows: nothing to overlay", opt_overlay);
   const char *unit = tsv_time_unit (readers, nreaders);
 
   /* ---- describe: data blocks, series, curves */
