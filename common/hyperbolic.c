@@ -58,8 +58,8 @@ hyper_serial (const struct hyper_cb *cbs, size_t n, enum hyper_link link)
       r.a += cbs[i].a;
       if (link == HYPER_DEPENDENT)
         r.b += cbs[i].b;
-      else if (i == 0 || cbs[i].b > r.b)
-        r.b = cbs[i].b;
+      else if (i == 0 || cbs[i].b > r.b || isnan (cbs[i].b))
+        r.b = isnan (r.b) ? r.b : cbs[i].b;
     }
   return r;
 }
@@ -73,20 +73,20 @@ hyper_parallel (const struct hyper_cb *cbs, size_t n, enum hyper_link link)
   int zero = 0;
   for (size_t i = 0; i < n; i++)
     {
-      if (i == 0 || cbs[i].a < r.a)
-        r.a = cbs[i].a;
+      if (i == 0 || cbs[i].a < r.a || isnan (cbs[i].a))
+        r.a = isnan (r.a) ? r.a : cbs[i].a;
       if (link == HYPER_DEPENDENT)
         {
-          if (i == 0 || cbs[i].b < r.b)
-            r.b = cbs[i].b;
+          if (i == 0 || cbs[i].b < r.b || isnan (cbs[i].b))
+            r.b = isnan (r.b) ? r.b : cbs[i].b;
         }
       else if (cbs[i].b == 0)
         zero = 1;
       else
-        inv += 1 / cbs[i].b;
+        inv += 1 / cbs[i].b;      /* NaN propagates */
     }
   if (link == HYPER_INDEPENDENT)
-    r.b = zero || n == 0 ? 0 : 1 / inv;
+    r.b = isnan (inv) ? inv : zero || n == 0 ? 0 : 1 / inv;
   return r;
 }
 

@@ -5,7 +5,8 @@
  * to process a message of x bytes (eq. (2)): a is the small-message time
  * (T(0) = a), b the time per byte of the large-message asymptote.  Rules 1
  * to 4 reduce a graph of blocks to one equivalent block.  Pure functions:
- * no I/O, no allocation, no global state.  */
+ * no I/O, no allocation, no global state.  A parameter that is NaN (not
+ * known) makes every parameter computed from it NaN.  */
 #ifndef MSGPERF_HYPERBOLIC_H
 #define MSGPERF_HYPERBOLIC_H
 

@@ -55,6 +55,13 @@ weight_of (enum hfit_weight w, double t)
   return w == HFIT_WEIGHT_RELATIVE ? 1 / t : 1;
 }
 
+static int
+dbl_cmp (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+  return (a > b) - (a < b);
+}
+
 static size_t
 count_distinct (const double *x, size_t n)
 {
@@ -62,17 +69,7 @@ count_distinct (const double *x, size_t n)
   if (!c)
     abort ();
   memcpy (c, x, n * sizeof *c);
-  for (size_t i = 1; i < n; i++)   /* insertion sort: n is small */
-    {
-      double v = c[i];
-      size_t j = i;
-      while (j > 0 && c[j - 1] > v)
-        {
-          c[j] = c[j - 1];
-          j--;
-        }
-      c[j] = v;
-    }
+  qsort (c, n, sizeof *c, dbl_cmp);
   size_t d = n ? 1 : 0;
   for (size_t i = 1; i < n; i++)
     d += c[i] != c[i - 1];

@@ -195,6 +195,7 @@ static char *opt_a, *opt_b, *opt_bytes, *opt_packet, *opt_fixed,
   *opt_per_byte;
 static int opt_exact;
 static char *opt_bytes_col = "bytes", *opt_time_col = "time";
+static int time_col_given;     /* fit, invert: --time-col was given */
 
 static const struct poptOption eval_options[] = {
   { NULL, 'a', POPT_ARG_STRING, &opt_a, 0,
@@ -271,8 +272,11 @@ cmd_eval (int argc, const char **argv)
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 
-  struct eval_src src[3] = { { "a", -1, { 0 } }, { "b", -1, { 0 } },
-                             { opt_bytes_col, -1, { 0 } } };
+  /* Static: still reachable when a later error ends the program.  */
+  static struct eval_src src[3];
+  src[0] = (struct eval_src) { "a", -1, { 0 } };
+  src[1] = (struct eval_src) { "b", -1, { 0 } };
+  src[2] = (struct eval_src) { opt_bytes_col, -1, { 0 } };
   if (packet)
     {
       double a = opt_nonneg ("--fixed", opt_fixed);
@@ -300,7 +304,8 @@ cmd_eval (int argc, const char **argv)
                "no input to read, but '%s' was named", files[0]);
 
   tsv_writer *w = tsv_writer_open (NULL);
-  const char *names[256];
+  const char *fixed_names[5];
+  const char **names = fixed_names;
   size_t nn = 0;
   if (!need_input)
     {
@@ -321,6 +326,8 @@ cmd_eval (int argc, const char **argv)
           eval_row (w, src[2].vals.v[i], a, b, m, p, opt_exact);
         }
       tsv_writer_close (w);
+      for (int k = 0; k < 3; k++)
+        free (src[k].vals.v);
       poptFreeContext (con);
       return 0;
     }
@@ -346,8 +353,9 @@ cmd_eval (int argc, const char **argv)
     }
   tsv_reader *r0 = rs[0];
   size_t nin = tsv_ncols (r0);
-  if (nin + 5 > sizeof names / sizeof *names)
-    die ("%s: too many columns (%zu)", tsv_name (r0), nin);
+  /* Static: still reachable when a later error ends the program.  */
+  static const char **in_names;
+  names = in_names = xmalloc ((nin + 5) * sizeof *names);
   for (size_t i = 0; i < nin; i++)
     names[nn++] = tsv_colname (r0, i);
   for (int k = 0; k < 3; k++)
@@ -391,7 +399,7 @@ cmd_eval (int argc, const char **argv)
           double v[3];
           for (int k = 0; k < 2; k++)
             {
-              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 0)
+              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
                                      : src[k].vals.v[0];
               if (v[k] < 0)
                 tsv_die_field (r, (size_t) src[k].col,
@@ -405,7 +413,7 @@ cmd_eval (int argc, const char **argv)
                 v[2] = xs->v[j];
               else
                 {
-                  v[2] = tsv_num (r, (size_t) src[2].col, 0);
+                  v[2] = tsv_num (r, (size_t) src[2].col, 1);
                   if (v[2] < 0)
                     tsv_die_field (r, (size_t) src[2].col,
                                    "a message size must be >= 0, not "
@@ -422,6 +430,9 @@ cmd_eval (int argc, const char **argv)
                     else
                       tsv_put_num (w, v[k]);
                   }
+              if (isnan (v[0]) || isnan (v[1]) || isnan (v[2]))
+                warn_once ("na", "rows with NA in a, b or %s get %s NA",
+                           src[2].name, opt_time_col);
               eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
             }
         }
@@ -429,6 +440,7 @@ cmd_eval (int argc, const char **argv)
     }
   tsv_writer_close (w);
   free (rs);
+  free (in_names);
   for (int k = 0; k < 3; k++)
     free (src[k].vals.v);
   poptFreeContext (con);
@@ -472,6 +484,8 @@ reduce_handler (int val, poptContext con)
   lets[nlets].name = name;
   parse_values ("--let", eq + 1, &lets[nlets].vals);
   nlets++;
+  free (opt_let);        /* popt allocates each value */
+  opt_let = NULL;
 }
 
 static const struct poptOption reduce_options[] = {
@@ -630,7 +644,9 @@ cmd_reduce (int argc, const char **argv)
             if (strcmp (lets[i].name, name) == 0)
               tsv_die_field (r, cn, "block '%s' has the name of a --let "
                              "variable", name);
-          struct hyper_cb c = { tsv_num (r, ca, 0), tsv_num (r, cb, 0) };
+          /* NA (a parameter invert could not identify) is kept: the
+             results that depend on it are NA.  */
+          struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
           if (c.a < 0)
             tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
                            name, tsv_field (r, ca));
@@ -654,8 +670,11 @@ cmd_reduce (int argc, const char **argv)
         die_usage ("--let: more than 10000000 combinations");
       ncomb *= lets[i].vals.n;
     }
-  struct hyper_cb *outs = xmalloc (ncomb * sizeof *outs);
-  size_t *pos = xmalloc ((nlets + 1) * sizeof *pos);
+  /* Static: still reachable when an error ends the program.  */
+  static struct hyper_cb *outs;
+  static size_t *pos;
+  outs = xmalloc (ncomb * sizeof *outs);
+  pos = xmalloc ((nlets + 1) * sizeof *pos);
   memset (pos, 0, (nlets + 1) * sizeof *pos);
   struct hexpr_env env = { reduce_lookup, &bs };
   for (size_t row = 0; row < ncomb; row++)
@@ -686,6 +705,13 @@ cmd_reduce (int argc, const char **argv)
         }
     }
 
+  for (size_t row = 0; row < ncomb; row++)
+    if (isnan (outs[row].a) || isnan (outs[row].b))
+      {
+        warn ("a block the expression uses has an NA parameter: the "
+              "results that depend on it are NA");
+        break;
+      }
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nfiles, "reduce");
   tsv_meta (w, "expression", "%s", text);
@@ -785,7 +811,12 @@ read_points (const char **files, const char *by, struct groups *gs,
     {
       tsv_reader *r = rs[f] = tsv_open (files[f]);
       size_t cx = tsv_col_required (r, opt_bytes_col);
-      size_t ct = tsv_col_required (r, opt_time_col);
+      /* Measurement tools name the median time 't' (CONVENTIONS.md 3);
+         the default 'time' falls back to it.  */
+      const char *tc = opt_time_col;
+      if (!time_col_given && tsv_col (r, tc) < 0 && tsv_col (r, "t") >= 0)
+        tc = "t";
+      size_t ct = tsv_col_required (r, tc);
       long cg = by ? (long) tsv_col_required (r, by) : -1;
       while (tsv_next (r))
         {
@@ -793,7 +824,7 @@ read_points (const char **files, const char *by, struct groups *gs,
           if (isnan (x) || isnan (t))
             {
               warn_once ("na", "rows with NA in '%s' or '%s' are skipped",
-                         opt_bytes_col, opt_time_col);
+                         opt_bytes_col, tc);
               continue;
             }
           if (x < 0)
@@ -855,7 +886,8 @@ static const struct poptOption fit_options[] = {
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
-    "name of the time column (default: time)", "NAME" },
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
   CLI_COMMON_OPTIONS,
   POPT_AUTOHELP
   POPT_TABLEEND
@@ -908,6 +940,7 @@ cmd_fit (int argc, const char **argv)
   cli.subcommand = "fit";
   poptContext con = cli_parse (argc, argv, fit_options,
                                "[OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
   struct hfit_options fo;
   if (strcmp (opt_model, "hyperbolic") == 0)
     fo.model = HFIT_HYPERBOLIC;
@@ -1080,7 +1113,8 @@ static const struct poptOption invert_options[] = {
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
-    "name of the time column (default: time)", "NAME" },
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
   CLI_COMMON_OPTIONS,
   POPT_AUTOHELP
   POPT_TABLEEND
@@ -1106,6 +1140,7 @@ cmd_invert (int argc, const char **argv)
   cli.subcommand = "invert";
   poptContext con = cli_parse (argc, argv, invert_options,
                                "PATTERN [OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     die_usage ("no pattern (expected ethernet, sp2 or paragon)");

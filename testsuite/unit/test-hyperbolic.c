@@ -71,6 +71,20 @@ test_rules (void)
   CHECK_NEAR (r.b, 2 * 1000.0 / 100, 1e-12);
   r = hyper_concurrent_sized (v[0], sizes, 3, 2);
   CHECK_NEAR (r.b, 2 * 1000.0 / 600, 1e-12);
+  /* NaN in, NaN out, whatever the position.  */
+  struct hyper_cb u[2] = { { 1, NAN }, { NAN, 3 } };
+  for (int dep = 0; dep < 2; dep++)
+    {
+      r = hyper_serial (u, 2, (enum hyper_link) dep);
+      CHECK (isnan (r.a) && isnan (r.b));
+      r = hyper_parallel (u, 2, (enum hyper_link) dep);
+      CHECK (isnan (r.a) && isnan (r.b));
+      struct hyper_cb w2[2] = { u[1], u[0] };
+      r = hyper_serial (w2, 2, (enum hyper_link) dep);
+      CHECK (isnan (r.a) && isnan (r.b));
+      r = hyper_parallel (w2, 2, (enum hyper_link) dep);
+      CHECK (isnan (r.a) && isnan (r.b));
+    }
   /* Rule 4 */
   r = hyper_general (v[0], v[1]);
   CHECK_NEAR (r.a, 1, 0);
