@@ -5,9 +5,9 @@
  * extensions (hex floats, nan, inf, leading blanks) can leak in.  */
 #include <config.h>
 #include "num.h"
+#include "numfast.h"
 
 #include <errno.h>
-#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -230,172 +230,6 @@ format_g (double v, int digits, char *buf)
   return n;
 }
 
-/* Exact "%.*g" without printf, for the common range of magnitudes.
-   |v| = m2 2^e2 exactly (m2 < 2^53); with k decimal places,
-   |v| 10^k = m2 5^k 2^(e2+k) is computed in 128-bit integers, rounded to
-   an integer of DIGITS digits (ties to even, as printf does), and printed
-   in the layout of %g.  With CHECK, the result must also read back to V:
-   it must lie within half a gap between V and its neighbours (the rule
-   strtod applies, ties to the even mantissa).  Returns the length, 0 when
-   V is outside the range handled here (the caller uses printf), or -1
-   when CHECK fails.  */
-#if defined(__SIZEOF_INT128__)
-typedef unsigned __int128 u128;
-
-static int
-format_fast (double v, int digits, int check, char *buf)
-{
-  double a = fabs (v);
-  if (!(a >= DBL_MIN) || !(a < 1e300) || digits < 1 || digits > 17)
-    return 0;
-  int e;
-  double f = frexp (a, &e);
-  uint64_t m2 = (uint64_t) ldexp (f, 53);
-  int e2 = e - 53;
-  int e10 = (int) floor (log10 (a));
-  uint64_t p10[18];
-  p10[0] = 1;
-  for (int i = 1; i < 18; i++)
-    p10[i] = p10[i - 1] * 10;
-  u128 q = 0, A = 0;
-  int k = 0, S = 0;
-  for (int tries = 0;; tries++)
-    {
-      if (tries > 3)
-        return 0;
-      k = digits - 1 - e10;
-      if (k < 0 || k > 27)
-        return 0;
-      u128 p5 = 1;
-      for (int i = 0; i < k; i++)
-        p5 *= 5;
-      A = (u128) m2 * p5;
-      S = e2 + k;
-      u128 r = 0, half = 0;
-      if (S >= 0)
-        {
-          if (S > 8)
-            return 0;
-          q = A << S;
-        }
-      else
-        {
-          if (-S > 120)
-            return 0;
-          q = A >> -S;
-          r = A & (((u128) 1 << -S) - 1);
-          half = (u128) 1 << (-S - 1);
-        }
-      if (q >= (u128) p10[digits])
-        {
-          e10++;
-          continue;
-        }
-      if (q < (u128) p10[digits - 1])
-        {
-          e10--;
-          continue;
-        }
-      if (r > half || (r == half && r != 0 && (q & 1)))
-        q++;
-      break;
-    }
-  if (q == (u128) p10[digits])
-    {
-      /* 9.99...5 rounded up to 10.0...: one digit fewer after the point. */
-      q = p10[digits - 1];
-      e10++;
-      k--;
-      if (k < 0)
-        return 0;
-      u128 p5 = 1;
-      for (int i = 0; i < k; i++)
-        p5 *= 5;
-      A = (u128) m2 * p5;
-      S = e2 + k;
-    }
-  if (check && S < 0)
-    {
-      int t = -S;
-      if (t > 68)
-        return 0;
-      u128 p5 = 1;
-      for (int i = 0; i < k; i++)
-        p5 *= 5;
-      u128 ms = q << (t + 2), a4 = A << 2;
-      u128 up = p5 * 2, low = m2 == ((uint64_t) 1 << 52) ? p5 : p5 * 2;
-      int even = (m2 & 1) == 0;
-      if (ms >= a4)
-        {
-          u128 d = ms - a4;
-          if (!(d < up || (d == up && even)))
-            return -1;
-        }
-      else
-        {
-          u128 d = a4 - ms;
-          if (!(d < low || (d == low && even)))
-            return -1;
-        }
-    }
-  /* Digits of q, without the trailing zeros %g removes.  */
-  char dig[20];
-  uint64_t qq = (uint64_t) q;
-  for (int i = digits - 1; i >= 0; i--)
-    {
-      dig[i] = (char) ('0' + qq % 10);
-      qq /= 10;
-    }
-  int nd = digits;
-  while (nd > 1 && dig[nd - 1] == '0')
-    nd--;
-  int n = 0;
-  if (v < 0)
-    buf[n++] = '-';
-  if (e10 < -4 || e10 >= digits)
-    {
-      buf[n++] = dig[0];
-      if (nd > 1)
-        {
-          buf[n++] = '.';
-          memcpy (buf + n, dig + 1, (size_t) nd - 1);
-          n += nd - 1;
-        }
-      n += snprintf (buf + n, 8, "e%c%02d", e10 < 0 ? '-' : '+',
-                     e10 < 0 ? -e10 : e10);
-    }
-  else if (e10 >= 0)
-    {
-      for (int i = 0; i <= e10; i++)
-        buf[n++] = i < nd ? dig[i] : '0';
-      if (nd > e10 + 1)
-        {
-          buf[n++] = '.';
-          memcpy (buf + n, dig + e10 + 1, (size_t) (nd - e10 - 1));
-          n += nd - e10 - 1;
-        }
-    }
-  else
-    {
-      buf[n++] = '0';
-      buf[n++] = '.';
-      for (int i = 0; i < -e10 - 1; i++)
-        buf[n++] = '0';
-      memcpy (buf + n, dig, (size_t) nd);
-      n += nd;
-    }
-  buf[n] = '\0';
-  return n;
-}
-#else
-static int
-format_fast (double v, int digits, int check, char *buf)
-{
-  (void) v, (void) digits, (void) check, (void) buf;
-  return 0;
-}
-#endif
-
 int
 num_format (double v, int precision, char *buf)
 {
@@ -412,26 +246,20 @@ num_format (double v, int precision, char *buf)
       return 1;
     }
   if (precision > 0)
-    {
-      int p = precision > 17 ? 17 : precision;
-      int n = format_fast (v, p, 0, buf);
-      return n > 0 ? n : format_g (v, p, buf);
-    }
-  /* Shortest round trip: try 15, 16, then 17 significant digits (17 always
-     round-trips an IEEE double).  The exact integer path gives the same
-     text as printf, faster.  */
+    return format_g (v, precision > 17 ? 17 : precision, buf);
+  /* One exact pass over the three candidates for the common magnitudes
+     (numfast.h); the same text as below.  */
+  int fast = num_format_fast (v, buf);
+  if (fast > 0)
+    return fast;
+  /* Other magnitudes: try 15, 16, then 17 significant digits (17 always
+     round-trips an IEEE double).  */
   for (int digits = 15; digits < 17; digits++)
     {
-      int n = format_fast (v, digits, 1, buf);
-      if (n > 0)
-        return n;
-      if (n < 0)
-        continue;
-      n = format_g (v, digits, buf);
+      int n = format_g (v, digits, buf);
       double back;
       if (num_parse (buf, (size_t) n, &back) == NUM_OK && back == v)
         return n;
     }
-  int n = format_fast (v, 17, 0, buf);
-  return n > 0 ? n : format_g (v, 17, buf);
+  return format_g (v, 17, buf);
 }
