@@ -48,6 +48,16 @@ void warn_once (const char *key, const char *fmt, ...) ERR_PRINTF (2, 3);
 /* Silence warn() (set by --quiet).  */
 extern int err_quiet;
 
+/* Do not print usage errors (set on MPI ranks other than 0, which parse
+   the same options and would repeat rank 0's message).  The exit status
+   is unchanged.  */
+extern int err_usage_silent;
+
+/* Called before any message is printed, so that output buffered by the
+   program (the TSV writer's) reaches stdout before the message does and
+   nothing already produced is lost.  */
+extern void (*err_flush_hook) (void);
+
 /* Files to remove if the program dies (temporary outputs of -o FILE).  */
 void err_cleanup_add (const char *path);
 void err_cleanup_remove (const char *path);

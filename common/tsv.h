@@ -116,6 +116,9 @@ void tsv_put_strn (tsv_writer *w, const char *s, size_t len);
 void tsv_put_num (tsv_writer *w, double v);      /* NA if not finite */
 void tsv_put_int (tsv_writer *w, int64_t v);
 void tsv_put_na (tsv_writer *w);
+/* All fields of R's current row, unchanged, as that many fields (the
+   pass-through of CONVENTIONS.md 1, in one copy).  */
+void tsv_put_fields (tsv_writer *w, const tsv_reader *r);
 void tsv_end_row (tsv_writer *w);
 
 /* Flush, check for write errors (dies on them), rename a temporary file

@@ -1,0 +1,259 @@
+/* cli.c: options, program identity and the stdout check (see cli.h).  */
+#include <config.h>
+#include "cli.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "num.h"
+#include "tsv.h"
+
+struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
+
+enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET };
+
+static void
+print_version (void)
+{
+  printf ("%s (%s) %s\n", cli.program, PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+static void
+common_callback (poptContext con, enum poptCallbackReason reason,
+                 const struct poptOption *opt, const char *arg,
+                 const void *data)
+{
+  (void) con;
+  (void) data;
+  if (reason != POPT_CALLBACK_REASON_OPTION)
+    return;
+  switch (opt->val)
+    {
+    case OPT_VERSION:
+      print_version ();
+      err_exit (0);
+    case OPT_PRECISION:
+      cli.precision = (int) cli_int ("precision", arg, 1, 17);
+      tsv_precision = cli.precision;
+      break;
+    case OPT_QUIET:
+      cli.quiet = 1;
+      err_quiet = 1;
+      break;
+    }
+}
+
+struct poptOption cli_common_table[] = {
+  { NULL, '\0', POPT_ARG_CALLBACK, (void *) common_callback, 0, NULL, NULL },
+  { "precision", '\0', POPT_ARG_STRING, NULL, OPT_PRECISION,
+    "round printed numbers to N significant digits (1-17; default: the "
+    "shortest text that reads back exactly)", "N" },
+  { "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET,
+    "do not print warnings", NULL },
+  { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
+    "print the version and exit", NULL },
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+/* Exit-time check that everything written to stdout arrived: a full disk
+   is an error, not a silent truncation.  A reader that went away (EPIPE
+   while SIGPIPE is ignored) ends the program without a message, like the
+   default SIGPIPE action would.  */
+static void
+close_stdout (void)
+{
+  int bad = fflush (stdout) != 0 || ferror (stdout);
+  int e = errno;
+  if (fclose (stdout) != 0 && !bad)
+    {
+      bad = 1;
+      e = errno;
+    }
+  if (bad)
+    {
+      if (e != EPIPE)
+        fprintf (stderr, "%s: write error: %s\n", cli.program,
+                 e ? strerror (e) : "unknown error");
+      _exit (EXIT_DATA);
+    }
+}
+
+/* Append S to the command line, quoted for a POSIX shell when needed.  */
+static void
+append_word (char **line, size_t *len, size_t *cap, const char *s)
+{
+  int plain = *s != '\0';
+  for (const char *p = s; *p; p++)
+    if (!strchr ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                 "0123456789_./:=,+@%-", *p))
+      plain = 0;
+  size_t need = *len + 4 * strlen (s) + 4;
+  if (need > *cap)
+    {
+      *cap = 2 * need;
+      char *n = realloc (*line, *cap);
+      if (!n)
+        die ("out of memory");
+      *line = n;
+    }
+  char *o = *line + *len;
+  if (*len)
+    *o++ = ' ';
+  if (plain)
+    o = stpcpy (o, s);
+  else
+    {
+      *o++ = '\'';
+      for (const char *p = s; *p; p++)
+        if (*p == '\'')
+          o = stpcpy (o, "'\\''");
+        else
+          *o++ = (*p == '\n' || *p == '\r') ? ' ' : *p;
+      *o++ = '\'';
+      *o = '\0';
+    }
+  *len = (size_t) (o - *line);
+}
+
+void
+cli_init (const char *program, int argc, char **argv)
+{
+  cli.program = program;
+  err_program = program;
+  /* Numbers are read and written in the C locale whatever the user's
+     locale is (CONVENTIONS.md 2), and messages are English: the locale is
+     never taken from the environment.  */
+  setlocale (LC_ALL, "C");
+  /* A closed pipe (| head -1) ends the program quietly.  */
+  signal (SIGPIPE, SIG_DFL);
+  if (!isatty (STDOUT_FILENO))
+    setvbuf (stdout, NULL, _IOFBF, 1 << 16);
+  atexit (close_stdout);
+  size_t len = 0, cap = 0;
+  char *line = NULL;
+  for (int i = 0; i < argc; i++)
+    append_word (&line, &len, &cap, argv[i]);
+  free (cli.argv_line);
+  cli.argv_line = line;
+}
+
+poptContext
+cli_parse (int argc, const char **argv, const struct poptOption *table,
+           const char *other_help, void (*handler) (int, poptContext))
+{
+  /* No poptReadDefaultConfig: a user's ~/.popt alias must not change a
+     result.  */
+  poptContext con = poptGetContext (cli.program, argc, argv, table, 0);
+  if (other_help)
+    poptSetOtherOptionHelp (con, other_help);
+  int rc;
+  while ((rc = poptGetNextOpt (con)) > 0)
+    if (handler)
+      handler (rc, con);
+  if (rc < -1)
+    die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
+               poptStrerror (rc));
+  return con;
+}
+
+double
+cli_double (const char *option, const char *text, double lo, double hi)
+{
+  double v;
+  enum num_status s = num_parse_str (text ? text : "", &v);
+  if (s != NUM_OK)
+    die_usage ("option '--%s': invalid number '%s' (%s)", option,
+               text ? text : "", num_strerror (s));
+  if (v < lo || v > hi)
+    {
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (lo, -1, a);
+      num_format (hi, -1, b);
+      die_usage ("option '--%s': '%s' is out of range (%s to %s)", option,
+                 text, a, b);
+    }
+  return v;
+}
+
+int64_t
+cli_int (const char *option, const char *text, int64_t lo, int64_t hi)
+{
+  int64_t v;
+  const char *t = text ? text : "";
+  enum num_status s = num_parse_int64 (t, strlen (t), &v);
+  if (s != NUM_OK)
+    die_usage ("option '--%s': invalid whole number '%s' (%s)", option, t,
+               num_strerror (s));
+  if (v < lo || v > hi)
+    die_usage ("option '--%s': '%s' is out of range (%lld to %lld)", option,
+               t, (long long) lo, (long long) hi);
+  return v;
+}
+
+static void
+list_subcommands (FILE *fp, const struct cli_subcommand *table)
+{
+  for (size_t i = 0; table[i].name; i++)
+    fprintf (fp, "  %-14s %s\n", table[i].name, table[i].summary);
+}
+
+int
+cli_dispatch (int argc, char **argv, const struct cli_subcommand *table)
+{
+  char names[512] = "";
+  for (size_t i = 0; table[i].name; i++)
+    {
+      if (i)
+        strncat (names, ", ", sizeof names - strlen (names) - 1);
+      strncat (names, table[i].name, sizeof names - strlen (names) - 1);
+    }
+  if (argc < 2)
+    die_usage ("missing subcommand (one of: %s)", names);
+  const char *sub = argv[1];
+  if (strcmp (sub, "--help") == 0 || strcmp (sub, "-?") == 0
+      || strcmp (sub, "--usage") == 0)
+    {
+      printf ("Usage: %s SUBCOMMAND [OPTION...] [FILE...]\n\n"
+              "Subcommands:\n", cli.program);
+      list_subcommands (stdout, table);
+      printf ("\n'%s SUBCOMMAND --help' lists the options of one.\n",
+              cli.program);
+      err_exit (0);
+    }
+  if (strcmp (sub, "--version") == 0)
+    {
+      print_version ();
+      err_exit (0);
+    }
+  for (size_t i = 0; table[i].name; i++)
+    if (strcmp (sub, table[i].name) == 0)
+      {
+        cli.subcommand = table[i].name;
+        static char label[256];
+        snprintf (label, sizeof label, "%s %s", cli.program, sub);
+        const char **av = malloc ((size_t) argc * sizeof *av);
+        if (!av)
+          die ("out of memory");
+        av[0] = label;
+        for (int k = 2; k < argc; k++)
+          av[k - 1] = argv[k];
+        av[argc - 1] = NULL;
+        int rc = table[i].run (argc - 1, av);
+        free (av);
+        return rc;
+      }
+  die_usage ("unknown subcommand '%s' (one of: %s)", sub, names);
+}
+
+int
+cli_progress_enabled (int force)
+{
+  return force || isatty (STDERR_FILENO);
+}

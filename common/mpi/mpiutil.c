@@ -1,0 +1,228 @@
+/* mpiutil.c: helpers of the MPI programs (see mpiutil.h).  */
+#include <config.h>
+#include "mpiutil.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stats.h"
+
+int mpu_rank = 0, mpu_size = 1;
+static int mpu_initialized;
+
+/* err.h's exit hook on an MPI rank.  Status 0 (--help, --version) and
+   usage errors are reached by every rank alike, since all parse the same
+   command line: those finalize and exit normally.  Anything else may
+   happen on one rank only, so the whole job is aborted.  */
+static void
+mpi_exit_hook (int status)
+{
+  if (mpu_initialized && (status == 0 || status == EXIT_USAGE))
+    {
+      fflush (stdout);
+      MPI_Finalize ();
+      exit (status);
+    }
+  if (mpu_initialized)
+    {
+      fflush (stdout);
+      fflush (stderr);
+      MPI_Abort (MPI_COMM_WORLD, status);
+    }
+  exit (status);
+}
+
+void
+mpu_init (int *argc, char ***argv)
+{
+  int rc = MPI_Init (argc, argv);
+  if (rc != MPI_SUCCESS)
+    {
+      fprintf (stderr, "%s: MPI_Init failed\n", err_program);
+      exit (EXIT_DATA);
+    }
+  mpu_initialized = 1;
+  MPI_Comm_rank (MPI_COMM_WORLD, &mpu_rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &mpu_size);
+  MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  err_exit_hook = mpi_exit_hook;
+  if (mpu_rank != 0)
+    {
+      /* Only rank 0 writes stdout (CONVENTIONS.md 5); the others would
+         only repeat its --help text or usage errors.  */
+      if (!freopen ("/dev/null", "w", stdout))
+        mpu_die (EXIT_DATA, "cannot redirect stdout: %m");
+      err_usage_silent = 1;
+    }
+}
+
+void
+mpu_finalize (void)
+{
+  fflush (stdout);
+  MPI_Finalize ();
+  mpu_initialized = 0;
+}
+
+void
+mpu_die (int status, const char *fmt, ...)
+{
+  fflush (stdout);
+  fprintf (stderr, "%s: rank %d: ", err_program, mpu_rank);
+  va_list ap;
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  fflush (stderr);
+  if (mpu_initialized)
+    MPI_Abort (MPI_COMM_WORLD, status ? status : EXIT_DATA);
+  exit (status ? status : EXIT_DATA);
+}
+
+void
+mpu_check (int rc, const char *what)
+{
+  if (rc == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string (rc, text, &len) != MPI_SUCCESS)
+    snprintf (text, sizeof text, "MPI error %d", rc);
+  mpu_die (EXIT_DATA, "%s failed: %s", what, text);
+}
+
+/* The timeout message is formatted in advance: the signal handler may
+   only use async-signal-safe calls.  */
+static char timeout_msg[256];
+static size_t timeout_len;
+
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+  ssize_t r = write (STDERR_FILENO, timeout_msg, timeout_len);
+  (void) r;
+  _exit (EXIT_DATA);
+}
+
+void
+mpu_timeout (double seconds)
+{
+  if (!(seconds > 0))
+    return;
+  int n = snprintf (timeout_msg, sizeof timeout_msg,
+                    "%s: rank %d: timed out after %g s (--timeout); a "
+                    "partner may have stopped answering\n",
+                    err_program, mpu_rank, seconds);
+  timeout_len = n > 0 ? (size_t) n : 0;
+  if (timeout_len >= sizeof timeout_msg)
+    timeout_len = sizeof timeout_msg - 1;
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction (SIGALRM, &sa, NULL);
+  struct itimerval it;
+  memset (&it, 0, sizeof it);
+  it.it_value.tv_sec = (time_t) seconds;
+  it.it_value.tv_usec = (suseconds_t) ((seconds - floor (seconds)) * 1e6);
+  if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+    it.it_value.tv_usec = 1;
+  setitimer (ITIMER_REAL, &it, NULL);
+}
+
+double
+mpu_timer_overhead (void)
+{
+  enum { N = 1001 };
+  double t[N], d[N - 1];
+  for (int i = 0; i < N; i++)
+    t[i] = MPI_Wtime ();
+  for (int i = 0; i < N - 1; i++)
+    d[i] = t[i + 1] - t[i];
+  stats_sort (d, N - 1);
+  return stats_median_sorted (d, N - 1);
+}
+
+void
+mpu_barrier (void)
+{
+  mpu_check (MPI_Barrier (MPI_COMM_WORLD), "MPI_Barrier");
+}
+
+void
+mpu_write_meta (tsv_writer *w)
+{
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  memset (name, 0, sizeof name);
+  MPI_Get_processor_name (name, &len);
+  char *all = NULL;
+  if (mpu_rank == 0)
+    {
+      all = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
+      if (!all)
+        mpu_die (EXIT_DATA, "out of memory");
+    }
+  mpu_check (MPI_Gather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all,
+                         MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD),
+             "MPI_Gather");
+  double overhead = mpu_timer_overhead ();
+  if (mpu_rank != 0)
+    return;
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+  int liblen = 0;
+  MPI_Get_library_version (lib, &liblen);
+  char *nl = strchr (lib, '\n');
+  if (nl)
+    *nl = '\0';
+  /* "Open MPI v4.1.4, package: ..." is long; keep the first clause.  */
+  char *comma = strchr (lib, ',');
+  if (comma)
+    *comma = '\0';
+  tsv_meta (w, "mpi_library", "%s", lib);
+  tsv_meta (w, "nprocs", "%d", mpu_size);
+  tsv_meta (w, "timer_resolution", "%.17g", MPI_Wtick () * 1e6);
+  tsv_meta (w, "timer_overhead", "%.17g", overhead * 1e6);
+  /* Distinct host names in rank order, with the number of ranks on each.  */
+  size_t cap = 64, used = 0;
+  char *hosts = malloc (cap);
+  if (!hosts)
+    mpu_die (EXIT_DATA, "out of memory");
+  hosts[0] = '\0';
+  for (int r = 0; r < mpu_size; r++)
+    {
+      const char *h = all + (size_t) r * MPI_MAX_PROCESSOR_NAME;
+      int seen = 0, count = 0;
+      for (int q = 0; q < mpu_size; q++)
+        if (strcmp (h, all + (size_t) q * MPI_MAX_PROCESSOR_NAME) == 0)
+          {
+            if (q < r)
+              seen = 1;
+            count++;
+          }
+      if (seen)
+        continue;
+      size_t need = used + strlen (h) + 24;
+      if (need > cap)
+        {
+          cap = 2 * need;
+          char *n = realloc (hosts, cap);
+          if (!n)
+            mpu_die (EXIT_DATA, "out of memory");
+          hosts = n;
+        }
+      used += (size_t) sprintf (hosts + used, "%s%s:%d", used ? "," : "", h,
+                                count);
+    }
+  tsv_meta (w, "hosts", "%s", hosts);
+  free (hosts);
+  free (all);
+}
