@@ -282,16 +282,19 @@ stop_name (double code)
 }
 
 /* g(m) >= o_s(m) and g(m) >= o_r(m) within the intervals (Section 2);
-   o_r > g is Section 3.1's unexpected-message effect.  */
+   o_r > g is Section 3.1's unexpected-message effect.  L >= 0: a
+   saturated g(0) above RTT(0)/2 contradicts the model.  */
 static const char *
-row_check (const double *r)
+row_check (const double *r, char *buf, size_t len)
 {
   int ge_os = r[R_G_HI] >= r[R_OS_LO], ge_or = r[R_G_HI] >= r[R_OR_LO];
-  if (ge_os && ge_or)
+  int l_ok = r[R_L] >= 0;
+  if (ge_os && ge_or && l_ok)
     return "ok";
-  if (!ge_os && !ge_or)
-    return "g_lt_os,g_lt_or";
-  return ge_os ? "g_lt_or" : "g_lt_os";
+  snprintf (buf, len, "%s%s%s%s%s", ge_os ? "" : "g_lt_os",
+            !ge_os && !ge_or ? "," : "", ge_or ? "" : "g_lt_or",
+            (!ge_os || !ge_or) && !l_ok ? "," : "", l_ok ? "" : "L_neg");
+  return buf;
 }
 
 static void
@@ -335,7 +338,12 @@ write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
         tsv_put_str (w, stop_name (r[R_STOP]));
         put_us (w, r[R_L]);
         put_us (w, r[R_G0]);
-        tsv_put_str (w, row_check (r));
+        char check[64];
+        tsv_put_str (w, row_check (r, check, sizeof check));
+        if (r[R_L] < 0)
+          warn_once ("L_neg", "pair %d->%d: L = (RTT(0) - 2 g(0))/2 < 0: "
+                     "the saturated g(0) exceeds RTT(0)/2 (rows flagged "
+                     "L_neg)", (int) r[R_SRC], (int) r[R_DST]);
         if (c->o.expected)
           for (int f = R_OREXP; f <= R_OREXP_HI; f++)
             put_us (w, r[f]);
