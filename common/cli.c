@@ -15,6 +15,7 @@
 #include "tsv.h"
 
 struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
+poptContext cli_context;
 
 enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET };
 
@@ -151,6 +152,9 @@ cli_parse (int argc, const char **argv, const struct poptOption *table,
   /* No poptReadDefaultConfig: a user's ~/.popt alias must not change a
      result.  */
   poptContext con = poptGetContext (cli.program, argc, argv, table, 0);
+  /* Kept reachable: a usage error exits from inside the loop below, and
+     the context must not look leaked then.  */
+  cli_context = con;
   if (other_help)
     poptSetOtherOptionHelp (con, other_help);
   int rc;

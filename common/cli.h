@@ -46,6 +46,9 @@ poptContext cli_parse (int argc, const char **argv,
                        const char *other_help,
                        void (*handler) (int val, poptContext con));
 
+/* The context of the last cli_parse (the program frees it).  */
+extern poptContext cli_context;
+
 /* Strict option value parsers: die_usage naming the option and the text
    when TEXT is not a number in [LO, HI].  */
 double cli_double (const char *option, const char *text, double lo, double hi);

@@ -50,7 +50,10 @@ struct tsv_reader
   size_t *flen;
   char **meta;         /* metadata lines without "#@" */
   size_t nmeta, meta_cap;
+  struct tsv_reader *prev, *next;   /* the list of open readers */
 };
+
+static tsv_reader *open_readers;
 
 /* Quote at most 60 bytes of TEXT for a message, marking a cut.  */
 static const char *
@@ -199,6 +202,7 @@ read_header (tsv_reader *r)
   split (r, (size_t) n, count);
   r->ncols = count;
   r->colnames = xrealloc (NULL, count * sizeof *r->colnames);
+  memset (r->colnames, 0, count * sizeof *r->colnames);
   char ex[80];
   for (size_t i = 0; i < count; i++)
     {
@@ -225,6 +229,10 @@ tsv_open_stream (FILE *fp, const char *name)
   tsv_reader *r = xrealloc (NULL, sizeof *r);
   memset (r, 0, sizeof *r);
   r->fp = fp;
+  r->next = open_readers;
+  if (open_readers)
+    open_readers->prev = r;
+  open_readers = r;
   r->name = xstrdup (name);
   read_header (r);
   return r;
@@ -248,9 +256,17 @@ tsv_close (tsv_reader *r)
 {
   if (!r)
     return;
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    open_readers = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
   if (r->own_fp)
     fclose (r->fp);
-  for (size_t i = 0; i < r->ncols; i++)
+  /* colnames is filled in order: a header that died half-way has NULLs
+     after the last name read.  */
+  for (size_t i = 0; i < r->ncols && r->colnames; i++)
     free (r->colnames[i]);
   for (size_t i = 0; i < r->nmeta; i++)
     free (r->meta[i]);
@@ -300,7 +316,9 @@ tsv_col_required (const tsv_reader *r, const char *name)
   size_t need = 1;
   for (size_t i = 0; i < r->ncols; i++)
     need += strlen (r->colnames[i]) + 2;
-  char *list = xrealloc (NULL, need);
+  /* Static, so that the list stays reachable while the program dies.  */
+  static char *list;
+  list = xrealloc (list, need);
   list[0] = '\0';
   for (size_t i = 0; i < r->ncols; i++)
     {
@@ -490,7 +508,10 @@ struct tsv_writer
      cheaper than one stdio call each.  */
   char *buf;
   size_t len;
+  struct tsv_writer *prev, *next;   /* the list of open writers */
 };
+
+static tsv_writer *open_writers;
 
 enum { OUTBUF = 1 << 16 };
 
@@ -528,6 +549,8 @@ out_c (tsv_writer *w, char c)
   w->buf[w->len++] = c;
 }
 
+static void writer_free (tsv_writer *w);
+
 /* The writer to stdout, flushed before any error message (err.h).  */
 static tsv_writer *stdout_writer;
 
@@ -543,6 +566,10 @@ tsv_writer_open (const char *path)
 {
   tsv_writer *w = xrealloc (NULL, sizeof *w);
   memset (w, 0, sizeof *w);
+  w->next = open_writers;
+  if (open_writers)
+    open_writers->prev = w;
+  open_writers = w;
   if (!path || strcmp (path, "-") == 0)
     {
       w->fp = stdout;
@@ -766,6 +793,18 @@ tsv_writer_close (tsv_writer *w)
          a write error is reported before anything else happens.  */
       fflush (w->fp);
     }
+  writer_free (w);
+}
+
+static void
+writer_free (tsv_writer *w)
+{
+  if (w->prev)
+    w->prev->next = w->next;
+  else
+    open_writers = w->next;
+  if (w->next)
+    w->next->prev = w->prev;
   if (stdout_writer == w)
     stdout_writer = NULL;
   free (w->path);
@@ -773,4 +812,24 @@ tsv_writer_close (tsv_writer *w)
   free (w->last_time_unit);
   free (w->buf);
   free (w);
+}
+
+void
+tsv_free_all (void)
+{
+  while (open_readers)
+    tsv_close (open_readers);
+  while (open_writers)
+    {
+      tsv_writer *w = open_writers;
+      if (w->path)
+        {
+          fclose (w->fp);
+          unlink (w->tmp);
+          err_cleanup_remove (w->tmp);
+        }
+      else
+        w->len = 0;   /* discarded, not written */
+      writer_free (w);
+    }
 }

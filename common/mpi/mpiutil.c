@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "num.h"
 #include "stats.h"
 
 int mpu_rank = 0, mpu_size = 1;
@@ -189,8 +190,11 @@ mpu_write_meta (tsv_writer *w)
     *comma = '\0';
   tsv_meta (w, "mpi_library", "%s", lib);
   tsv_meta (w, "nprocs", "%d", mpu_size);
-  tsv_meta (w, "timer_resolution", "%.17g", MPI_Wtick () * 1e6);
-  tsv_meta (w, "timer_overhead", "%.17g", overhead * 1e6);
+  char num[NUM_BUFSIZE];
+  num_format (MPI_Wtick () * 1e6, -1, num);
+  tsv_meta (w, "timer_resolution", "%s", num);
+  num_format (overhead * 1e6, -1, num);
+  tsv_meta (w, "timer_overhead", "%s", num);
   /* Distinct host names in rank order, with the number of ranks on each.  */
   size_t cap = 64, used = 0;
   char *hosts = malloc (cap);
