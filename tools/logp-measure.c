@@ -454,7 +454,7 @@ write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
 static void
 write_output (struct lm_result *res, size_t nres,
               const struct logp_pair *pairs, const struct config *c,
-              const char *hosts, double total)
+              const char *hosts, double total, double load0, double load1)
 {
   tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
   if (w)
@@ -505,6 +505,9 @@ write_output (struct lm_result *res, size_t nres,
   if (c->o.saturate)
     tsv_meta (w, "phase_saturate_s", "%.17g", t_sat);
   tsv_meta (w, "time_total_s", "%.17g", total);
+  if (isfinite (load0) && isfinite (load1))
+    tsv_meta (w, "load_average", "%.17g at start, %.17g at end (rank 0's "
+              "host, 1 minute)", load0, load1);
 
   if (opt_raw)
     write_raw (w, res, nres, pairs);
@@ -513,6 +516,29 @@ write_output (struct lm_result *res, size_t nres,
   else
     write_rows (w, res, nres, c);
   tsv_writer_close (w);
+}
+
+/* The 1-minute load average (Linux), or NaN: a loaded machine makes
+   every time here longer and noisier, so the stream records it.  */
+static double
+load_average (void)
+{
+  double v = NAN;
+  FILE *fp = fopen ("/proc/loadavg", "r");
+  if (fp != NULL)
+    {
+      char line[128];
+      if (fgets (line, sizeof line, fp) != NULL)
+        {
+          char *sp = strchr (line, ' ');
+          if (sp != NULL)
+            *sp = '\0';
+          if (num_parse_str (line, &v) != NUM_OK)
+            v = NAN;
+        }
+      fclose (fp);
+    }
+  return v;
 }
 
 /* ---------------------------------------------------------------- main */
@@ -556,6 +582,7 @@ main (int argc, char **argv)
                             MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                             MPI_COMM_WORLD), "MPI_Allgather");
 
+  double load0 = mpu_rank == 0 ? load_average () : NAN;
   mpu_barrier ();
   double t0 = MPI_Wtime ();
   struct lm_sizes sizes;
@@ -587,8 +614,9 @@ main (int argc, char **argv)
       mpu_barrier ();
     }
   double total = MPI_Wtime () - t0;
+  double load1 = mpu_rank == 0 ? load_average () : NAN;
 
-  write_output (res, npairs, pairs, &c, hosts, total);
+  write_output (res, npairs, pairs, &c, hosts, total, load0, load1);
 
   for (size_t p = 0; p < npairs; p++)
     lm_result_free (&res[p]);
