@@ -451,6 +451,15 @@ write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
   free (s);
 }
 
+/* "#@KEY=V" with V in the shortest round-trip form.  */
+static void
+meta_num (tsv_writer *w, const char *key, double v)
+{
+  char buf[NUM_BUFSIZE];
+  num_format (v, -1, buf);
+  tsv_meta (w, key, "%s", buf);
+}
+
 static void
 write_output (struct lm_result *res, size_t nres,
               const struct logp_pair *pairs, const struct config *c,
@@ -465,7 +474,7 @@ write_output (struct lm_result *res, size_t nres,
   tsv_meta_time_unit (w, "us");
   tsv_meta (w, "method", "Kielmann, Bal, Verstoep fast LogP measurement%s",
             c->o.saturate ? ", and g(m) by saturation" : "");
-  tsv_meta (w, "epsilon", "%.17g", c->o.eps);
+  meta_num (w, "epsilon", c->o.eps);
   tsv_meta (w, "seed", "%llu", (unsigned long long) c->seed);
   tsv_meta (w, "sizes_bytes", "%lld..%lld (start %lld)",
             (long long) c->o.min_bytes, (long long) c->o.max_bytes,
@@ -500,14 +509,19 @@ write_output (struct lm_result *res, size_t nres,
       t_sizes += h[H_T_SIZES];
       t_sat += h[H_T_SAT];
     }
-  tsv_meta (w, "phase_g0_s", "%.17g", t_g0);
-  tsv_meta (w, "phase_sizes_s", "%.17g", t_sizes);
+  meta_num (w, "phase_g0_s", t_g0);
+  meta_num (w, "phase_sizes_s", t_sizes);
   if (c->o.saturate)
-    tsv_meta (w, "phase_saturate_s", "%.17g", t_sat);
-  tsv_meta (w, "time_total_s", "%.17g", total);
+    meta_num (w, "phase_saturate_s", t_sat);
+  meta_num (w, "time_total_s", total);
   if (isfinite (load0) && isfinite (load1))
-    tsv_meta (w, "load_average", "%.17g at start, %.17g at end (rank 0's "
-              "host, 1 minute)", load0, load1);
+    {
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (load0, -1, a);
+      num_format (load1, -1, b);
+      tsv_meta (w, "load_average", "%s at start, %s at end (rank 0's host, "
+                "1 minute)", a, b);
+    }
 
   if (opt_raw)
     write_raw (w, res, nres, pairs);
