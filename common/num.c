@@ -5,9 +5,9 @@
  * extensions (hex floats, nan, inf, leading blanks) can leak in.  */
 #include <config.h>
 #include "num.h"
+#include "numfast.h"
 
 #include <errno.h>
-#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -247,7 +247,12 @@ num_format (double v, int precision, char *buf)
     }
   if (precision > 0)
     return format_g (v, precision > 17 ? 17 : precision, buf);
-  /* Shortest round trip: try 15, 16, then 17 significant digits (17 always
+  /* One exact pass over the three candidates for the common magnitudes
+     (numfast.h); the same text as below.  */
+  int fast = num_format_fast (v, buf);
+  if (fast > 0)
+    return fast;
+  /* Other magnitudes: try 15, 16, then 17 significant digits (17 always
      round-trips an IEEE double).  */
   for (int digits = 15; digits < 17; digits++)
     {

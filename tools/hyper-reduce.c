@@ -1,0 +1,1263 @@
+/* hyper-reduce: the hyperbolic communication model of Stoica, Sultan and
+ * Keyes as a stream tool.
+ *
+ *   hyper-reduce eval    T(x; a, b) of eq. (2), or the sawtooth of eq. (1)
+ *   hyper-reduce reduce  a communication graph to one block (Rules 1-4)
+ *   hyper-reduce fit     (a, b) or Hockney (alpha, beta) from measurements
+ *   hyper-reduce invert  component blocks from end-to-end patterns (Sec. 3)
+ *
+ * The model is in common/hyperbolic.c, hyperexpr.c, hyperfit.c and
+ * hyperinvert.c; this file reads options and streams.  */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "err.h"
+#include "hyperbolic.h"
+#include "hyperexpr.h"
+#include "hyperfit.h"
+#include "hyperinvert.h"
+#include "num.h"
+#include "tsv.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static void *
+xmalloc (size_t n)
+{
+  void *p = malloc (n ? n : 1);
+  if (!p)
+    die ("out of memory");
+  return p;
+}
+
+static void *
+xrealloc (void *p, size_t n)
+{
+  p = realloc (p, n ? n : 1);
+  if (!p)
+    die ("out of memory");
+  return p;
+}
+
+static char *
+xstrdup (const char *s)
+{
+  size_t n = strlen (s) + 1;
+  return memcpy (xmalloc (n), s, n);
+}
+
+/* A growable array of doubles.  */
+struct dvec
+{
+  double *v;
+  size_t n, cap;
+};
+
+static void
+dvec_push (struct dvec *d, double x)
+{
+  if (d->n == d->cap)
+    {
+      d->cap = d->cap ? 2 * d->cap : 64;
+      d->v = xrealloc (d->v, d->cap * sizeof *d->v);
+    }
+  d->v[d->n++] = x;
+}
+
+static int
+valid_name (const char *s)
+{
+  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+    return 0;
+  for (s++; *s; s++)
+    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')
+          || (*s >= '0' && *s <= '9') || *s == '_'))
+      return 0;
+  return 1;
+}
+
+/* One item of a value list: V, FROM:TO[:STEP] or FROM:TO:xFACTOR (TEXT of
+   LEN bytes).  Dies (usage) naming OPTION and the whole list ALL.  */
+static void
+parse_item (const char *option, const char *text, size_t len,
+            const char *all, struct dvec *out)
+{
+  const char *c1 = memchr (text, ':', len);
+  double v;
+  if (!c1)
+    {
+      if (num_parse (text, len, &v) != NUM_OK)
+        die_usage ("%s: invalid number '%.*s' in '%s' (expected V, "
+                   "FROM:TO[:STEP] or FROM:TO:xFACTOR, separated by "
+                   "commas)", option, (int) len, text, all);
+      dvec_push (out, v);
+      return;
+    }
+  const char *end = text + len;
+  const char *c2 = memchr (c1 + 1, ':', (size_t) (end - c1 - 1));
+  double lo, hi, step = 1;
+  int geometric = 0;
+  if (num_parse (text, (size_t) (c1 - text), &lo) != NUM_OK
+      || num_parse (c1 + 1, (size_t) ((c2 ? c2 : end) - c1 - 1), &hi)
+         != NUM_OK)
+    die_usage ("%s: invalid range '%.*s' (expected FROM:TO[:STEP] or "
+               "FROM:TO:xFACTOR)", option, (int) len, text);
+  if (c2)
+    {
+      const char *s = c2 + 1;
+      if (s < end && *s == 'x')
+        geometric = 1, s++;
+      if (num_parse (s, (size_t) (end - s), &step) != NUM_OK)
+        die_usage ("%s: invalid step '%.*s' in '%.*s'", option,
+                   (int) (end - c2 - 1), c2 + 1, (int) len, text);
+    }
+  if (hi < lo)
+    die_usage ("%s: empty range '%.*s' (TO is below FROM)", option,
+               (int) len, text);
+  if (geometric ? !(step > 1) || !(lo > 0) : !(step > 0))
+    die_usage ("%s: bad step in '%.*s' (%s)", option, (int) len, text,
+               geometric ? "xFACTOR needs FACTOR > 1 and FROM > 0"
+                         : "STEP must be > 0");
+  for (size_t i = 0;; i++)
+    {
+      v = geometric ? lo * pow (step, (double) i) : lo + step * (double) i;
+      if (v > hi * (1 + 1e-12))
+        break;
+      if (out->n >= 10000000)
+        die_usage ("%s: '%s' gives more than 10000000 values", option, all);
+      dvec_push (out, v);
+    }
+}
+
+/* A list of values given on the command line: items separated by
+   commas, each V, FROM:TO[:STEP] or FROM:TO:xFACTOR.  */
+static void
+parse_values (const char *option, const char *text, struct dvec *out)
+{
+  const char *p = text;
+  for (;;)
+    {
+      const char *e = strchr (p, ',');
+      size_t len = e ? (size_t) (e - p) : strlen (p);
+      parse_item (option, p, len, text, out);
+      if (!e)
+        return;
+      p = e + 1;
+    }
+}
+
+/* The value of an option (named with its dashes) that must be a number
+   >= 0; the messages have the form of cli_double's.  */
+static double
+opt_nonneg (const char *option, const char *text)
+{
+  double v;
+  enum num_status st = num_parse_str (text, &v);
+  if (st != NUM_OK)
+    die_usage ("option '%s': invalid number '%s' (%s)", option, text,
+               num_strerror (st));
+  if (v < 0)
+    die_usage ("option '%s': '%s' is out of range (it must be >= 0)", option,
+               text);
+  return v;
+}
+
+/* A size or a count: an integer when it is one (whatever --precision).  */
+static void
+put_count (tsv_writer *w, double v)
+{
+  if (v == floor (v) && fabs (v) < 9e15)
+    tsv_put_int (w, (int64_t) v);
+  else
+    tsv_put_num (w, v);
+}
+
+/* Write the time unit shared by the readers, if any.  */
+static void
+write_common_meta (tsv_writer *w, tsv_reader *const *rs, size_t n,
+                   const char *sub)
+{
+  for (size_t i = 0; i < n; i++)
+    tsv_copy_meta (w, rs[i]);
+  tsv_write_tool_meta (w, sub);
+  tsv_meta_time_unit (w, n ? tsv_time_unit (rs, n) : NULL);
+}
+
+/* ------------------------------------------------------------ eval */
+
+static char *opt_a, *opt_b, *opt_bytes, *opt_packet, *opt_fixed,
+  *opt_per_byte;
+static int opt_exact;
+static char *opt_bytes_col = "bytes", *opt_time_col = "time";
+static int time_col_given;     /* fit, invert: --time-col was given */
+
+static const struct poptOption eval_options[] = {
+  { NULL, 'a', POPT_ARG_STRING, &opt_a, 0,
+    "fixed time a of every row (instead of an 'a' column)", "A" },
+  { NULL, 'b', POPT_ARG_STRING, &opt_b, 0,
+    "time per byte b of every row (instead of a 'b' column)", "B" },
+  { "bytes", '\0', POPT_ARG_STRING, &opt_bytes, 0,
+    "message sizes: X, X1,X2,..., FROM:TO[:STEP] or FROM:TO:xFACTOR "
+    "(every row is repeated for each)", "LIST" },
+  { "packet", '\0', POPT_ARG_STRING, &opt_packet, 0,
+    "maximum packet size p of eq. (1), in bytes", "P" },
+  { "fixed", '\0', POPT_ARG_STRING, &opt_fixed, 0,
+    "fixed service time per packet a of eq. (1)", "A" },
+  { "per-byte", '\0', POPT_ARG_STRING, &opt_per_byte, 0,
+    "incremental service time per byte m of eq. (1)", "M" },
+  { "exact", '\0', POPT_ARG_NONE, &opt_exact, 0,
+    "time is the sawtooth t(x; a, m, p) of eq. (1); time_hyper is eq. (2) "
+    "with b = a/p + m", NULL },
+  { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
+    "name of the message size column (default: bytes)", "NAME" },
+  { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
+    "name of the column written (default: time)", "NAME" },
+  CLI_COMMON_OPTIONS,
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+/* Where each of a, b, bytes comes from.  */
+struct eval_src
+{
+  const char *name;
+  long col;           /* input column, or -1 */
+  struct dvec vals;   /* option values (a, b: one value) */
+};
+
+static void
+eval_row (tsv_writer *w, double x, double a, double b, double m, double p,
+          int exact)
+{
+  if (exact)
+    {
+      tsv_put_num (w, hyper_sawtooth (x, a, m, p));    /* eq. (1) */
+      tsv_put_num (w, hyper_time (x, a, b));            /* eq. (2) */
+    }
+  else
+    tsv_put_num (w, hyper_time (x, a, b));              /* eq. (2) */
+  tsv_end_row (w);
+}
+
+static int
+cmd_eval (int argc, const char **argv)
+{
+  cli.subcommand = "eval";
+  poptContext con = cli_parse (argc, argv, eval_options,
+                               "[OPTION...] [FILE...]", NULL);
+  double m = 0, p = 1;
+  int packet = opt_packet || opt_fixed || opt_per_byte;
+  if (packet)
+    {
+      if (!opt_packet || !opt_fixed || !opt_per_byte)
+        die_usage ("--packet, --fixed and --per-byte go together "
+                   "(the p, a and m of eq. (1))");
+      if (opt_a || opt_b)
+        die_usage ("-a and -b cannot be combined with --fixed: b is "
+                   "a/p + m");
+      p = opt_nonneg ("--packet", opt_packet);
+      if (p == 0)
+        die_usage ("option '--packet': the packet size must be > 0");
+      m = opt_nonneg ("--per-byte", opt_per_byte);
+    }
+  else if (opt_exact)
+    die_usage ("--exact needs --packet, --fixed and --per-byte");
+  if (!valid_name (opt_bytes_col) || !valid_name (opt_time_col))
+    die_usage ("--bytes-col and --time-col take column names "
+               "([A-Za-z][A-Za-z0-9_]*)");
+
+  /* Static: still reachable when a later error ends the program.  */
+  static struct eval_src src[3];
+  src[0] = (struct eval_src) { "a", -1, { 0 } };
+  src[1] = (struct eval_src) { "b", -1, { 0 } };
+  src[2] = (struct eval_src) { opt_bytes_col, -1, { 0 } };
+  if (packet)
+    {
+      double a = opt_nonneg ("--fixed", opt_fixed);
+      dvec_push (&src[0].vals, a);
+      dvec_push (&src[1].vals, hyper_b_of_packet (a, m, p));
+    }
+  if (opt_a)
+    dvec_push (&src[0].vals, opt_nonneg ("-a", opt_a));
+  if (opt_b)
+    dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
+  if (opt_bytes)
+    {
+      parse_values ("--bytes", opt_bytes, &src[2].vals);
+      for (size_t i = 0; i < src[2].vals.n; i++)
+        if (!(src[2].vals.v[i] >= 0))
+          die_usage ("--bytes: message sizes must be >= 0, not %g",
+                     src[2].vals.v[i]);
+    }
+
+  const char *time2 = "time_hyper";
+  int need_input = !src[0].vals.n || !src[1].vals.n || !src[2].vals.n;
+  const char **files = poptGetArgs (con);
+  if (!need_input && files)
+    die_usage ("-a, -b (or --fixed) and --bytes are all given: there is "
+               "no input to read, but '%s' was named", files[0]);
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  const char *fixed_names[5];
+  const char **names = fixed_names;
+  size_t nn = 0;
+  if (!need_input)
+    {
+      write_common_meta (w, NULL, 0, "eval");
+      names[nn++] = opt_bytes_col;
+      names[nn++] = "a";
+      names[nn++] = "b";
+      names[nn++] = opt_time_col;
+      if (opt_exact)
+        names[nn++] = time2;
+      tsv_write_header (w, nn, names);
+      double a = src[0].vals.v[0], b = src[1].vals.v[0];
+      for (size_t i = 0; i < src[2].vals.n; i++)
+        {
+          put_count (w, src[2].vals.v[i]);
+          tsv_put_num (w, a);
+          tsv_put_num (w, b);
+          eval_row (w, src[2].vals.v[i], a, b, m, p, opt_exact);
+        }
+      tsv_writer_close (w);
+      for (int k = 0; k < 3; k++)
+        free (src[k].vals.v);
+      poptFreeContext (con);
+      return 0;
+    }
+
+  const char *stdin_only[] = { "-", NULL };
+  if (!files)
+    files = stdin_only;
+  size_t nfiles = 0;
+  while (files[nfiles])
+    nfiles++;
+  tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
+  for (size_t f = 0; f < nfiles; f++)
+    rs[f] = tsv_open (files[f]);
+  /* All files must have the same header: the output has one.  */
+  for (size_t f = 1; f < nfiles; f++)
+    {
+      int same = tsv_ncols (rs[f]) == tsv_ncols (rs[0]);
+      for (size_t i = 0; same && i < tsv_ncols (rs[0]); i++)
+        same = strcmp (tsv_colname (rs[f], i), tsv_colname (rs[0], i)) == 0;
+      if (!same)
+        die ("%s: the header differs from the one of %s", tsv_name (rs[f]),
+             tsv_name (rs[0]));
+    }
+  tsv_reader *r0 = rs[0];
+  size_t nin = tsv_ncols (r0);
+  /* Static: still reachable when a later error ends the program.  */
+  static const char **in_names;
+  names = in_names = xmalloc ((nin + 5) * sizeof *names);
+  for (size_t i = 0; i < nin; i++)
+    names[nn++] = tsv_colname (r0, i);
+  for (int k = 0; k < 3; k++)
+    {
+      long c = tsv_col (r0, src[k].name);
+      if (src[k].vals.n)
+        {
+          if (c >= 0)
+            die ("%s: the input has column '%s' and %s was also given",
+                 tsv_name (r0), src[k].name,
+                 k == 0 ? (packet ? "--fixed" : "-a")
+                 : k == 1 ? (packet ? "--fixed" : "-b") : "--bytes");
+          names[nn++] = src[k].name;
+        }
+      else
+        src[k].col = (long) tsv_col_required (r0, src[k].name);
+    }
+  if (tsv_col (r0, opt_time_col) >= 0
+      || (opt_exact && tsv_col (r0, time2) >= 0))
+    die ("%s: the input already has a '%s' column (choose another name "
+         "with --time-col)", tsv_name (r0),
+         tsv_col (r0, opt_time_col) >= 0 ? opt_time_col : time2);
+  names[nn++] = opt_time_col;
+  if (opt_exact)
+    names[nn++] = time2;
+  write_common_meta (w, rs, nfiles, "eval");
+  tsv_write_header (w, nn, names);
+
+  const struct dvec *xs = src[2].vals.n ? &src[2].vals : NULL;
+  for (size_t f = 0; f < nfiles; f++)
+    {
+      tsv_reader *r = rs[f];
+      size_t nmeta = tsv_nmeta (r);
+      while (tsv_next (r))
+        {
+          if (tsv_nmeta (r) != nmeta)
+            {
+              tsv_copy_meta (w, r);
+              nmeta = tsv_nmeta (r);
+            }
+          double v[3];
+          for (int k = 0; k < 2; k++)
+            {
+              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
+                                     : src[k].vals.v[0];
+              if (v[k] < 0)
+                tsv_die_field (r, (size_t) src[k].col,
+                               "%s must be >= 0, not '%s'", src[k].name,
+                               tsv_field (r, (size_t) src[k].col));
+            }
+          size_t nx = xs ? xs->n : 1;
+          for (size_t j = 0; j < nx; j++)
+            {
+              if (xs)
+                v[2] = xs->v[j];
+              else
+                {
+                  v[2] = tsv_num (r, (size_t) src[2].col, 1);
+                  if (v[2] < 0)
+                    tsv_die_field (r, (size_t) src[2].col,
+                                   "a message size must be >= 0, not "
+                                   "'%s'",
+                                   tsv_field (r, (size_t) src[2].col));
+                }
+              for (size_t i = 0; i < nin; i++)
+                tsv_put_strn (w, tsv_field (r, i), tsv_field_len (r, i));
+              for (int k = 0; k < 3; k++)
+                if (src[k].col < 0)
+                  {
+                    if (k == 2)
+                      put_count (w, v[k]);
+                    else
+                      tsv_put_num (w, v[k]);
+                  }
+              if (isnan (v[0]) || isnan (v[1]) || isnan (v[2]))
+                warn_once ("na", "rows with NA in a, b or %s get %s NA",
+                           src[2].name, opt_time_col);
+              eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
+            }
+        }
+      tsv_close (r);
+    }
+  tsv_writer_close (w);
+  free (rs);
+  free (in_names);
+  for (int k = 0; k < 3; k++)
+    free (src[k].vals.v);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ------------------------------------------------------------ reduce */
+
+static char *opt_expr, *opt_expr_file, *opt_let, *opt_name_col = "name";
+
+struct letvar
+{
+  char *name;
+  struct dvec vals;
+  double cur;
+};
+
+static struct letvar *lets;
+static size_t nlets;
+
+static void
+reduce_handler (int val, poptContext con)
+{
+  (void) con;
+  if (val != 'L')
+    return;
+  const char *eq = strchr (opt_let, '=');
+  if (!eq || eq == opt_let)
+    die_usage ("--let: expected NAME=VALUES (e.g. n=8, n=2:16, n=1,2,4), "
+               "not '%s'", opt_let);
+  char *name = xmalloc ((size_t) (eq - opt_let) + 1);
+  memcpy (name, opt_let, (size_t) (eq - opt_let));
+  name[eq - opt_let] = '\0';
+  if (!valid_name (name))
+    die_usage ("--let: invalid variable name '%s'", name);
+  for (size_t i = 0; i < nlets; i++)
+    if (strcmp (lets[i].name, name) == 0)
+      die_usage ("--let: '%s' is bound twice", name);
+  lets = xrealloc (lets, (nlets + 1) * sizeof *lets);
+  memset (&lets[nlets], 0, sizeof *lets);
+  lets[nlets].name = name;
+  parse_values ("--let", eq + 1, &lets[nlets].vals);
+  nlets++;
+  free (opt_let);        /* popt allocates each value */
+  opt_let = NULL;
+}
+
+static const struct poptOption reduce_options[] = {
+  { "expression", 'e', POPT_ARG_STRING, &opt_expr, 0,
+    "the communication graph (otherwise the first argument)", "EXPR" },
+  { "file", 'f', POPT_ARG_STRING, &opt_expr_file, 0,
+    "read the expression from FILE", "FILE" },
+  { "let", 'l', POPT_ARG_STRING, &opt_let, 'L',
+    "bind NAME to a value or sweep it: n=8, n=2:16, n=2:16:2, n=1:64:x2, "
+    "n=1,3,5 (repeatable: one row per combination)", "NAME=VALUES" },
+  { "name-col", '\0', POPT_ARG_STRING, &opt_name_col, 0,
+    "column of the block names in the block tables (default: name)",
+    "NAME" },
+  CLI_COMMON_OPTIONS,
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+struct block
+{
+  char *name;
+  struct hyper_cb cb;
+};
+
+struct blocks
+{
+  struct block *v;
+  size_t n;
+};
+
+static enum hexpr_binding
+reduce_lookup (void *ctx, const char *name, double *num, struct hyper_cb *cb)
+{
+  const struct blocks *bs = ctx;
+  for (size_t i = 0; i < nlets; i++)
+    if (strcmp (lets[i].name, name) == 0)
+      {
+        *num = lets[i].cur;
+        return HEXPR_NUMBER;
+      }
+  for (size_t i = 0; i < bs->n; i++)
+    if (strcmp (bs->v[i].name, name) == 0)
+      {
+        *cb = bs->v[i].cb;
+        return HEXPR_BLOCK;
+      }
+  return HEXPR_UNBOUND;
+}
+
+static char *
+read_file (const char *path)
+{
+  FILE *fp = fopen (path, "rb");
+  if (!fp)
+    die ("%s: cannot open: %s", path, strerror (errno));
+  size_t n = 0, cap = 4096;
+  char *buf = xmalloc (cap);
+  size_t got;
+  while ((got = fread (buf + n, 1, cap - n - 1, fp)) > 0)
+    {
+      n += got;
+      if (cap - n - 1 == 0)
+        buf = xrealloc (buf, cap *= 2);
+    }
+  if (ferror (fp))
+    die ("%s: read error: %s", path, strerror (errno));
+  fclose (fp);
+  buf[n] = '\0';
+  if (strlen (buf) != n)
+    die ("%s: the expression file contains a NUL byte", path);
+  return buf;
+}
+
+static int
+cmd_reduce (int argc, const char **argv)
+{
+  cli.subcommand = "reduce";
+  poptContext con = cli_parse (argc, argv, reduce_options,
+                               "[OPTION...] [EXPR] [BLOCKS...]",
+                               reduce_handler);
+  const char **args = poptGetArgs (con);
+  size_t nargs = 0;
+  while (args && args[nargs])
+    nargs++;
+  if (opt_expr && opt_expr_file)
+    die_usage ("give the expression with -e or -f, not both");
+  const char *text, *where = "<expression>";
+  char *owned = NULL;
+  size_t first_file = 0;
+  if (opt_expr)
+    text = opt_expr;
+  else if (opt_expr_file)
+    {
+      text = owned = read_file (opt_expr_file);
+      where = opt_expr_file;
+    }
+  else if (nargs)
+    {
+      text = args[first_file++];
+      /* A common slip: the block table before the expression.  */
+      FILE *fp = strpbrk (text, "(,") ? NULL : fopen (text, "r");
+      if (fp)
+        {
+          fclose (fp);
+          die_usage ("'%s' is a file, but the first argument is the "
+                     "expression (hyper-reduce reduce EXPR [BLOCKS...], "
+                     "or -e EXPR)", text);
+        }
+    }
+  else
+    die_usage ("no expression (give it as the first argument, with -e or "
+               "with -f FILE)");
+  if (!valid_name (opt_name_col))
+    die_usage ("--name-col: invalid column name '%s'", opt_name_col);
+
+  struct hexpr_error err;
+  struct hexpr *e = hexpr_parse (text, &err);
+  if (!e)
+    die_at (where, err.line, err.col, "%s", err.msg);
+
+  /* Names that are not bound by --let must be blocks.  */
+  int need_blocks = 0;
+  for (size_t i = 0; i < hexpr_nnames (e); i++)
+    {
+      int bound = 0;
+      for (size_t j = 0; j < nlets; j++)
+        bound |= strcmp (lets[j].name, hexpr_name (e, i)) == 0;
+      need_blocks |= !bound;
+    }
+  size_t nfiles = nargs - first_file;
+  const char *stdin_only[] = { "-" };
+  const char *const *files = args ? args + first_file : NULL;
+  if (nfiles == 0 && need_blocks)
+    {
+      files = stdin_only;
+      nfiles = 1;
+    }
+  tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
+  struct blocks bs = { NULL, 0 };
+  for (size_t f = 0; f < nfiles; f++)
+    {
+      tsv_reader *r = rs[f] = tsv_open (files[f]);
+      size_t cn = tsv_col_required (r, opt_name_col);
+      size_t ca = tsv_col_required (r, "a");
+      size_t cb = tsv_col_required (r, "b");
+      while (tsv_next (r))
+        {
+          const char *name = tsv_field (r, cn);
+          if (!valid_name (name))
+            tsv_die_field (r, cn, "invalid block name '%s' (expected "
+                           "[A-Za-z][A-Za-z0-9_]*)", name);
+          for (size_t i = 0; i < bs.n; i++)
+            if (strcmp (bs.v[i].name, name) == 0)
+              tsv_die_field (r, cn, "block '%s' is defined twice", name);
+          for (size_t i = 0; i < nlets; i++)
+            if (strcmp (lets[i].name, name) == 0)
+              tsv_die_field (r, cn, "block '%s' has the name of a --let "
+                             "variable", name);
+          /* NA (a parameter invert could not identify) is kept: the
+             results that depend on it are NA.  */
+          struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
+          if (c.a < 0)
+            tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
+                           name, tsv_field (r, ca));
+          if (c.b < 0)
+            tsv_die_field (r, cb, "block '%s': b must be >= 0, not '%s'",
+                           name, tsv_field (r, cb));
+          bs.v = xrealloc (bs.v, (bs.n + 1) * sizeof *bs.v);
+          bs.v[bs.n].name = xstrdup (name);
+          bs.v[bs.n].cb = c;
+          bs.n++;
+        }
+    }
+
+  /* One row per combination of the --let values, the first varying
+     slowest.  Every row is computed before any is written, so that an
+     error leaves no partial output.  */
+  size_t ncomb = 1;
+  for (size_t i = 0; i < nlets; i++)
+    {
+      if (ncomb > 10000000 / lets[i].vals.n)
+        die_usage ("--let: more than 10000000 combinations");
+      ncomb *= lets[i].vals.n;
+    }
+  /* Static: still reachable when an error ends the program.  */
+  static struct hyper_cb *outs;
+  static size_t *pos;
+  outs = xmalloc (ncomb * sizeof *outs);
+  pos = xmalloc ((nlets + 1) * sizeof *pos);
+  memset (pos, 0, (nlets + 1) * sizeof *pos);
+  struct hexpr_env env = { reduce_lookup, &bs };
+  for (size_t row = 0; row < ncomb; row++)
+    {
+      size_t q = row;
+      for (size_t i = nlets; i > 0; i--)
+        {
+          pos[i - 1] = q % lets[i - 1].vals.n;
+          q /= lets[i - 1].vals.n;
+        }
+      for (size_t i = 0; i < nlets; i++)
+        lets[i].cur = lets[i].vals.v[pos[i]];
+      if (hexpr_eval (e, &env, &outs[row], &err) < 0)
+        {
+          char with[200] = "";
+          size_t len = 0;
+          for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
+            {
+              char num[NUM_BUFSIZE];
+              num_format (lets[i].cur, -1, num);
+              len += (size_t) snprintf (with + len, sizeof with - len,
+                                        "%s%s=%s", i ? ", " : " (with ",
+                                        lets[i].name, num);
+            }
+          if (nlets)
+            snprintf (with + len, sizeof with - len, ")");
+          die_at (where, err.line, err.col, "%s%s", err.msg, with);
+        }
+    }
+
+  for (size_t row = 0; row < ncomb; row++)
+    if (isnan (outs[row].a) || isnan (outs[row].b))
+      {
+        warn ("a block the expression uses has an NA parameter: the "
+              "results that depend on it are NA");
+        break;
+      }
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, rs, nfiles, "reduce");
+  tsv_meta (w, "expression", "%s", text);
+  const char **names = xmalloc ((nlets + 2) * sizeof *names);
+  for (size_t i = 0; i < nlets; i++)
+    names[i] = lets[i].name;
+  names[nlets] = "a";
+  names[nlets + 1] = "b";
+  tsv_write_header (w, nlets + 2, names);
+  for (size_t row = 0; row < ncomb; row++)
+    {
+      size_t q = row;
+      for (size_t i = nlets; i > 0; i--)
+        {
+          pos[i - 1] = q % lets[i - 1].vals.n;
+          q /= lets[i - 1].vals.n;
+        }
+      for (size_t i = 0; i < nlets; i++)
+        put_count (w, lets[i].vals.v[pos[i]]);
+      tsv_put_num (w, outs[row].a);
+      tsv_put_num (w, outs[row].b);
+      tsv_end_row (w);
+    }
+  free (outs);
+  tsv_writer_close (w);
+  for (size_t f = 0; f < nfiles; f++)
+    tsv_close (rs[f]);
+  free (rs);
+  free (pos);
+  free (names);
+  for (size_t i = 0; i < bs.n; i++)
+    free (bs.v[i].name);
+  free (bs.v);
+  hexpr_free (e);
+  free (owned);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ------------------------------------------------------------ fit data */
+
+/* Rows grouped by the text of one column (in order of appearance).  */
+struct group
+{
+  char *key;
+  struct dvec x, t;
+  struct hfit_result *fits;   /* fit: one per segment */
+  size_t nfits;
+};
+
+struct groups
+{
+  struct group *v;
+  size_t n;
+};
+
+static struct group *
+group_get (struct groups *gs, const char *key)
+{
+  for (size_t i = gs->n; i > 0; i--)     /* the last one is the likeliest */
+    if (strcmp (gs->v[i - 1].key, key) == 0)
+      return &gs->v[i - 1];
+  gs->v = xrealloc (gs->v, (gs->n + 1) * sizeof *gs->v);
+  struct group *g = &gs->v[gs->n++];
+  memset (g, 0, sizeof *g);
+  g->key = xstrdup (key);
+  return g;
+}
+
+static void
+groups_free (struct groups *gs)
+{
+  for (size_t i = 0; i < gs->n; i++)
+    {
+      free (gs->v[i].key);
+      free (gs->v[i].x.v);
+      free (gs->v[i].t.v);
+      free (gs->v[i].fits);
+    }
+  free (gs->v);
+}
+
+/* Read (bytes, time) rows from FILES into groups by BY (NULL: one group).
+   Rows with NA in bytes or time are skipped (with a warning).  */
+static void
+read_points (const char **files, const char *by, struct groups *gs,
+             tsv_reader ***rsp, size_t *nrp)
+{
+  const char *stdin_only[] = { "-", NULL };
+  if (!files)
+    files = stdin_only;
+  size_t nf = 0;
+  while (files[nf])
+    nf++;
+  tsv_reader **rs = xmalloc (nf * sizeof *rs);
+  for (size_t f = 0; f < nf; f++)
+    {
+      tsv_reader *r = rs[f] = tsv_open (files[f]);
+      size_t cx = tsv_col_required (r, opt_bytes_col);
+      /* Measurement tools name the median time 't' (CONVENTIONS.md 3);
+         the default 'time' falls back to it.  */
+      const char *tc = opt_time_col;
+      if (!time_col_given && tsv_col (r, tc) < 0 && tsv_col (r, "t") >= 0)
+        tc = "t";
+      size_t ct = tsv_col_required (r, tc);
+      long cg = by ? (long) tsv_col_required (r, by) : -1;
+      while (tsv_next (r))
+        {
+          double x = tsv_num (r, cx, 1), t = tsv_num (r, ct, 1);
+          if (isnan (x) || isnan (t))
+            {
+              warn_once ("na", "rows with NA in '%s' or '%s' are skipped",
+                         opt_bytes_col, tc);
+              continue;
+            }
+          if (x < 0)
+            tsv_die_field (r, cx, "a message size must be >= 0, not '%s'",
+                           tsv_field (r, cx));
+          if (!(t > 0))
+            tsv_die_field (r, ct, "a time must be > 0, not '%s'",
+                           tsv_field (r, ct));
+          struct group *g = group_get (gs, cg >= 0 ? tsv_field (r, (size_t) cg)
+                                                   : "");
+          dvec_push (&g->x, x);
+          dvec_push (&g->t, t);
+        }
+    }
+  *rsp = rs;
+  *nrp = nf;
+}
+
+/* The explanation of a refused or failed fit.  */
+static void
+die_fit (const char *what, enum hfit_status st, const struct hfit_result *r)
+{
+  const char *pa = r->model == HFIT_LINEAR ? "alpha" : "a";
+  const char *pb = r->model == HFIT_LINEAR ? "beta" : "b";
+  char va[NUM_BUFSIZE], vb[NUM_BUFSIZE];
+  num_format (r->p[0], 6, va);
+  num_format (r->p[1], 6, vb);
+  if (st == HFIT_NEGATIVE_A)
+    die ("%sthe best fit has %s = %s < 0 (%s = %s): a negative start-up "
+         "time is not physical, so the fit is refused; the times do not "
+         "level off for small messages as the model needs (look for a "
+         "protocol switch and try --segments)", what, pa, va, pb, vb);
+  if (st == HFIT_NEGATIVE_B)
+    die ("%sthe best fit has %s = %s < 0 (%s = %s): the time decreases "
+         "with the message size, which no communication block does, so "
+         "the fit is refused (check the '%s' and '%s' columns, or try "
+         "--segments)", what, pb, vb, pa, va, opt_bytes_col, opt_time_col);
+  die ("%s%s", what, hfit_strerror (st));
+}
+
+/* ------------------------------------------------------------ fit */
+
+static char *opt_model = "hyperbolic", *opt_segments, *opt_by,
+  *opt_weight = "relative", *opt_max_segments = "6";
+
+static const struct poptOption fit_options[] = {
+  { "model", 'm', POPT_ARG_STRING, &opt_model, 0,
+    "hyperbolic (eq. (2), default) or linear (Hockney alpha + beta*x)",
+    "MODEL" },
+  { "segments", 's', POPT_ARG_STRING, &opt_segments, 0,
+    "piecewise fit: auto (find the number and places of the breakpoints), "
+    "K (find K segments) or at=X1,X2,... (breakpoints given)", "SPEC" },
+  { "max-segments", '\0', POPT_ARG_STRING, &opt_max_segments, 0,
+    "largest number of segments --segments=auto tries (default: 6)", "K" },
+  { "by", '\0', POPT_ARG_STRING, &opt_by, 0,
+    "fit one model per value of column COL", "COL" },
+  { "weight", 'w', POPT_ARG_STRING, &opt_weight, 0,
+    "relative (minimise relative errors, default) or none", "W" },
+  { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
+    "name of the message size column (default: bytes)", "NAME" },
+  { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
+  CLI_COMMON_OPTIONS,
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+/* A relative residual RMS above this says the model does not fit.  */
+#define FIT_BAD_REL_RMS 0.10
+
+static void
+put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
+         const struct hfit_result *r)
+{
+  if (by)
+    tsv_put_str (w, key);
+  if (segmented)
+    {
+      tsv_put_int (w, (int64_t) seg + 1);
+      put_count (w, r->x_lo);
+      put_count (w, r->x_hi);
+    }
+  tsv_put_num (w, r->p[0]);
+  tsv_put_num (w, r->p[1]);
+  tsv_put_num (w, r->se[0]);
+  tsv_put_num (w, r->se[1]);
+  tsv_put_num (w, r->rms);
+  tsv_put_num (w, r->rel_rms);
+  tsv_put_num (w, r->r2);
+  tsv_put_int (w, (int64_t) r->n);
+  tsv_end_row (w);
+  if (r->rel_rms > FIT_BAD_REL_RMS)
+    {
+      char v[NUM_BUFSIZE], where[300] = "";
+      num_format (100 * r->rel_rms, 3, v);
+      if (by && segmented)
+        snprintf (where, sizeof where, "group %s='%s', segment %zu: ", opt_by,
+                  key, seg + 1);
+      else if (by)
+        snprintf (where, sizeof where, "group %s='%s': ", opt_by, key);
+      else if (segmented)
+        snprintf (where, sizeof where, "segment %zu: ", seg + 1);
+      warn ("%sthe residuals are large (relative RMS %s%%): the data do "
+            "not look %s", where, v,
+            r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
+    }
+}
+
+static int
+cmd_fit (int argc, const char **argv)
+{
+  cli.subcommand = "fit";
+  poptContext con = cli_parse (argc, argv, fit_options,
+                               "[OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
+  struct hfit_options fo;
+  if (strcmp (opt_model, "hyperbolic") == 0)
+    fo.model = HFIT_HYPERBOLIC;
+  else if (strcmp (opt_model, "linear") == 0)
+    fo.model = HFIT_LINEAR;
+  else
+    die_usage ("--model: unknown model '%s' (expected hyperbolic or "
+               "linear)", opt_model);
+  if (strcmp (opt_weight, "relative") == 0)
+    fo.weight = HFIT_WEIGHT_RELATIVE;
+  else if (strcmp (opt_weight, "none") == 0)
+    fo.weight = HFIT_WEIGHT_NONE;
+  else
+    die_usage ("--weight: unknown weighting '%s' (expected relative or "
+               "none)", opt_weight);
+  size_t kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
+  size_t kfixed = 0;
+  struct dvec at = { 0 };
+  int search = 0;
+  if (opt_segments)
+    {
+      if (strcmp (opt_segments, "auto") == 0)
+        search = 1;
+      else if (strncmp (opt_segments, "at=", 3) == 0)
+        {
+          parse_values ("--segments", opt_segments + 3, &at);
+          for (size_t i = 1; i < at.n; i++)
+            if (!(at.v[i] > at.v[i - 1]))
+              die_usage ("--segments: the breakpoints must increase "
+                         "('%s')", opt_segments);
+        }
+      else
+        {
+          double k;
+          if (num_parse_str (opt_segments, &k) != NUM_OK || k != floor (k)
+              || k < 1 || k > 20)
+            die_usage ("--segments: expected auto, a number of segments "
+                       "from 1 to 20, or at=X1,X2,..., not '%s'",
+                       opt_segments);
+          search = 1;
+          kfixed = (size_t) k;
+          if (kmax < kfixed)
+            kmax = kfixed;
+        }
+    }
+  if (!valid_name (opt_bytes_col) || !valid_name (opt_time_col))
+    die_usage ("--bytes-col and --time-col take column names "
+               "([A-Za-z][A-Za-z0-9_]*)");
+
+  struct groups gs = { NULL, 0 };
+  tsv_reader **rs;
+  size_t nr;
+  read_points (poptGetArgs (con), opt_by, &gs, &rs, &nr);
+
+  int segmented = opt_segments != NULL;
+  struct hfit_result *res = xmalloc ((kmax + at.n + 1) * sizeof *res);
+  double *breaks = xmalloc ((kmax + 1) * sizeof *breaks);
+  for (size_t gi = 0; gi < gs.n; gi++)
+    {
+      struct group *g = &gs.v[gi];
+      char what[300] = "";
+      if (opt_by)
+        snprintf (what, sizeof what, "group %s='%s': ", opt_by, g->key);
+      if (!segmented)
+        {
+          enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &fo, res);
+          if (st != HFIT_OK)
+            die_fit (what, st, res);
+          g->fits = xmalloc (sizeof *g->fits);
+          g->fits[0] = res[0];
+          g->nfits = 1;
+          continue;
+        }
+      size_t k;
+      if (search)
+        {
+          enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
+                                                      kfixed, kmax, &fo, &k,
+                                                      breaks, res);
+          if (st == HFIT_TOO_FEW)
+            die ("%sno %s%zu-segment fit exists: every segment needs %d "
+                 "distinct message sizes and a fit with both parameters "
+                 ">= 0", what, kfixed ? "" : "1- to ", kfixed ? kfixed : kmax,
+                 HFIT_MIN_DISTINCT);
+          if (st != HFIT_OK)
+            die ("%s%s", what, hfit_strerror (st));
+        }
+      else
+        {
+          size_t bad = 0;
+          enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n,
+                                                  at.v, at.n, &fo, res, &bad);
+          k = at.n + 1;
+          if (st != HFIT_OK)
+            {
+              char seg[300];
+              char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
+              if (bad > 0)
+                num_format (at.v[bad - 1], -1, lo);
+              if (bad < at.n)
+                num_format (at.v[bad], -1, hi);
+              snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
+                        bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
+                        bad < at.n ? " < " : "", bad < at.n ? hi : "");
+              die_fit (seg, st, &res[bad]);
+            }
+        }
+      g->fits = xmalloc (k * sizeof *g->fits);
+      memcpy (g->fits, res, k * sizeof *g->fits);
+      g->nfits = k;
+    }
+
+  /* Every fit succeeded: write them.  */
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, rs, nr, "fit");
+  tsv_meta (w, "model", "%s", opt_model);
+  const char *names[16];
+  size_t nn = 0;
+  if (opt_by)
+    names[nn++] = opt_by;
+  if (segmented)
+    {
+      names[nn++] = "segment";
+      names[nn++] = "bytes_lo";
+      names[nn++] = "bytes_hi";
+    }
+  int lin = fo.model == HFIT_LINEAR;
+  names[nn++] = lin ? "alpha" : "a";
+  names[nn++] = lin ? "beta" : "b";
+  names[nn++] = lin ? "alpha_se" : "a_se";
+  names[nn++] = lin ? "beta_se" : "b_se";
+  names[nn++] = "rms";
+  names[nn++] = "rel_rms";
+  names[nn++] = "r2";
+  names[nn++] = "n";
+  tsv_write_header (w, nn, names);
+
+  for (size_t gi = 0; gi < gs.n; gi++)
+    for (size_t s = 0; s < gs.v[gi].nfits; s++)
+      put_fit (w, gs.v[gi].key, opt_by != NULL, segmented, s,
+               &gs.v[gi].fits[s]);
+  tsv_writer_close (w);
+  for (size_t f = 0; f < nr; f++)
+    tsv_close (rs[f]);
+  free (rs);
+  free (res);
+  free (breaks);
+  free (at.v);
+  groups_free (&gs);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ------------------------------------------------------------ invert */
+
+static char *opt_n_col = "n", *opt_rtt, *opt_channels, *opt_resolution = "0.05";
+
+static const struct poptOption invert_options[] = {
+  { "rtt", '\0', POPT_ARG_STRING, &opt_rtt, 0,
+    "round-trip times (bytes, time) between two nodes: RTT/2 is the "
+    "one-way block of eq. (3)", "FILE" },
+  { "channels", '\0', POPT_ARG_STRING, &opt_channels, 0,
+    "sp2: the pairs share K links (n b_c = n/min(n,K) b_l); the output "
+    "then has block l instead of c", "K" },
+  { "resolution", '\0', POPT_ARG_STRING, &opt_resolution, 0,
+    "relative share under which a parameter is not resolved "
+    "(default: 0.05)", "R" },
+  { "n-col", '\0', POPT_ARG_STRING, &opt_n_col, 0,
+    "name of the pattern size column (default: n)", "NAME" },
+  { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
+    "name of the message size column (default: bytes)", "NAME" },
+  { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
+    "name of the time column (default: time, or t when there is no time "
+    "column)", "NAME" },
+  CLI_COMMON_OPTIONS,
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+/* Fit eq. (2) to one group and make an observation.  */
+static struct hinv_obs
+observe (const char *what, double n, int rtt, const struct dvec *x,
+         const struct dvec *t)
+{
+  struct hfit_options fo = { HFIT_HYPERBOLIC, HFIT_WEIGHT_RELATIVE };
+  struct hfit_result r;
+  enum hfit_status st = hfit_fit (x->v, t->v, x->n, &fo, &r);
+  if (st != HFIT_OK)
+    die_fit (what, st, &r);
+  struct hinv_obs o = { n, rtt, r.p[0], r.se[0], r.p[1], r.se[1] };
+  return o;
+}
+
+static int
+cmd_invert (int argc, const char **argv)
+{
+  cli.subcommand = "invert";
+  poptContext con = cli_parse (argc, argv, invert_options,
+                               "PATTERN [OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("no pattern (expected ethernet, sp2 or paragon)");
+  int pat = hinv_pattern_parse (args[0]);
+  if (pat < 0)
+    die_usage ("unknown pattern '%s' (expected ethernet, sp2 or paragon)",
+               args[0]);
+  struct hinv_options io = { (enum hinv_pattern) pat, 0, 0.05 };
+  if (opt_channels)
+    {
+      if (pat != HINV_SP2)
+        die_usage ("--channels applies to the sp2 pattern only");
+      io.channels = (double) cli_int ("channels", opt_channels, 1,
+                                      1000000000);
+    }
+  io.resolution = cli_double ("resolution", opt_resolution, 0, 1);
+  if (!valid_name (opt_n_col) || !valid_name (opt_bytes_col)
+      || !valid_name (opt_time_col))
+    die_usage ("--n-col, --bytes-col and --time-col take column names "
+               "([A-Za-z][A-Za-z0-9_]*)");
+
+  struct groups gs = { NULL, 0 };
+  tsv_reader **rs;
+  size_t nr;
+  read_points (args[1] ? args + 1 : NULL, opt_n_col, &gs, &rs, &nr);
+  size_t m = gs.n + (opt_rtt ? 1 : 0);
+  struct hinv_obs *obs = xmalloc (m * sizeof *obs);
+  for (size_t i = 0; i < gs.n; i++)
+    {
+      double n;
+      char what[300];
+      if (num_parse_str (gs.v[i].key, &n) != NUM_OK || n != floor (n))
+        die ("column '%s': the pattern size must be an integer, not '%s'",
+             opt_n_col, gs.v[i].key);
+      snprintf (what, sizeof what, "%s=%s: ", opt_n_col, gs.v[i].key);
+      obs[i] = observe (what, n, 0, &gs.v[i].x, &gs.v[i].t);
+    }
+  tsv_reader *rr = NULL;
+  if (opt_rtt)
+    {
+      struct groups rg = { NULL, 0 };
+      tsv_reader **rrs;
+      size_t nrr;
+      const char *rf[] = { opt_rtt, NULL };
+      read_points (rf, NULL, &rg, &rrs, &nrr);
+      rr = rrs[0];
+      free (rrs);
+      if (rg.n == 0)
+        die ("%s: no round-trip times", opt_rtt);
+      /* RTT/2: the one-way time of eq. (3).  */
+      for (size_t j = 0; j < rg.v[0].t.n; j++)
+        rg.v[0].t.v[j] /= 2;
+      char what[300];
+      snprintf (what, sizeof what, "%s (round trip): ", opt_rtt);
+      obs[gs.n] = observe (what, 1, 1, &rg.v[0].x, &rg.v[0].t);
+      groups_free (&rg);
+    }
+  struct hinv_result res;
+  if (hinv_solve (obs, m, &io, &res) < 0)
+    die ("%s", res.note[0]);
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_reader **all = xmalloc ((nr + 1) * sizeof *all);
+  memcpy (all, rs, nr * sizeof *rs);
+  if (rr)
+    all[nr] = rr;
+  write_common_meta (w, all, nr + (rr ? 1 : 0), "invert");
+  tsv_meta (w, "pattern", "%s", args[0]);
+  for (size_t i = 0; i < res.nnotes; i++)
+    {
+      tsv_meta (w, "note", "%s", res.note[i]);
+      warn ("%s", res.note[i]);
+    }
+  static const char *const names[] = { "name", "a", "b", "a_se", "b_se",
+                                       "a_status", "b_status" };
+  tsv_write_header (w, 7, names);
+  for (int i = 0; i < 2; i++)
+    {
+      tsv_put_str (w, res.name[i]);
+      tsv_put_num (w, res.a[i].value);
+      tsv_put_num (w, res.b[i].value);
+      tsv_put_num (w, res.a[i].se);
+      tsv_put_num (w, res.b[i].se);
+      tsv_put_str (w, hinv_status_name (res.a[i].status));
+      tsv_put_str (w, hinv_status_name (res.b[i].status));
+      tsv_end_row (w);
+    }
+  tsv_writer_close (w);
+  for (size_t f = 0; f < nr; f++)
+    tsv_close (rs[f]);
+  if (rr)
+    tsv_close (rr);
+  free (all);
+  free (rs);
+  free (obs);
+  groups_free (&gs);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static const struct cli_subcommand subcommands[] = {
+  { "eval", cmd_eval, "evaluate T(x; a, b) (eq. (2)) or the sawtooth "
+    "(eq. (1))" },
+  { "reduce", cmd_reduce, "reduce a communication graph to one block "
+    "(Rules 1 to 4)" },
+  { "fit", cmd_fit, "fit (a, b), or the Hockney (alpha, beta), to "
+    "measured times" },
+  { "invert", cmd_invert, "component blocks from end-to-end patterns "
+    "(Section 3)" },
+  { NULL, NULL, NULL }
+};
+
+int
+main (int argc, char **argv)
+{
+  cli_init ("hyper-reduce", argc, argv);
+  return cli_dispatch (argc, argv, subcommands);
+}

@@ -1,0 +1,1491 @@
+/* loGPC-solve: the LoGPC contention model of Moritz and Frank for k-ary
+ * n-cubes (common/logpc.h, common/kcube.h) on the command line.
+ *
+ * Every subcommand computes one row of results from a set of parameters.
+ * Parameters come, in increasing priority, from defaults, --params FILE
+ * (one TSV row), options, and the columns of each input row (a sweep).
+ * An output row is the input row plus the computed columns.  */
+#include <config.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "kcube.h"
+#include "logpc.h"
+#include "num.h"
+#include "tsv.h"
+
+#define PROGRAM "loGPC-solve"
+
+/* ------------------------------------------------------------ parameters */
+
+/* Numeric parameters: one option --NAME and one column NAME each.  */
+enum param
+{
+  PR_L, PR_OS, PR_OR, PR_OSL, PR_ORL, PR_G, PR_GM, PR_A, PR_BYTES, PR_M,
+  PR_T, PR_KD, PR_N, PR_P, PR_CR, PR_DAGN, PR_BLOCKS, PR_TASK, PR_AGG,
+  PR_MSGS, NPARAM
+};
+
+enum range { R_NONNEG, R_POS, R_ONE, R_COUNT };
+
+struct pdef
+{
+  const char *name;
+  enum range range;
+  const char *help;
+};
+
+static const struct pdef pdefs[NPARAM] = {
+  [PR_L] = { "L", R_NONNEG, "network latency L" },
+  [PR_OS] = { "os", R_NONNEG, "send overhead o_s, short messages" },
+  [PR_OR] = { "or", R_NONNEG, "receive overhead o_r, short messages" },
+  [PR_OSL] = { "osl", R_NONNEG, "send overhead o_sl, long messages" },
+  [PR_ORL] = { "orl", R_NONNEG,
+               "receive overhead o_rl, long messages (with the interrupt)" },
+  [PR_G] = { "G", R_NONNEG, "gap per byte G of the network" },
+  [PR_GM] = { "Gm", R_NONNEG, "gap per byte G_m of the memory transfer" },
+  [PR_A] = { "hdr_bytes", R_NONNEG,
+             "bytes a that arrive before the receive interrupt" },
+  [PR_BYTES] = { "bytes", R_ONE, "message size B in bytes" },
+  [PR_M] = { "m", R_NONNEG,
+             "injection rate m per node (messages per time unit)" },
+  [PR_T] = { "T", R_POS, "contention-free inter-message time T" },
+  [PR_KD] = { "kd", R_NONNEG,
+              "average distance per dimension k_d (overrides --dims)" },
+  [PR_N] = { "n", R_COUNT, "network dimension n (with --kd)" },
+  [PR_P] = { "P", R_COUNT, "ranks (default: one per node)" },
+  [PR_CR] = { "Cr", R_NONNEG,
+              "LoPC resource contention C_r (default: or + os)" },
+  [PR_DAGN] = { "dag_n", R_ONE, "Diamond DAG of dag_n x dag_n tasks" },
+  [PR_BLOCKS] = { "blocks", R_COUNT, "Diamond DAG blocks per stripe b" },
+  [PR_TASK] = { "task", R_NONNEG, "time of one Diamond DAG task" },
+  [PR_AGG] = { "agg", R_NONNEG,
+               "Diamond DAG aggregation cost per value (alpha)" },
+  [PR_MSGS] = { "msgs", R_NONNEG, "messages per processor (em3d)" },
+};
+
+/* String parameters describing the network.  */
+enum sparam { PS_DIMS, PS_TOPOLOGY, PS_CHANNELS, PS_TRAFFIC, NSPARAM };
+static const char *const snames[NSPARAM] = {
+  "dims", "topology", "channels", "traffic"
+};
+
+struct params
+{
+  double v[NPARAM];          /* NaN: not given */
+  const char *s[NSPARAM];    /* NULL: not given */
+};
+
+static void
+params_clear (struct params *p)
+{
+  for (int i = 0; i < NPARAM; i++)
+    p->v[i] = NAN;
+  for (int i = 0; i < NSPARAM; i++)
+    p->s[i] = NULL;
+}
+
+static const char *
+range_text (enum range r)
+{
+  switch (r)
+    {
+    case R_NONNEG:
+      return "a number >= 0";
+    case R_POS:
+      return "a number > 0";
+    case R_ONE:
+      return "a number >= 1";
+    case R_COUNT:
+      return "a whole number >= 1";
+    }
+  return "";
+}
+
+static int
+in_range (enum range r, double v)
+{
+  switch (r)
+    {
+    case R_NONNEG:
+      return v >= 0;
+    case R_POS:
+      return v > 0;
+    case R_ONE:
+      return v >= 1;
+    case R_COUNT:
+      return v >= 1 && v == floor (v) && v <= 9007199254740992.0;
+    }
+  return 0;
+}
+
+static int
+param_index (const char *name)
+{
+  for (int i = 0; i < NPARAM; i++)
+    if (strcmp (pdefs[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+static int
+sparam_index (const char *name)
+{
+  for (int i = 0; i < NSPARAM; i++)
+    if (strcmp (snames[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/* Read field I of R's current row into parameter K (numeric) unless NA.  */
+static void
+row_param (const tsv_reader *r, size_t i, int k, struct params *p)
+{
+  if (tsv_is_na (r, i))
+    return;
+  double v = tsv_num (r, i, 0);
+  if (!in_range (pdefs[k].range, v))
+    tsv_die_field (r, i, "'%s' is out of range (%s expected for %s)",
+                   tsv_field (r, i), range_text (pdefs[k].range),
+                   pdefs[k].help);
+  p->v[k] = v;
+}
+
+/* ------------------------------------------------------------ options */
+
+enum
+{
+  OPT_PARAM = 100,            /* OPT_PARAM + enum param */
+  OPT_SPARAM = 200,           /* OPT_SPARAM + enum sparam */
+  OPT_PARAMS_FILE = 300, OPT_MAPPING, OPT_SEED, OPT_EXCLUDE_SELF,
+  OPT_EXPLAIN, OPT_TIME_UNIT, OPT_ENUMERATE, OPT_KIND, OPT_STYLE, OPT_TORUS
+};
+
+static struct
+{
+  struct params opt;          /* from options */
+  struct params file;         /* from --params */
+  const char *params_file;
+  const char *mapping;        /* identity, random or a file */
+  uint64_t seed;
+  int exclude_self;
+  int explain;
+  int enumerate;
+  const char *time_unit;
+  const char *kind;           /* transfer: all, short, long, e2e */
+  const char *style;          /* remap: short, long */
+} o;
+
+static struct poptOption param_table[] = {
+  { "L", 'L', POPT_ARG_STRING, NULL, OPT_PARAM + PR_L,
+    "network latency L", "TIME" },
+  { "os", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OS,
+    "send overhead o_s of a short message", "TIME" },
+  { "or", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OR,
+    "receive overhead o_r of a short message", "TIME" },
+  { "osl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OSL,
+    "send overhead o_sl of a long message", "TIME" },
+  { "orl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_ORL,
+    "receive overhead o_rl of a long message (interrupt included)",
+    "TIME" },
+  { "G", 'G', POPT_ARG_STRING, NULL, OPT_PARAM + PR_G,
+    "gap per byte G of the network", "TIME" },
+  { "Gm", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_GM,
+    "gap per byte G_m of the memory (DMA) transfer", "TIME" },
+  { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PR_A,
+    "bytes a received before the interrupt is taken", "BYTES" },
+  { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PR_BYTES,
+    "message size B", "BYTES" },
+  { "m", 'm', POPT_ARG_STRING, NULL, OPT_PARAM + PR_M,
+    "injection rate m per node (open model)", "RATE" },
+  { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PR_T,
+    "contention-free inter-message time T (closed model, eq. 7)", "TIME" },
+  { "kd", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_KD,
+    "average distance per dimension k_d (instead of the topology's)",
+    "HOPS" },
+  { "n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_N,
+    "network dimension n when --kd is given without --dims", "N" },
+  { "P", 'P', POPT_ARG_STRING, NULL, OPT_PARAM + PR_P,
+    "ranks placed on the network (default: one per node)", "N" },
+  { "Cr", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_CR,
+    "remap: LoPC processor contention C_r (default: or + os)", "TIME" },
+  { "dag_n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_DAGN,
+    "diamond: the DAG has dag_n x dag_n tasks", "N" },
+  { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_PARAM + PR_BLOCKS,
+    "diamond: blocks b per stripe", "N" },
+  { "task", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_TASK,
+    "diamond: time of one task", "TIME" },
+  { "agg", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_AGG,
+    "diamond: aggregation cost alpha per value sent (default 0)", "TIME" },
+  { "msgs", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_MSGS,
+    "em3d: messages sent per processor", "N" },
+  POPT_TABLEEND
+};
+
+static struct poptOption net_table[] = {
+  { "dims", 'd', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_DIMS,
+    "radix of each dimension, dimension 0 (numbered fastest) first, "
+    "e.g. 8x4 for Alewife", "KxK..." },
+  { "topology", '\0', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_TOPOLOGY,
+    "mesh (no end-around connections) or torus (default: mesh)", "TYPE" },
+  { "torus", '\0', POPT_ARG_NONE, NULL, OPT_TORUS,
+    "same as --topology=torus", NULL },
+  { "channels", '\0', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_CHANNELS,
+    "bi (bidirectional, two physical channels) or uni (default: bi)",
+    "TYPE" },
+  { "traffic", '\0', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_TRAFFIC,
+    "uniform, neighbor (eq. 12) or span=l (default: uniform; diamond: "
+    "neighbor)", "PATTERN" },
+  { "mapping", '\0', POPT_ARG_STRING, NULL, OPT_MAPPING,
+    "ranks to nodes: identity, random, or a TSV file with a 'node' column "
+    "(default: identity)", "MAP" },
+  { "seed", '\0', POPT_ARG_STRING, NULL, OPT_SEED,
+    "seed of the random mapping (default: 1)", "N" },
+  { "exclude-self", '\0', POPT_ARG_NONE, NULL, OPT_EXCLUDE_SELF,
+    "uniform traffic: a rank never sends to itself", NULL },
+  { "enumerate", '\0', POPT_ARG_NONE, NULL, OPT_ENUMERATE,
+    "average distance by enumeration even where a closed form exists",
+    NULL },
+  POPT_TABLEEND
+};
+
+static struct poptOption run_table[] = {
+  { "params", '\0', POPT_ARG_STRING, NULL, OPT_PARAMS_FILE,
+    "read parameters from the one row of FILE (columns named as options)",
+    "FILE" },
+  { "explain", 'e', POPT_ARG_NONE, NULL, OPT_EXPLAIN,
+    "print every intermediate quantity with its equation on stderr",
+    NULL },
+  { "time-unit", 'u', POPT_ARG_STRING, NULL, OPT_TIME_UNIT,
+    "unit of every time (us, ns, ms, s, cycles) written as #@time_unit",
+    "UNIT" },
+  { "kind", '\0', POPT_ARG_STRING, NULL, OPT_KIND,
+    "transfer: all, short, long or e2e columns (default: all)", "KIND" },
+  { "style", '\0', POPT_ARG_STRING, NULL, OPT_STYLE,
+    "remap: short (Table 4) or long (Section 5.1.3) (default: short)",
+    "STYLE" },
+  POPT_TABLEEND
+};
+
+static struct poptOption table[] = {
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, param_table, 0,
+    "Machine and workload parameters (also columns of the same name):",
+    NULL },
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, net_table, 0, "Network:", NULL },
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, run_table, 0, "Input and output:",
+    NULL },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static void
+handle_option (int val, poptContext con)
+{
+  char *arg = poptGetOptArg (con);
+  if (val >= OPT_PARAM && val < OPT_PARAM + NPARAM)
+    {
+      int k = val - OPT_PARAM;
+      const struct pdef *d = &pdefs[k];
+      double v;
+      if (d->range == R_COUNT)
+        v = (double) cli_int (d->name, arg, 1, INT64_C (1) << 40);
+      else
+        {
+          v = cli_double (d->name, arg, d->range == R_ONE ? 1 : 0, DBL_MAX);
+          if (d->range == R_POS && !(v > 0))
+            die_usage ("option '--%s': '%s' is out of range (a number > 0 "
+                       "expected)", d->name, arg);
+        }
+      o.opt.v[k] = v;
+      free (arg);
+      return;
+    }
+  if (val >= OPT_SPARAM && val < OPT_SPARAM + NSPARAM)
+    {
+      o.opt.s[val - OPT_SPARAM] = arg;
+      return;
+    }
+  switch (val)
+    {
+    case OPT_PARAMS_FILE:
+      o.params_file = arg;
+      return;
+    case OPT_MAPPING:
+      o.mapping = arg;
+      return;
+    case OPT_SEED:
+      o.seed = (uint64_t) cli_int ("seed", arg, 0, INT64_MAX);
+      break;
+    case OPT_EXCLUDE_SELF:
+      o.exclude_self = 1;
+      break;
+    case OPT_ENUMERATE:
+      o.enumerate = 1;
+      break;
+    case OPT_EXPLAIN:
+      o.explain = 1;
+      break;
+    case OPT_TORUS:
+      o.opt.s[PS_TOPOLOGY] = "torus";
+      break;
+    case OPT_TIME_UNIT:
+      if (!tsv_time_unit_valid (arg))
+        die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s "
+                   "or cycles)", arg);
+      o.time_unit = arg;
+      return;
+    case OPT_KIND:
+      if (strcmp (arg, "all") && strcmp (arg, "short") && strcmp (arg, "long")
+          && strcmp (arg, "e2e"))
+        die_usage ("option '--kind': unknown kind '%s' (all, short, long or "
+                   "e2e)", arg);
+      o.kind = arg;
+      return;
+    case OPT_STYLE:
+      if (strcmp (arg, "short") && strcmp (arg, "long"))
+        die_usage ("option '--style': unknown style '%s' (short or long)",
+                   arg);
+      o.style = arg;
+      return;
+    }
+  free (arg);
+}
+
+/* ------------------------------------------------------------ explain */
+
+static long explain_row;      /* 0: not sweeping */
+
+/* The arguments (formatted numbers) are evaluated only when explaining.  */
+#define EXPLAIN(...) \
+  do { if (o.explain) explain (__VA_ARGS__); } while (0)
+
+static void explain (const char *fmt, ...) ERR_PRINTF (1, 2);
+static void
+explain (const char *fmt, ...)
+{
+  if (!o.explain)
+    return;
+  va_list ap;
+  if (explain_row > 0)
+    fprintf (stderr, "%s: row %ld: ", PROGRAM, explain_row);
+  else
+    fprintf (stderr, "%s: ", PROGRAM);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+/* A number for a message, round-trip form.  */
+static const char *
+fmt (double v, char buf[NUM_BUFSIZE])
+{
+  num_format (v, -1, buf);
+  return buf;
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* Where the current row came from, for data errors.  */
+static const tsv_reader *cur_reader;
+
+static void fail (const char *fmt, ...) ERR_PRINTF (1, 2) ERR_NORETURN;
+static void
+fail (const char *fmt, ...)
+{
+  char msg[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  if (cur_reader)
+    die_at (tsv_name (cur_reader), tsv_lineno (cur_reader), 0, "%s", msg);
+  die ("%s", msg);
+}
+
+/* A bad parameter value: a usage error when it came from the command
+   line (no input rows), a data error at the row otherwise.  */
+static void bad (const char *fmt, ...) ERR_PRINTF (1, 2) ERR_NORETURN;
+static void
+bad (const char *fmt, ...)
+{
+  char msg[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  if (cur_reader)
+    die_at (tsv_name (cur_reader), tsv_lineno (cur_reader), 0, "%s", msg);
+  die_usage ("%s", msg);
+}
+
+/* A required parameter that is missing: a usage error without input rows,
+   a data error at the row otherwise.  */
+static double
+need (const struct params *p, int k)
+{
+  if (isnan (p->v[k]))
+    {
+      if (cur_reader)
+        fail ("parameter '%s' (%s) is not set: give --%s, a '%s' column or "
+              "--params FILE", pdefs[k].name, pdefs[k].help, pdefs[k].name,
+              pdefs[k].name);
+      die_usage ("parameter '%s' (%s) is not set: give --%s, a '%s' column "
+                 "or --params FILE", pdefs[k].name, pdefs[k].help,
+                 pdefs[k].name, pdefs[k].name);
+    }
+  return p->v[k];
+}
+
+static double
+opt_or (const struct params *p, int k, double dflt)
+{
+  return isnan (p->v[k]) ? dflt : p->v[k];
+}
+
+/* ------------------------------------------------------------ network */
+
+/* The mapping file, read once.  */
+static int64_t *file_map;
+static int64_t file_map_n;
+
+static void
+read_mapping_file (const char *path)
+{
+  tsv_reader *r = tsv_open (path);
+  size_t cnode = tsv_col_required (r, "node");
+  long crank = tsv_col (r, "rank");
+  int64_t cap = 0;
+  while (tsv_next (r))
+    {
+      int64_t rank = file_map_n;
+      if (crank >= 0)
+        {
+          rank = tsv_int (r, (size_t) crank);
+          if (rank != file_map_n)
+            tsv_die_field (r, (size_t) crank, "rank %lld out of order "
+                           "(rank %lld expected: one row per rank, in "
+                           "order)", (long long) rank,
+                           (long long) file_map_n);
+        }
+      int64_t node = tsv_int (r, cnode);
+      if (node < 0)
+        tsv_die_field (r, cnode, "negative node %lld", (long long) node);
+      if (file_map_n == cap)
+        {
+          cap = cap ? 2 * cap : 64;
+          file_map = realloc (file_map, (size_t) cap * sizeof *file_map);
+          if (!file_map)
+            die ("out of memory");
+        }
+      file_map[file_map_n++] = node;
+    }
+  if (file_map_n == 0)
+    die_at (tsv_name (r), 0, 0, "the mapping has no rows");
+  tsv_close (r);
+}
+
+/* The network of one row, cached across rows.  */
+struct network
+{
+  /* key */
+  char dims[64], topology[16], channels[16], traffic[32];
+  double P, kd_opt, n_opt;
+  int valid;
+  /* value */
+  struct kcube cube;
+  int have_cube;
+  int64_t nodes;
+  int64_t ranks;
+  double dist;                /* n k_d */
+  double per_dim[KCUBE_MAXDIM];
+  const char *method;         /* closed, enumerated, given */
+  struct logpc_net net;
+};
+
+static struct network netc;
+
+static const char *
+sval (const struct params *p, int k, const char *dflt)
+{
+  return p->s[k] ? p->s[k] : dflt;
+}
+
+static int
+same_key (const struct network *c, const struct params *p,
+          const char *traffic_dflt)
+{
+  return c->valid && strcmp (c->dims, sval (p, PS_DIMS, "")) == 0
+         && strcmp (c->topology, sval (p, PS_TOPOLOGY, "mesh")) == 0
+         && strcmp (c->channels, sval (p, PS_CHANNELS, "bi")) == 0
+         && strcmp (c->traffic, sval (p, PS_TRAFFIC, traffic_dflt)) == 0
+         && ((isnan (c->P) && isnan (p->v[PR_P])) || c->P == p->v[PR_P])
+         && ((isnan (c->kd_opt) && isnan (p->v[PR_KD]))
+             || c->kd_opt == p->v[PR_KD])
+         && ((isnan (c->n_opt) && isnan (p->v[PR_N]))
+             || c->n_opt == p->v[PR_N]);
+}
+
+static void
+copy_key (char *dst, size_t size, const char *name, const char *s)
+{
+  if (strlen (s) >= size)
+    bad ("%s '%s' is too long", name, s);
+  strcpy (dst, s);
+}
+
+/* Compute the network of parameters P (traffic TRAFFIC_DFLT unless set);
+   NEED_CUBE: the average distance must come from the topology (distance).  */
+static const struct network *
+network (const struct params *p, const char *traffic_dflt, int need_cube)
+{
+  struct network *c = &netc;
+  if (same_key (c, p, traffic_dflt))
+    return c;
+  memset (c, 0, sizeof *c);
+  copy_key (c->dims, sizeof c->dims, "dims", sval (p, PS_DIMS, ""));
+  copy_key (c->topology, sizeof c->topology, "topology",
+            sval (p, PS_TOPOLOGY, "mesh"));
+  copy_key (c->channels, sizeof c->channels, "channels",
+            sval (p, PS_CHANNELS, "bi"));
+  copy_key (c->traffic, sizeof c->traffic, "traffic",
+            sval (p, PS_TRAFFIC, traffic_dflt));
+  c->P = p->v[PR_P];
+  c->kd_opt = p->v[PR_KD];
+  c->n_opt = p->v[PR_N];
+
+  int torus, bidir;
+  if (strcmp (c->topology, "mesh") == 0)
+    torus = 0;
+  else if (strcmp (c->topology, "torus") == 0)
+    torus = 1;
+  else
+    bad ("unknown topology '%s' (mesh or torus)", c->topology);
+  if (strcmp (c->channels, "bi") == 0)
+    bidir = 1;
+  else if (strcmp (c->channels, "uni") == 0)
+    bidir = 0;
+  else
+    bad ("unknown channels '%s' (bi or uni)", c->channels);
+
+  enum kcube_traffic traffic;
+  int64_t span = 0;
+  if (strcmp (c->traffic, "uniform") == 0)
+    traffic = KCUBE_UNIFORM;
+  else if (strcmp (c->traffic, "neighbor") == 0)
+    traffic = KCUBE_NEIGHBOR;
+  else if (strncmp (c->traffic, "span=", 5) == 0)
+    {
+      const char *t = c->traffic + 5;
+      if (num_parse_int64 (t, strlen (t), &span) != NUM_OK || span < 1)
+        bad ("traffic '%s': the span must be a whole number of hops >= 1",
+              c->traffic);
+      traffic = KCUBE_SPAN;
+    }
+  else
+    bad ("unknown traffic '%s' (uniform, neighbor or span=l)", c->traffic);
+
+  if (c->dims[0])
+    {
+      c->cube.torus = torus;
+      c->cube.bidir = bidir;
+      if (kcube_parse_dims (c->dims, &c->cube) != 0)
+        bad ("invalid dims '%s' (radices >= 1 separated by 'x', e.g. 8x4; "
+              "at most %d dimensions)", c->dims, KCUBE_MAXDIM);
+      const char *why = kcube_invalid (&c->cube);
+      if (why)
+        bad ("%s", why);
+      c->have_cube = 1;
+      c->nodes = kcube_nodes (&c->cube);
+      if (!isnan (c->n_opt) && c->n_opt != c->cube.n)
+        bad ("n = %g contradicts dims '%s' (%d dimensions)", c->n_opt,
+              c->dims, c->cube.n);
+    }
+  else if (need_cube || isnan (c->kd_opt))
+    bad ("no network: give --dims (e.g. --dims 8x4) or a 'dims' column%s",
+          need_cube ? "" : ", or --kd with --n");
+
+  if (!isnan (c->kd_opt))
+    {
+      int n = c->have_cube ? c->cube.n : (int) (isnan (c->n_opt) ? 0
+                                                : c->n_opt);
+      if (n < 1)
+        bad ("--kd needs the network dimension: give --n or --dims");
+      if (n > KCUBE_MAXDIM)
+        bad ("n = %d is more than %d dimensions", n, KCUBE_MAXDIM);
+      c->dist = n * c->kd_opt;
+      c->method = "given";
+      c->ranks = isnan (c->P) ? (c->have_cube ? c->nodes : 0)
+                              : (int64_t) c->P;
+      logpc_net_set (&c->net, n, c->kd_opt, bidir);
+      c->valid = 1;
+      EXPLAIN ("k_d = %g given (n = %d, %s channels)", c->kd_opt, n,
+               bidir ? "bidirectional" : "unidirectional");
+      return c;
+    }
+
+  c->ranks = isnan (c->P) ? c->nodes : (int64_t) c->P;
+  if (c->ranks > c->nodes)
+    bad ("P = %lld ranks do not fit on %lld nodes", (long long) c->ranks,
+          (long long) c->nodes);
+  const char *mapping = o.mapping ? o.mapping : "identity";
+  if (traffic == KCUBE_UNIFORM && c->ranks == c->nodes && !o.enumerate)
+    {
+      /* Any one-to-one mapping of all nodes gives the same pairs.  */
+      c->dist = kcube_avg_dist (&c->cube, o.exclude_self, c->per_dim);
+      c->method = "closed";
+    }
+  else
+    {
+      if (c->nodes > (INT64_C (1) << 26))
+        bad ("%lld nodes are too many to enumerate (at most %lld)",
+              (long long) c->nodes, (long long) (INT64_C (1) << 26));
+      int64_t *map = malloc ((size_t) c->ranks * sizeof *map);
+      unsigned char *seen = calloc ((size_t) c->nodes, 1);
+      if (!map || !seen)
+        die ("out of memory");
+      if (strcmp (mapping, "identity") == 0)
+        kcube_map_identity (map, c->ranks);
+      else if (strcmp (mapping, "random") == 0)
+        {
+          int64_t *work = malloc ((size_t) c->nodes * sizeof *work);
+          if (!work)
+            die ("out of memory");
+          kcube_map_random (map, c->ranks, c->nodes, o.seed, work);
+          free (work);
+        }
+      else
+        {
+          if (file_map_n < c->ranks)
+            fail ("mapping '%s' places %lld ranks, %lld needed", mapping,
+                  (long long) file_map_n, (long long) c->ranks);
+          memcpy (map, file_map, (size_t) c->ranks * sizeof *map);
+        }
+      int64_t wrong = kcube_map_check (map, c->ranks, c->nodes, seen);
+      if (wrong >= 0)
+        fail ("mapping '%s': rank %lld is placed on node %lld, which is "
+              "outside 0..%lld or already used", mapping, (long long) wrong,
+              (long long) map[wrong], (long long) (c->nodes - 1));
+      c->dist = kcube_avg_dist_map (&c->cube, map, c->ranks, traffic, span,
+                                    o.exclude_self, c->per_dim);
+      free (map);
+      free (seen);
+      if (c->dist < 0)
+        bad ("traffic '%s' has no destination for some rank with P = %lld",
+              c->traffic, (long long) c->ranks);
+      c->method = "enumerated";
+    }
+  logpc_net_set (&c->net, c->cube.n, c->dist / c->cube.n, bidir);
+  c->valid = 1;
+  if (o.explain)
+    {
+      char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
+      EXPLAIN ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
+               "traffic, mapping %s%s", c->dims, c->topology,
+               bidir ? "bidirectional" : "unidirectional",
+               (long long) c->nodes, (long long) c->ranks, c->traffic,
+               mapping, o.exclude_self ? ", self excluded" : "");
+      for (int d = 0; d < c->cube.n; d++)
+        EXPLAIN ("  dimension %d (k = %lld): average distance %s%s", d,
+                 (long long) c->cube.k[d], fmt (c->per_dim[d], b1),
+                 strcmp (c->method, "closed") ? " (enumerated)"
+                 : torus ? (bidir ? " (k/4 or (k^2-1)/(4k))"
+                            : " ((k-1)/2, Section 4)")
+                 : " ((k^2-1)/(3k), eq. 11)");
+      EXPLAIN ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
+               fmt (c->dist, b1), c->method, fmt (c->net.kd, b2));
+      if (traffic == KCUBE_NEIGHBOR)
+        EXPLAIN ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
+    }
+  return c;
+}
+
+/* ------------------------------------------------------------ the model */
+
+static void
+saturated (const struct logpc_contention *c, double B)
+{
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
+  fail ("the network is saturated: injection rate m = %s gives channel "
+        "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
+        "B = %s bytes is m_sat = %s messages per time unit",
+        fmt (c->m, b1), fmt (c->rho, b2), fmt (B, b3), fmt (c->m_sat, b4));
+}
+
+static void
+check (enum logpc_status s, const struct logpc_contention *c, double B)
+{
+  if (s == LOGPC_SATURATED)
+    saturated (c, B);
+  if (s != LOGPC_OK)
+    fail ("%s", logpc_strerror (s));
+}
+
+/* "" for 1, else "MULT " (the factor of C_n in eq. 7).  */
+static const char *
+multtext (double mult, char buf[NUM_BUFSIZE])
+{
+  if (mult == 1)
+    return "";
+  int n = num_format (mult, -1, buf);
+  if (n < NUM_BUFSIZE - 1)
+    {
+      buf[n] = ' ';
+      buf[n + 1] = '\0';
+    }
+  return buf;
+}
+
+static void
+explain_contention (const struct logpc_net *net, double B,
+                    const struct logpc_contention *c)
+{
+  if (!o.explain)
+    return;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
+  if (!isnan (c->T))
+    {
+      EXPLAIN ("eq. (7): m_c = 1 / (T + %sC_n(m_c)), T = %s: quadratic "
+               "%s m^2 + %s m - 1 = 0", multtext (c->mult, b4), fmt (c->T, b1), fmt (c->qa, b2), fmt (c->qb, b3));
+      EXPLAIN ("eq. (7): physical root m_c = 2 / (qb + sqrt(qb^2 + 4 qa)) "
+               "= %s: the only root with 0 < m_c < m_sat = %s (the other "
+               "is %s)", fmt (c->m, b1), fmt (c->m_sat, b2),
+               c->qa > 0 ? "negative" : c->qa < 0 ? "beyond saturation"
+               : "absent: the equation is linear");
+    }
+  EXPLAIN ("eq. (4): rho = B m k_d / %g = %s * %s * %s / %g = %s",
+           net->chan, fmt (B, b1), fmt (c->m, b2), fmt (net->kd, b3),
+           net->chan, fmt (c->rho, b4));
+  if (c->clamped)
+    EXPLAIN ("eq. (3): k_d <= 1: Agarwal's (k_d - 1) factor would make the "
+             "delay negative; w_b taken as 0");
+  EXPLAIN ("eq. (3)/(5): w_b = rho B / (1 - rho) (k_d - 1) / k_d^2 "
+           "(1 + 1/n) = %s", fmt (c->wb, b1));
+  EXPLAIN ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
+           fmt (net->kd, b1), fmt (c->wb, b2), fmt (c->Cn, b3));
+  if (!isnan (c->T))
+    EXPLAIN ("eq. (7): T_c = 1 / m_c = T + %sC_n = %s",
+             multtext (c->mult, b4), fmt (c->Tc, b1));
+}
+
+/* The subcommands.  Each declares its computed columns and fills them.  */
+struct sub
+{
+  const char *name;
+  const char *const *cols;      /* computed columns, NULL-terminated */
+  const char *const *show;      /* parameters shown without input rows */
+  const char *traffic;          /* default traffic */
+  void (*compute) (const struct params *p, double *out);
+};
+
+static const char *const distance_cols[] = {
+  "n", "nodes", "P", "dist", "kd", "method", NULL
+};
+
+/* Non-numeric output: a negative sentinel index into this table.  */
+static const char *out_str;
+
+static void
+do_distance (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 1);
+  out[0] = c->cube.n;
+  out[1] = (double) c->nodes;
+  out[2] = (double) c->ranks;
+  out[3] = c->dist;
+  out[4] = c->dist / c->cube.n;
+  out[5] = NAN;
+  out_str = c->method;
+}
+
+static const char *const contention_cols[] = {
+  "kd", "rho", "wb", "Cn", "m_sat", NULL
+};
+
+static void
+do_contention (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  double B = need (p, PR_BYTES), m = need (p, PR_M);
+  struct logpc_contention r;
+  enum logpc_status s = logpc_contention (&c->net, B, m, &r);
+  explain_contention (&c->net, B, &r);
+  check (s, &r, B);
+  out[0] = c->net.kd;
+  out[1] = r.rho;
+  out[2] = r.wb;
+  out[3] = r.Cn;
+  out[4] = r.m_sat;
+}
+
+static const char *const solve_cols[] = {
+  "kd", "mc", "Tc", "Cn", "rho", "wb", "m_sat", "inflation", NULL
+};
+
+static void
+do_solve (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  double B = need (p, PR_BYTES), T = need (p, PR_T);
+  struct logpc_contention r;
+  enum logpc_status s = logpc_closed (&c->net, B, T, 1.0, &r);
+  explain_contention (&c->net, B, &r);
+  check (s, &r, B);
+  out[0] = c->net.kd;
+  out[1] = r.m;
+  out[2] = r.Tc;
+  out[3] = r.Cn;
+  out[4] = r.rho;
+  out[5] = r.wb;
+  out[6] = r.m_sat;
+  out[7] = r.Tc / T;
+}
+
+static const char *const transfer_cols[] = {
+  "kd", "mc", "rho", "Cn", "t_short", "t_short_c", "t_long", "t_long_c",
+  "t_e2e", "t_e2e_c", NULL
+};
+
+static void
+do_transfer (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  double B = need (p, PR_BYTES);
+  const char *kind = o.kind ? o.kind : "all";
+  int all = strcmp (kind, "all") == 0;
+  struct logpc_contention r;
+  enum logpc_status s;
+  struct logpc_machine mp;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
+
+  if (!isnan (p->v[PR_M]))
+    s = logpc_contention (&c->net, B, p->v[PR_M], &r);
+  else if (!isnan (p->v[PR_T]))
+    s = logpc_closed (&c->net, B, p->v[PR_T], 1.0, &r);
+  else
+    {
+      if (cur_reader)
+        fail ("no injection rate: give --m (open model) or --T (closed "
+              "model, eq. 7), or an 'm' or 'T' column");
+      die_usage ("no injection rate: give --m (open model) or --T (closed "
+                 "model, eq. 7)");
+    }
+  explain_contention (&c->net, B, &r);
+  check (s, &r, B);
+  out[0] = c->net.kd;
+  out[1] = isnan (r.T) ? NAN : r.m;
+  out[2] = r.rho;
+  out[3] = r.Cn;
+  for (int i = 4; i < 10; i++)
+    out[i] = NAN;
+  logpc_machine_init (&mp);
+  if (all || strcmp (kind, "short") == 0)
+    {
+      mp.os = need (p, PR_OS);
+      mp.orr = need (p, PR_OR);
+      mp.L = need (p, PR_L);
+      out[4] = logpc_short (&mp, 0);
+      out[5] = logpc_short (&mp, r.Cn);
+      EXPLAIN ("eq. (8)/(9): T_s-r = os + L + C_n + or = %s (%s without "
+               "contention)", fmt (out[5], b1), fmt (out[4], b2));
+    }
+  if (all || strcmp (kind, "long") == 0 || strcmp (kind, "e2e") == 0)
+    {
+      mp.osl = need (p, PR_OSL);
+      mp.G = need (p, PR_G);
+      mp.L = need (p, PR_L);
+    }
+  if (all || strcmp (kind, "long") == 0)
+    {
+      out[6] = logpc_long (&mp, B, 0);
+      out[7] = logpc_long (&mp, B, r.Cn);
+      EXPLAIN ("eq. (10): T_s-r = osl + (B-1) G + L + C_n = %s (eq. 1 "
+               "without contention: %s)", fmt (out[7], b1), fmt (out[6], b2));
+    }
+  if (all || strcmp (kind, "e2e") == 0)
+    {
+      mp.orl = need (p, PR_ORL);
+      mp.Gm = need (p, PR_GM);
+      mp.a = need (p, PR_A);
+      out[8] = logpc_e2e (&mp, B, 0);
+      out[9] = logpc_e2e (&mp, B, r.Cn);
+      EXPLAIN ("eq. (2): T_s-r = osl + L + max(orl + a G + B Gm, (B-1) G) "
+               "= %s; with the header delay C_n: %s", fmt (out[8], b1),
+               fmt (out[9], b2));
+    }
+}
+
+static const char *const bound_cols[] = {
+  "kd", "F", "inflation", "mcB", NULL
+};
+
+static void
+do_bound (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  double G = need (p, PR_G);
+  struct logpc_bound b;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
+  if (!(G > 0))
+    bad ("the bound needs G > 0 (the maximal rate is 1 / (2 G B))");
+  if (o.explain)
+    {
+      struct logpc_contention r;
+      logpc_closed (&c->net, 1.0, 2.0 * G, 1.0, &r);
+      EXPLAIN ("eq. (13): maximal injection T = 2 G B; B cancels, solved "
+               "with B = 1");
+      explain_contention (&c->net, 1.0, &r);
+    }
+  enum logpc_status s = logpc_bound (&c->net, G, &b);
+  if (s != LOGPC_OK)
+    fail ("%s", logpc_strerror (s));
+  EXPLAIN ("eq. (13): m_c = 1 / (F B) with F = %s", fmt (b.F, b1));
+  EXPLAIN ("eq. (14): T_c / T = F / (2 G) = %s", fmt (b.inflation, b2));
+  out[0] = c->net.kd;
+  out[1] = b.F;
+  out[2] = b.inflation;
+  out[3] = b.mcB;
+}
+
+static const char *const remap_cols[] = {
+  "kd", "t_logp", "Cr", "t_lopc", "Cn_sync", "t_logpc", "t_async",
+  "Cn_async", NULL
+};
+static const char *const remap_long_cols[] = {
+  "kd", "T", "Tc", "mc", "Cn", "inflation", NULL
+};
+
+static void
+do_remap (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  double B = need (p, PR_BYTES);
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
+  if (o.style && strcmp (o.style, "long") == 0)
+    {
+      struct logpc_remap_long r;
+      double G = need (p, PR_G);
+      if (!(G > 0))
+        bad ("the long-message remap needs G > 0");
+      EXPLAIN ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
+                                                               b1));
+      enum logpc_status s = logpc_remap_long (&c->net, G, B, &r);
+      explain_contention (&c->net, B, &r.c);
+      check (s, &r.c, B);
+      EXPLAIN ("eq. (13): one message every %s = %s B time units",
+               fmt (r.Tc, b1), fmt (r.Tc / B, b2));
+      out[0] = c->net.kd;
+      out[1] = r.T;
+      out[2] = r.Tc;
+      out[3] = r.c.m;
+      out[4] = r.c.Cn;
+      out[5] = r.Tc / r.T;
+      return;
+    }
+  struct logpc_machine mp;
+  struct logpc_remap r;
+  logpc_machine_init (&mp);
+  mp.os = need (p, PR_OS);
+  mp.orr = need (p, PR_OR);
+  mp.L = need (p, PR_L);
+  enum logpc_status s = logpc_remap_short (&c->net, &mp, B, p->v[PR_CR],
+                                           &r);
+  EXPLAIN ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
+           fmt (r.logp_sync, b1));
+  EXPLAIN ("Table 4, LoPC: + C_r = %s (%s) = %s", fmt (r.Cr, b1),
+           isnan (p->v[PR_CR]) ? "or + os, LoPC's empirical value"
+           : "given", fmt (r.lopc_sync, b2));
+  EXPLAIN ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
+           "2 C_n), i.e. eq. (7) with T = t_lopc / 2 = %s",
+           fmt (r.lopc_sync / 2, b1));
+  explain_contention (&c->net, B, &r.sync);
+  EXPLAIN ("Table 4, LoGPC: + 2 C_n = %s", fmt (r.logpc_sync, b1));
+  EXPLAIN ("Section 5.1.2, asynchronous: os + or = %s per message, m = "
+           "1 / (os + or) = %s", fmt (r.async, b1), fmt (1 / r.async, b2));
+  explain_contention (&c->net, B, &r.async_c);
+  check (s, &r.async_c, B);
+  EXPLAIN ("asynchronous: C_n = %s adds latency only (LogP = LoPC = LoGPC "
+           "= %s)", fmt (r.async_c.Cn, b1), fmt (r.async, b3));
+  out[0] = c->net.kd;
+  out[1] = r.logp_sync;
+  out[2] = r.Cr;
+  out[3] = r.lopc_sync;
+  out[4] = r.sync.Cn;
+  out[5] = r.logpc_sync;
+  out[6] = r.async;
+  out[7] = r.async_c.Cn;
+}
+
+static const char *const diamond_cols[] = {
+  "kd", "W", "d", "Os_blk", "Or_blk", "u", "v", "M", "mc", "Cn", "Mc",
+  "contention", NULL
+};
+
+static void
+do_diamond (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "neighbor", 0);
+  struct logpc_machine mp;
+  struct logpc_diamond_in in;
+  struct logpc_diamond r;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
+  logpc_machine_init (&mp);
+  in.n_dag = need (p, PR_DAGN);
+  in.b = need (p, PR_BLOCKS);
+  in.P = need (p, PR_P);
+  in.task = need (p, PR_TASK);
+  in.agg = opt_or (p, PR_AGG, 0);
+  in.B = need (p, PR_BYTES);
+  mp.os = need (p, PR_OS);
+  mp.L = need (p, PR_L);
+  mp.G = need (p, PR_G);
+  mp.a = need (p, PR_A);
+  if (in.P < 2)
+    bad ("the Diamond DAG model needs P >= 2 processors");
+  if (in.B - 1 < mp.a)
+    bad ("B = %g bytes is shorter than the header a + 1 = %g bytes "
+          "(O_r = (B - 1 - a) G would be negative)", in.B, mp.a + 1);
+  enum logpc_status s = logpc_diamond (&c->net, &mp, &in, &r);
+  EXPLAIN ("Section 5.2.1: w_a = n^2 / (P b) task = %s, W = w_a + alpha "
+           "n / b = %s", fmt (r.wa, b1), fmt (r.W, b2));
+  EXPLAIN ("Section 5.2.1: d = L + a G = %s, O_s = os + (B-1) G = %s, "
+           "O_r = (B-1-a) G = %s", fmt (r.d, b1), fmt (r.Os, b2),
+           fmt (r.Or, b3));
+  EXPLAIN ("Section 5.2.1: u = O_r + W + d = %s, v = O_s + W + O_r = %s",
+           fmt (r.u, b1), fmt (r.v, b2));
+  EXPLAIN ("eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W = %s",
+           fmt (r.M, b1));
+  EXPLAIN ("Section 5.2.1: m_c = 1 / (v + 2 C_n), eq. (7) with T = v and "
+           "twice the contention");
+  explain_contention (&c->net, in.B, &r.c);
+  check (s, &r.c, in.B);
+  EXPLAIN ("Section 5.2.1: bound M + ((P - 1) + 2 (b - 1)) C_n = %s + %s "
+           "C_n = %s", fmt (r.M, b1), fmt (r.sends, b2), fmt (r.Mc, b3));
+  out[0] = c->net.kd;
+  out[1] = r.W;
+  out[2] = r.d;
+  out[3] = r.Os;
+  out[4] = r.Or;
+  out[5] = r.u;
+  out[6] = r.v;
+  out[7] = r.M;
+  out[8] = r.c.m;
+  out[9] = r.c.Cn;
+  out[10] = r.Mc;
+  out[11] = r.Mc / r.M;
+}
+
+static const char *const em3d_cols[] = {
+  "kd", "t_msg", "t_comm", "rho", "Cn", "t_comm_c", NULL
+};
+
+static void
+do_em3d (const struct params *p, double *out)
+{
+  const struct network *c = network (p, "uniform", 0);
+  struct logpc_machine mp;
+  struct logpc_em3d r;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
+  logpc_machine_init (&mp);
+  double B = need (p, PR_BYTES), msgs = need (p, PR_MSGS);
+  mp.os = need (p, PR_OS);
+  mp.orr = need (p, PR_OR);
+  if (!(mp.os + mp.orr > 0))
+    bad ("os + or must be > 0 (the injection rate is 1 / (os + or))");
+  enum logpc_status s = logpc_em3d (&c->net, &mp, B, msgs, &r);
+  EXPLAIN ("Section 5.3: os + or = %s per message, m = 1 / (os + or)",
+           fmt (r.t_msg, b1));
+  explain_contention (&c->net, B, &r.c);
+  check (s, &r.c, B);
+  EXPLAIN ("Section 5.3: %s messages: %s without hotspots, %s if every "
+           "send stalls for C_n", fmt (msgs, b1), fmt (r.t_comm, b2),
+           fmt (r.t_comm_c, b3));
+  out[0] = c->net.kd;
+  out[1] = r.t_msg;
+  out[2] = r.t_comm;
+  out[3] = r.c.rho;
+  out[4] = r.c.Cn;
+  out[5] = r.t_comm_c;
+}
+
+static const char *const show_distance[] = {
+  "dims", "topology", "channels", "traffic", NULL };
+static const char *const show_contention[] = { "bytes", "m", NULL };
+static const char *const show_solve[] = { "bytes", "T", NULL };
+static const char *const show_transfer[] = { "bytes", "m", "T", NULL };
+static const char *const show_bound[] = { "G", NULL };
+static const char *const show_remap[] = { "bytes", NULL };
+static const char *const show_remap_long[] = { "bytes", "G", NULL };
+static const char *const show_diamond[] = {
+  "dag_n", "P", "blocks", "bytes", NULL };
+static const char *const show_em3d[] = { "bytes", "msgs", NULL };
+
+/* ------------------------------------------------------------ driver */
+
+/* Parameters of the --params file (one row).  */
+static void
+read_params_file (const char *path, struct params *p, tsv_reader **keep)
+{
+  tsv_reader *r = tsv_open (path);
+  if (!tsv_next (r))
+    die_at (tsv_name (r), tsv_lineno (r), 0,
+            "no parameter row (one row of named columns expected)");
+  for (size_t i = 0; i < tsv_ncols (r); i++)
+    {
+      const char *name = tsv_colname (r, i);
+      int k = param_index (name);
+      if (k >= 0)
+        row_param (r, i, k, p);
+      else if ((k = sparam_index (name)) >= 0 && !tsv_is_na (r, i))
+        {
+          char *s = strdup (tsv_field (r, i));
+          if (!s)
+            die ("out of memory");
+          p->s[k] = s;
+        }
+    }
+  if (tsv_next (r))
+    die_at (tsv_name (r), tsv_lineno (r), 0,
+            "more than one parameter row (select one row first, e.g. with "
+            "awk)");
+  *keep = r;
+}
+
+/* Merge layer SRC over DST.  */
+static void
+params_over (struct params *dst, const struct params *src)
+{
+  for (int i = 0; i < NPARAM; i++)
+    if (!isnan (src->v[i]))
+      dst->v[i] = src->v[i];
+  for (int i = 0; i < NSPARAM; i++)
+    if (src->s[i])
+      dst->s[i] = src->s[i];
+}
+
+static size_t
+ncols_of (const char *const *cols)
+{
+  size_t n = 0;
+  while (cols[n])
+    n++;
+  return n;
+}
+
+static void
+put_shown (tsv_writer *w, const struct params *p, const char *name)
+{
+  int k = param_index (name);
+  if (k >= 0)
+    {
+      tsv_put_num (w, p->v[k]);
+      return;
+    }
+  k = sparam_index (name);
+  const char *dflt = strcmp (name, "topology") == 0 ? "mesh"
+                     : strcmp (name, "channels") == 0 ? "bi"
+                     : strcmp (name, "traffic") == 0 ? "uniform" : NULL;
+  const char *s = p->s[k] ? p->s[k] : dflt;
+  if (s)
+    tsv_put_str (w, s);
+  else
+    tsv_put_na (w);
+}
+
+/* The text of the last number written in each output column: in a sweep
+   many computed columns repeat (k_d, times that do not depend on the
+   swept parameter), and formatting is most of the cost of a row.  */
+struct numcache
+{
+  uint64_t bits;   /* the number's bits: equal bits, equal text */
+  int len;         /* 0: nothing cached yet */
+  char text[NUM_BUFSIZE];
+};
+
+static void
+put_cached (tsv_writer *w, struct numcache *cache, size_t nc, size_t j,
+            double v)
+{
+  struct numcache *c = &cache[j];
+  uint64_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  if (c->bits != bits || c->len == 0)
+    {
+      /* Another column may hold the same number (the long and the
+         end-to-end time of a long message): copy its text.  */
+      size_t i;
+      for (i = 0; i < nc; i++)
+        if (cache[i].bits == bits && cache[i].len != 0)
+          break;
+      if (i < nc)
+        {
+          memcpy (c->text, cache[i].text, (size_t) cache[i].len);
+          c->len = cache[i].len;
+        }
+      else
+        c->len = num_format (v, tsv_precision, c->text);
+      c->bits = bits;
+    }
+  tsv_put_strn (w, c->text, (size_t) c->len);
+}
+
+/* Does stdin hold anything?  A terminal or an empty stream: no rows.  */
+static int
+stdin_has_data (void)
+{
+  if (isatty (STDIN_FILENO))
+    return 0;
+  int ch = getc (stdin);
+  if (ch == EOF)
+    return 0;
+  ungetc (ch, stdin);
+  return 1;
+}
+
+static int
+run (const struct sub *sub, int argc, const char **argv)
+{
+  params_clear (&o.opt);
+  params_clear (&o.file);
+  o.seed = 1;
+  poptContext con = cli_parse (argc, argv, table,
+                               "[OPTION...] [FILE]", handle_option);
+  const char **args = poptGetArgs (con);
+  const char *input = NULL;
+  if (args && args[0])
+    {
+      if (args[1])
+        die_usage ("at most one input stream (got '%s' and '%s')", args[0],
+                   args[1]);
+      input = args[0];
+    }
+
+  tsv_reader *pr = NULL, *in = NULL;
+  if (o.params_file)
+    read_params_file (o.params_file, &o.file, &pr);
+  if (o.mapping && strcmp (o.mapping, "identity")
+      && strcmp (o.mapping, "random"))
+    read_mapping_file (o.mapping);
+  struct params base;
+  params_clear (&base);
+  params_over (&base, &o.file);
+  params_over (&base, &o.opt);
+
+  if (input || stdin_has_data ())
+    in = tsv_open (input);
+
+  /* Time unit: --time-unit, the parameter file and the input agree.  */
+  tsv_reader *readers[2];
+  size_t nr = 0;
+  if (pr)
+    readers[nr++] = pr;
+  if (in)
+    readers[nr++] = in;
+  const char *unit = tsv_time_unit (readers, nr);
+  if (o.time_unit && unit && strcmp (o.time_unit, unit) != 0)
+    die ("--time-unit %s conflicts with the input's #@time_unit=%s",
+         o.time_unit, unit);
+  if (o.time_unit)
+    unit = o.time_unit;
+
+  /* The long-message remap has columns of its own.  */
+  struct sub actual = *sub;
+  if (sub->compute == do_remap && o.style && strcmp (o.style, "long") == 0)
+    {
+      actual.cols = remap_long_cols;
+      actual.show = show_remap_long;
+    }
+  sub = &actual;
+  size_t nc = ncols_of (sub->cols);
+  double *out = malloc (nc * sizeof *out);
+  if (!out)
+    die ("out of memory");
+  /* Without input rows, compute before writing anything: an error leaves
+     stdout empty.  */
+  if (!in)
+    sub->compute (&base, out);
+  tsv_writer *w = tsv_writer_open (NULL);
+  if (pr)
+    tsv_copy_meta (w, pr);
+  if (in)
+    tsv_copy_meta (w, in);
+  tsv_write_tool_meta (w, sub->name);
+  if (o.mapping)
+    tsv_meta (w, "mapping", "%s", o.mapping);
+  if (o.mapping && strcmp (o.mapping, "random") == 0)
+    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
+  tsv_meta_time_unit (w, unit);
+
+  if (!in)
+    {
+      size_t ns = ncols_of (sub->show);
+      const char **names = malloc ((ns + nc) * sizeof *names);
+      if (!names)
+        die ("out of memory");
+      for (size_t i = 0; i < ns; i++)
+        names[i] = sub->show[i];
+      for (size_t i = 0; i < nc; i++)
+        names[ns + i] = sub->cols[i];
+      /* A shown parameter that is also computed (P) appears once.  */
+      size_t nn = 0;
+      for (size_t i = 0; i < ns + nc; i++)
+        {
+          int dup = 0;
+          for (size_t j = 0; j < nn; j++)
+            dup |= strcmp (names[j], names[i]) == 0;
+          if (!dup)
+            names[nn++] = names[i];
+        }
+      tsv_write_header (w, nn, names);
+      for (size_t i = 0; i < ns; i++)
+        {
+          int computed = 0;
+          for (size_t j = 0; j < nc; j++)
+            computed |= strcmp (sub->show[i], sub->cols[j]) == 0;
+          if (!computed)
+            put_shown (w, &base, sub->show[i]);
+        }
+      for (size_t j = 0; j < nc; j++)
+        if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
+          tsv_put_str (w, out_str);
+        else
+          tsv_put_num (w, out[j]);
+      tsv_end_row (w);
+      free (names);
+    }
+  else
+    {
+      size_t ni = tsv_ncols (in);
+      /* Input column i sets parameter pk[i] (numeric) or sk[i] (string);
+         computed column j replaces input column at[j], or is appended.  */
+      int *pk = malloc (ni * sizeof *pk), *sk = malloc (ni * sizeof *sk);
+      long *at = malloc (nc * sizeof *at);
+      long *from = malloc (ni * sizeof *from);
+      struct numcache *cache = calloc (nc, sizeof *cache);
+      const char **names = malloc ((ni + nc) * sizeof *names);
+      if (!pk || !sk || !at || !from || !names || !cache)
+        die ("out of memory");
+      for (size_t i = 0; i < ni; i++)
+        {
+          names[i] = tsv_colname (in, i);
+          pk[i] = param_index (names[i]);
+          sk[i] = sparam_index (names[i]);
+          from[i] = -1;
+        }
+      size_t nn = ni;
+      for (size_t j = 0; j < nc; j++)
+        {
+          at[j] = tsv_col (in, sub->cols[j]);
+          if (at[j] < 0)
+            {
+              at[j] = (long) nn;
+              names[nn++] = sub->cols[j];
+            }
+          else
+            from[at[j]] = (long) j;
+        }
+      tsv_write_header (w, nn, names);
+      cur_reader = in;
+      struct params p;
+      while (tsv_next (in))
+        {
+          explain_row = tsv_lineno (in);
+          p = base;
+          for (size_t i = 0; i < ni; i++)
+            if (pk[i] >= 0)
+              row_param (in, i, pk[i], &p);
+            else if (sk[i] >= 0 && !tsv_is_na (in, i))
+              p.s[sk[i]] = tsv_field (in, i);
+          sub->compute (&p, out);
+          for (size_t i = 0; i < ni; i++)
+            if (from[i] < 0)
+              tsv_put_strn (w, tsv_field (in, i), tsv_field_len (in, i));
+            else if (isnan (out[from[i]])
+                     && strcmp (sub->cols[from[i]], "method") == 0)
+              tsv_put_str (w, out_str);
+            else
+              put_cached (w, cache, nc, (size_t) from[i], out[from[i]]);
+          for (size_t j = 0; j < nc; j++)
+            if ((size_t) at[j] >= ni)
+              {
+                if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
+                  tsv_put_str (w, out_str);
+                else
+                  put_cached (w, cache, nc, j, out[j]);
+              }
+          tsv_end_row (w);
+          /* The network is cached by its string parameters, which point
+             into this row: forget the pointers, keep the copies.  */
+        }
+      cur_reader = NULL;
+      free (pk);
+      free (sk);
+      free (at);
+      free (from);
+      free (names);
+      free (cache);
+    }
+  tsv_writer_close (w);
+  if (in)
+    tsv_close (in);
+  if (pr)
+    tsv_close (pr);
+  free (out);
+  poptFreeContext (con);
+  return 0;
+}
+
+static const struct sub subs[] = {
+  { "distance", distance_cols, show_distance, "uniform", do_distance },
+  { "contention", contention_cols, show_contention, "uniform",
+    do_contention },
+  { "solve", solve_cols, show_solve, "uniform", do_solve },
+  { "closed-loop", solve_cols, show_solve, "uniform", do_solve },
+  { "transfer", transfer_cols, show_transfer, "uniform", do_transfer },
+  { "bound", bound_cols, show_bound, "uniform", do_bound },
+  { "remap", remap_cols, show_remap, "uniform", do_remap },
+  { "diamond", diamond_cols, show_diamond, "neighbor", do_diamond },
+  { "em3d", em3d_cols, show_em3d, "uniform", do_em3d },
+};
+
+#define RUNNER(i) \
+  static int run_##i (int argc, const char **argv) \
+  { return run (&subs[i], argc, argv); }
+RUNNER (0)
+RUNNER (1)
+RUNNER (2)
+RUNNER (3)
+RUNNER (4)
+RUNNER (5)
+RUNNER (6)
+RUNNER (7)
+RUNNER (8)
+
+static const struct cli_subcommand commands[] = {
+  { "distance", run_0, "average distance k_d of a k-ary n-cube (eqs. 11, "
+    "12)" },
+  { "contention", run_1, "open model: rho, w_b, C_n at rate m (eqs. 3-6)" },
+  { "solve", run_2, "closed model: m_c = 1 / (T + C_n) (eq. 7)" },
+  { "closed-loop", run_3, "same as solve" },
+  { "transfer", run_4, "transfer times with contention (eqs. 2, 8-10)" },
+  { "bound", run_5, "upper bound on the inflation T_c/T (eqs. 13, 14)" },
+  { "remap", run_6, "all-to-all remap, Table 4 and Section 5.1.3" },
+  { "diamond", run_7, "Diamond DAG makespan with contention (eq. 15)" },
+  { "em3d", run_8, "EM3D-style asynchronous exchange (Section 5.3)" },
+  { NULL, NULL, NULL }
+};
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  return cli_dispatch (argc, argv, commands);
+}
