@@ -1,11 +1,41 @@
-/* pingpong.c: the plain ping-pong loop bench/logp-measure compares the
-   fast LogP procedure with.  Ranks 0 and 1; for each size given on the
-   command line: 10 warm-up round trips, then 1000 timed ones (100 from
-   64 KiB on), as the usual MPI micro-benchmarks do.  Prints
-   "bytes<TAB>half_rtt_us" per size and the total time on stderr.  */
+/* pingpong.c: the minimal MPI ping-pong that bench/comet-run compares
+ * `comet-run echo` with.  No library of the project, no statistics layer:
+ *
+ *   mpirun -np 2 pingpong SIZE...
+ *
+ * For each SIZE (bytes) rank 0 and rank 1 bounce one message; after a
+ * warm-up, the number of round trips per repetition is set so that one
+ * repetition lasts about 1 ms, and 31 repetitions are timed with
+ * MPI_Wtime.  Prints "bytes<TAB>t" with t the median one-way time (half a
+ * round trip) in microseconds.  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+enum { REPS = 31, WARMUP = 20 };
+
+static int
+cmp (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+bounce (int rank, char *buf, int n, long iters)
+{
+  for (long i = 0; i < iters; i++)
+    if (rank == 0)
+      {
+        MPI_Send (buf, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv (buf, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+    else
+      {
+        MPI_Recv (buf, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send (buf, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+      }
+}
 
 int
 main (int argc, char **argv)
@@ -14,50 +44,39 @@ main (int argc, char **argv)
   int rank, size;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (size < 2)
+  if (size != 2)
     {
-      fprintf (stderr, "pingpong: needs 2 ranks\n");
-      MPI_Abort (MPI_COMM_WORLD, 1);
-    }
-  long max = 0;
-  for (int i = 1; i < argc; i++)
-    if (atol (argv[i]) > max)
-      max = atol (argv[i]);
-  char *buf = calloc ((size_t) max + 1, 1);
-  if (buf == NULL)
-    MPI_Abort (MPI_COMM_WORLD, 1);
-  MPI_Barrier (MPI_COMM_WORLD);
-  double start = MPI_Wtime ();
-  if (rank == 0)
-    printf ("bytes\thalf_rtt\n");
-  for (int i = 1; i < argc; i++)
-    {
-      int m = atoi (argv[i]);
-      int reps = m >= 65536 ? 100 : 1000;
-      double t0 = 0;
-      for (int r = -10; r < reps; r++)
-        {
-          if (r == 0)
-            t0 = MPI_Wtime ();
-          if (rank == 0)
-            {
-              MPI_Send (buf, m, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-              MPI_Recv (buf, m, MPI_BYTE, 1, 1, MPI_COMM_WORLD,
-                        MPI_STATUS_IGNORE);
-            }
-          else if (rank == 1)
-            {
-              MPI_Recv (buf, m, MPI_BYTE, 0, 1, MPI_COMM_WORLD,
-                        MPI_STATUS_IGNORE);
-              MPI_Send (buf, m, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-            }
-        }
       if (rank == 0)
-        printf ("%d\t%.17g\n", m, (MPI_Wtime () - t0) / reps / 2 * 1e6);
+        fprintf (stderr, "pingpong: run on exactly 2 ranks\n");
+      MPI_Abort (MPI_COMM_WORLD, 2);
     }
   if (rank == 0)
-    fprintf (stderr, "pingpong_time_s=%.6f\n", MPI_Wtime () - start);
-  free (buf);
+    printf ("bytes\tt\n");
+  for (int a = 1; a < argc; a++)
+    {
+      int n = atoi (argv[a]);
+      char *buf = calloc (1, n ? (size_t) n : 1);
+      double t0 = MPI_Wtime ();
+      bounce (rank, buf, n, WARMUP);
+      double one = (MPI_Wtime () - t0) / WARMUP;
+      long iters = one > 0 ? (long) (1e-3 / one) : 1000;
+      if (iters < 1)
+        iters = 1;
+      if (iters > 10000)
+        iters = 10000;
+      MPI_Bcast (&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+      double t[REPS];
+      for (int r = 0; r < REPS; r++)
+        {
+          double t1 = MPI_Wtime ();
+          bounce (rank, buf, n, iters);
+          t[r] = (MPI_Wtime () - t1) / (double) iters / 2 * 1e6;
+        }
+      qsort (t, REPS, sizeof *t, cmp);
+      if (rank == 0)
+        printf ("%d\t%.6g\n", n, t[REPS / 2]);
+      free (buf);
+    }
   MPI_Finalize ();
   return 0;
 }

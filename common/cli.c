@@ -17,7 +17,7 @@
 struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
 poptContext cli_context;
 
-enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET };
+enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET, OPT_HELP, OPT_USAGE };
 
 static void
 print_version (void)
@@ -30,7 +30,6 @@ common_callback (poptContext con, enum poptCallbackReason reason,
                  const struct poptOption *opt, const char *arg,
                  const void *data)
 {
-  (void) con;
   (void) data;
   if (reason != POPT_CALLBACK_REASON_OPTION)
     return;
@@ -47,8 +46,26 @@ common_callback (poptContext con, enum poptCallbackReason reason,
       cli.quiet = 1;
       err_quiet = 1;
       break;
+    /* popt's own --help exits the process directly; here the exit goes
+       through err_exit, so an MPI program finalizes (mpiutil.h) and
+       mpirun does not report a failed job.  */
+    case OPT_HELP:
+      poptPrintHelp (con, stdout, 0);
+      err_exit (0);
+    case OPT_USAGE:
+      poptPrintUsage (con, stdout, 0);
+      err_exit (0);
     }
 }
+
+static struct poptOption help_table[] = {
+  { NULL, '\0', POPT_ARG_CALLBACK, (void *) common_callback, 0, NULL, NULL },
+  { "help", '?', POPT_ARG_NONE, NULL, OPT_HELP,
+    "show this help message", NULL },
+  { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE,
+    "display a brief usage message", NULL },
+  POPT_TABLEEND
+};
 
 struct poptOption cli_common_table[] = {
   { NULL, '\0', POPT_ARG_CALLBACK, (void *) common_callback, 0, NULL, NULL },
@@ -59,7 +76,8 @@ struct poptOption cli_common_table[] = {
     "do not print warnings", NULL },
   { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
     "print the version and exit", NULL },
-  POPT_AUTOHELP
+  { NULL, '\0', POPT_ARG_INCLUDE_TABLE, help_table, 0, "Help options:",
+    NULL },
   POPT_TABLEEND
 };
 

@@ -1,0 +1,495 @@
+/* dag.c: the operation graph of dag-predict (see dag.h).  */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag.h"
+#include "err.h"
+
+static void *
+xrealloc (void *p, size_t n)
+{
+  void *q = realloc (p, n ? n : 1);
+  if (!q)
+    die ("out of memory (%zu bytes)", n);
+  return q;
+}
+
+void
+dag_reserve (struct dag *d, size_t nodes, size_t edges)
+{
+  if (nodes > INT32_MAX / 2)
+    die ("%s: too many operations (over 2^30)", d->source);
+  if (nodes > d->cap)
+    {
+      d->node = xrealloc (d->node, nodes * sizeof *d->node);
+      d->cap = nodes;
+    }
+  if (edges > d->ecap)
+    {
+      d->efrom = xrealloc (d->efrom, edges * sizeof *d->efrom);
+      d->eto = xrealloc (d->eto, edges * sizeof *d->eto);
+      d->ekind = xrealloc (d->ekind, edges);
+      d->ecap = edges;
+    }
+}
+
+void
+dag_init (struct dag *d, const char *source)
+{
+  memset (d, 0, sizeof *d);
+  d->source = source ? source : "<input>";
+}
+
+void
+dag_free (struct dag *d)
+{
+  free (d->node);
+  free (d->efrom);
+  free (d->eto);
+  free (d->ekind);
+  free (d->succ_off);
+  free (d->succ);
+  free (d->npred);
+  free (d->pool);
+  memset (d, 0, sizeof *d);
+}
+
+int32_t
+dag_intern (struct dag *d, const char *s, size_t len)
+{
+  if (d->pool_len + len + 1 > d->pool_cap)
+    {
+      size_t cap = d->pool_cap ? d->pool_cap : 4096;
+      while (cap < d->pool_len + len + 1)
+        cap *= 2;
+      if (cap > INT32_MAX)
+        die ("%s: too many names (name pool over 2 GiB)", d->source);
+      d->pool = xrealloc (d->pool, cap);
+      d->pool_cap = cap;
+    }
+  int32_t off = (int32_t) d->pool_len;
+  memcpy (d->pool + off, s, len);
+  d->pool[off + len] = '\0';
+  d->pool_len += len + 1;
+  return off;
+}
+
+const char *
+dag_name (const struct dag *d, int32_t off)
+{
+  return off >= 0 ? d->pool + off : NULL;
+}
+
+static int32_t
+add_node (struct dag *d, const struct dag_node *nd)
+{
+  if (d->n == d->cap)
+    {
+      size_t cap = d->cap ? 2 * d->cap : 1024;
+      if (cap > INT32_MAX / 2)
+        die ("%s: too many operations (over 2^30)", d->source);
+      d->node = xrealloc (d->node, cap * sizeof *d->node);
+      d->cap = cap;
+    }
+  d->node[d->n] = *nd;
+  if (nd->proc >= d->nprocs)
+    d->nprocs = nd->proc + 1;
+  if (nd->op == DAG_SEND && nd->peer >= d->nprocs)
+    d->nprocs = nd->peer + 1;
+  if (nd->op == DAG_RECV
+      && (nd->peer == DAG_ANY || nd->tag == DAG_ANY))
+    d->has_wildcard = 1;
+  if (nd->op == DAG_RECV && nd->peer >= d->nprocs)
+    d->nprocs = nd->peer + 1;
+  return (int32_t) d->n++;
+}
+
+int32_t
+dag_add_calc (struct dag *d, int32_t proc, double work, int32_t name,
+              int32_t line)
+{
+  struct dag_node nd;
+  memset (&nd, 0, sizeof nd);
+  nd.op = DAG_CALC;
+  nd.u.work = work;
+  nd.proc = proc;
+  nd.peer = -1;
+  nd.name = name;
+  nd.line = line;
+  return add_node (d, &nd);
+}
+
+static int32_t
+add_comm (struct dag *d, uint8_t op, int32_t proc, int32_t peer,
+          int64_t bytes, int64_t tag, int32_t name, int32_t line)
+{
+  struct dag_node nd;
+  memset (&nd, 0, sizeof nd);
+  nd.op = op;
+  nd.u.bytes = bytes;
+  nd.tag = (int32_t) tag;
+  nd.proc = proc;
+  nd.peer = peer;
+  nd.name = name;
+  nd.line = line;
+  return add_node (d, &nd);
+}
+
+int32_t
+dag_add_send (struct dag *d, int32_t proc, int32_t to, int64_t bytes,
+              int64_t tag, int32_t name, int32_t line)
+{
+  return add_comm (d, DAG_SEND, proc, to, bytes, tag, name, line);
+}
+
+int32_t
+dag_add_recv (struct dag *d, int32_t proc, int32_t from, int64_t bytes,
+              int64_t tag, int32_t name, int32_t line)
+{
+  return add_comm (d, DAG_RECV, proc, from, bytes, tag, name, line);
+}
+
+void
+dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
+{
+  if (d->ne == d->ecap)
+    {
+      size_t cap = d->ecap ? 2 * d->ecap : 1024;
+      d->efrom = xrealloc (d->efrom, cap * sizeof *d->efrom);
+      d->eto = xrealloc (d->eto, cap * sizeof *d->eto);
+      d->ekind = xrealloc (d->ekind, cap);
+      d->ecap = cap;
+    }
+  d->efrom[d->ne] = from;
+  d->eto[d->ne] = to;
+  d->ekind[d->ne] = (uint8_t) k;
+  d->ne++;
+}
+
+void
+dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
+                 int64_t *next_tag, int32_t line)
+{
+  int32_t pa = d->node[a].proc, pb = d->node[b].proc;
+  if (pa == pb)
+    {
+      dag_add_edge (d, a, b, DAG_REQUIRES);
+      return;
+    }
+  if (*next_tag >= INT32_MAX)
+    die ("%s: too many messages (over 2^31)", d->source);
+  int64_t tag = (*next_tag)++;
+  int32_t s = dag_add_send (d, pa, pb, bytes, tag, d->node[a].name, line);
+  int32_t r = dag_add_recv (d, pb, pa, bytes, tag, d->node[b].name, line);
+  d->node[s].derived = d->node[r].derived = 1;
+  dag_add_edge (d, a, s, DAG_REQUIRES);
+  dag_add_edge (d, r, b, DAG_REQUIRES);
+}
+
+void
+dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
+{
+  const struct dag_node *nd = &d->node[v];
+  const char *name = dag_name (d, nd->name);
+  char where[48] = "";
+  if (nd->line > 0)
+    snprintf (where, sizeof where, ", line %" PRId32, nd->line);
+  if (nd->op == DAG_CALC)
+    {
+      if (name)
+        snprintf (buf, len, "task '%s' (proc %" PRId32 "%s)", name,
+                  nd->proc, where);
+      else
+        snprintf (buf, len, "calc on proc %" PRId32 "%s", nd->proc, where);
+      return;
+    }
+  char peer[24], tag[32];
+  if (nd->peer == DAG_ANY)
+    strcpy (peer, "any");
+  else
+    snprintf (peer, sizeof peer, "%" PRId32, nd->peer);
+  if (nd->tag == DAG_ANY)
+    strcpy (tag, "any");
+  else
+    snprintf (tag, sizeof tag, "%" PRId32, nd->tag);
+  if (nd->derived)
+    snprintf (buf, len, "%s of message %s task '%s' (proc %" PRId32
+              " %s proc %s%s)",
+              nd->op == DAG_SEND ? "send" : "receive",
+              nd->op == DAG_SEND ? "from" : "to", name ? name : "?",
+              nd->proc, nd->op == DAG_SEND ? "to" : "from", peer, where);
+  else
+    snprintf (buf, len, "%s%s%s%s %" PRId64 "b %s %s tag %s on rank %"
+              PRId32 "%s",
+              name ? "'" : "", name ? name : "", name ? "' " : "",
+              nd->op == DAG_SEND ? "send" : "recv", nd->u.bytes,
+              nd->op == DAG_SEND ? "to" : "from", peer, tag, nd->proc,
+              where);
+}
+
+/* Name one cycle among the nodes left over by Kahn's algorithm.  */
+static void
+die_cycle (struct dag *d, const uint32_t *left)
+{
+  int32_t *pred = malloc (d->n * sizeof *pred);
+  if (!pred)
+    die ("out of memory");
+  for (size_t v = 0; v < d->n; v++)
+    pred[v] = -1;
+  for (size_t e = 0; e < d->ne; e++)
+    if (left[d->efrom[e]] && left[d->eto[e]])
+      pred[d->eto[e]] = d->efrom[e];
+  for (size_t v = 0; v < d->n; v++)
+    if (left[v] && d->node[v].op == DAG_RECV && d->node[v].derived
+        && left[v - 1])
+      pred[v] = (int32_t) v - 1;
+  int32_t start = -1;
+  for (size_t v = 0; v < d->n && start < 0; v++)
+    if (left[v])
+      start = (int32_t) v;
+  /* Walk predecessors until one repeats: that one is on a cycle.  */
+  uint8_t *seen = calloc (d->n, 1);
+  if (!seen)
+    die ("out of memory");
+  int32_t v = start;
+  while (!seen[v])
+    {
+      seen[v] = 1;
+      v = pred[v];
+    }
+  /* Collect the cycle backwards from v, print it forwards, closing it
+     with its first operation.  */
+  int32_t *cyc = NULL;
+  size_t ncyc = 0;
+  int32_t u = v;
+  do
+    {
+      cyc = xrealloc (cyc, (ncyc + 1) * sizeof *cyc);
+      cyc[ncyc++] = u;
+      u = pred[u];
+    }
+  while (u != v);
+  size_t cap = 4096, len = 0;
+  char *msg = malloc (cap);
+  if (!msg)
+    die ("out of memory");
+  msg[0] = '\0';
+  for (size_t k = 0; k <= ncyc; k++)
+    {
+      char desc[256];
+      if (k == 8 && ncyc > 8)
+        {
+          snprintf (msg + len, cap - len, " -> ...");
+          len = strlen (msg);
+          k = ncyc;
+        }
+      dag_describe (d, cyc[k < ncyc ? ncyc - 1 - k : ncyc - 1], desc,
+                    sizeof desc);
+      snprintf (msg + len, cap - len, "%s%s", k ? " -> " : "", desc);
+      len = strlen (msg);
+    }
+  free (seen);
+  free (pred);
+  int32_t line = d->node[cyc[ncyc - 1]].line;
+  free (cyc);
+  static char text[4096];
+  snprintf (text, sizeof text, "%s", msg);
+  free (msg);
+  free ((void *) left);
+  die_at (d->source, line, 0, "dependency cycle: %s", text);
+}
+
+void
+dag_finalize (struct dag *d)
+{
+  size_t n = d->n;
+  if (d->ne >= UINT32_MAX)
+    die ("%s: too many dependencies (over 2^32)", d->source);
+  free (d->succ_off);
+  free (d->succ);
+  free (d->npred);
+  d->succ_off = calloc (n + 1, sizeof *d->succ_off);
+  d->succ = malloc ((d->ne ? d->ne : 1) * sizeof *d->succ);
+  d->npred = calloc (n ? n : 1, sizeof *d->npred);
+  if (!d->succ_off || !d->succ || !d->npred)
+    die ("out of memory (%zu operations, %zu dependencies)", n, d->ne);
+  for (size_t e = 0; e < d->ne; e++)
+    {
+      if (d->efrom[e] == d->eto[e])
+        {
+          char desc[256];
+          dag_describe (d, d->efrom[e], desc, sizeof desc);
+          die_at (d->source, d->node[d->efrom[e]].line, 0,
+                  "dependency cycle: %s depends on itself", desc);
+        }
+      d->succ_off[d->efrom[e] + 1]++;
+      d->npred[d->eto[e]]++;
+    }
+  for (size_t v = 0; v < n; v++)
+    d->succ_off[v + 1] += d->succ_off[v];
+  uint32_t *fill = malloc ((n ? n : 1) * sizeof *fill);
+  if (!fill)
+    die ("out of memory");
+  memcpy (fill, d->succ_off, n * sizeof *fill);
+  for (size_t e = 0; e < d->ne; e++)
+    d->succ[fill[d->efrom[e]]++] =
+      ((uint32_t) d->eto[e] << 1) | d->ekind[e];
+  free (fill);
+
+  /* Kahn's algorithm: every node must be reachable in topological
+     order, otherwise there is a cycle.  */
+  uint32_t *left = malloc ((n ? n : 1) * sizeof *left);
+  int32_t *stack = malloc ((n ? n : 1) * sizeof *stack);
+  if (!left || !stack)
+    die ("out of memory");
+  size_t sp = 0, done = 0;
+  /* The message of a native SEND (node v) reaches its RECV (v + 1): an
+     edge for this check, though not a dependency of the simulation.  */
+  for (size_t v = 0; v < n; v++)
+    left[v] = d->npred[v]
+              + (d->node[v].op == DAG_RECV && d->node[v].derived);
+  for (size_t v = 0; v < n; v++)
+    if (!left[v])
+      stack[sp++] = (int32_t) v;
+  while (sp)
+    {
+      int32_t v = stack[--sp];
+      done++;
+      if (d->node[v].op == DAG_SEND && d->node[v].derived
+          && --left[v + 1] == 0)
+        stack[sp++] = v + 1;
+      for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
+        {
+          uint32_t w = d->succ[i] >> 1;
+          if (--left[w] == 0)
+            stack[sp++] = (int32_t) w;
+        }
+    }
+  free (stack);
+  if (done < n)
+    die_cycle (d, left);   /* frees LEFT */
+  free (left);
+
+  /* The builder's edge list is no longer needed.  */
+  free (d->efrom);
+  free (d->eto);
+  free (d->ekind);
+  d->efrom = d->eto = NULL;
+  d->ekind = NULL;
+  d->ecap = 0;
+}
+
+/* ------------------------------------------------------------ strmap */
+
+struct strmap_slot
+{
+  uint64_t hash;
+  int64_t scope;
+  size_t key;      /* offset in keys, +1; 0 = empty */
+  size_t len;
+  int32_t value;
+};
+
+static uint64_t
+str_hash (int64_t scope, const char *s, size_t len)
+{
+  uint64_t h = UINT64_C (1469598103934665603) ^ (uint64_t) scope;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char) s[i]) * UINT64_C (1099511628211);
+  return dag_mix64 (h);
+}
+
+void
+strmap_init (struct strmap *m)
+{
+  memset (m, 0, sizeof *m);
+}
+
+void
+strmap_free (struct strmap *m)
+{
+  free (m->slot);
+  free (m->keys);
+  memset (m, 0, sizeof *m);
+}
+
+static struct strmap_slot *
+strmap_find (const struct strmap *m, uint64_t h, int64_t scope,
+             const char *key, size_t len)
+{
+  size_t mask = m->cap - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask)
+    {
+      struct strmap_slot *s = &m->slot[i];
+      if (!s->key)
+        return s;
+      if (s->hash == h && s->scope == scope && s->len == len
+          && memcmp (m->keys + s->key - 1, key, len) == 0)
+        return s;
+    }
+}
+
+int32_t
+strmap_get (const struct strmap *m, int64_t scope, const char *key,
+            size_t len)
+{
+  if (!m->cap)
+    return -1;
+  struct strmap_slot *s = strmap_find (m, str_hash (scope, key, len),
+                                       scope, key, len);
+  return s->key ? s->value : -1;
+}
+
+int32_t
+strmap_put (struct strmap *m, int64_t scope, const char *key, size_t len,
+            int32_t value)
+{
+  if (2 * (m->n + 1) > m->cap)
+    {
+      size_t cap = m->cap ? 2 * m->cap : 1024;
+      struct strmap_slot *old = m->slot;
+      size_t oldcap = m->cap;
+      m->slot = calloc (cap, sizeof *m->slot);
+      if (!m->slot)
+        die ("out of memory");
+      m->cap = cap;
+      for (size_t i = 0; i < oldcap; i++)
+        if (old[i].key)
+          {
+            size_t j = old[i].hash & (cap - 1);
+            while (m->slot[j].key)
+              j = (j + 1) & (cap - 1);
+            m->slot[j] = old[i];
+          }
+      free (old);
+    }
+  uint64_t h = str_hash (scope, key, len);
+  struct strmap_slot *s = strmap_find (m, h, scope, key, len);
+  if (s->key)
+    {
+      int32_t prev = s->value;
+      s->value = value;
+      return prev;
+    }
+  if (m->keys_len + len + 1 > m->keys_cap)
+    {
+      size_t cap = m->keys_cap ? m->keys_cap : 4096;
+      while (cap < m->keys_len + len + 1)
+        cap *= 2;
+      m->keys = xrealloc (m->keys, cap);
+      m->keys_cap = cap;
+    }
+  memcpy (m->keys + m->keys_len, key, len);
+  s->hash = h;
+  s->scope = scope;
+  s->key = m->keys_len + 1;
+  s->len = len;
+  s->value = value;
+  m->keys_len += len + 1;
+  m->n++;
+  return -1;
+}

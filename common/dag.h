@@ -1,0 +1,134 @@
+/* dag.h: task and communication graphs for dag-predict.
+ *
+ * Every schedule, whatever its source (native TSV, a LogGOPSim GOAL file,
+ * a generator), becomes the same operation graph: per-processor
+ * operations CALC (local work), SEND and RECV, and dependencies between
+ * them.  An edge A -> B of kind DAG_REQUIRES lets B start once A has
+ * completed; DAG_IREQUIRES once A has started (GOAL's "irequires").
+ *
+ * The builder grows arrays; dag_finalize turns the edge list into
+ * compressed successor lists and checks for cycles.  No I/O here: errors
+ * of the input go through err.h (die_at), so a harness can catch them. */
+#ifndef MSGPERF_DAG_H
+#define MSGPERF_DAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dag_op { DAG_CALC = 0, DAG_SEND = 1, DAG_RECV = 2 };
+enum dag_dep { DAG_REQUIRES = 0, DAG_IREQUIRES = 1 };
+
+/* Wildcard source or tag of a receive (GOAL's -1).  */
+#define DAG_ANY (-1)
+
+struct dag_node     /* 32 bytes */
+{
+  union {
+    double work;      /* CALC: time */
+    int64_t bytes;    /* SEND, RECV: message size */
+  } u;
+  int32_t tag;        /* SEND, RECV (RECV: DAG_ANY allowed); < 2^31 - 1 */
+  int32_t proc;       /* processor (rank) running the operation */
+  int32_t peer;       /* SEND: destination; RECV: source or DAG_ANY */
+  int32_t name;       /* offset in the name pool, or -1 */
+  int32_t line;       /* input line that defined it, or 0 */
+  uint8_t op;         /* enum dag_op */
+  uint8_t derived;    /* SEND/RECV made from a native `msg` row */
+};
+
+struct dag
+{
+  struct dag_node *node;
+  size_t n, cap;
+  int32_t nprocs;           /* 1 + largest processor number */
+
+  /* Edge list while building.  */
+  int32_t *efrom, *eto;
+  uint8_t *ekind;
+  size_t ne, ecap;
+
+  /* After dag_finalize: successors of node v are succ[succ_off[v] ..
+     succ_off[v+1]-1], each (to << 1) | kind; npred[v] = predecessors.  */
+  uint32_t *succ_off;
+  uint32_t *succ;
+  uint32_t *npred;
+  int has_wildcard;         /* a RECV with DAG_ANY source or tag */
+
+  /* Names (task ids, GOAL labels): NUL-terminated strings.  */
+  char *pool;
+  size_t pool_len, pool_cap;
+
+  /* Input name for messages ("<stdin>", a path, "gen").  */
+  const char *source;
+};
+
+void dag_init (struct dag *d, const char *source);
+void dag_free (struct dag *d);
+
+/* Make room for NODES operations and EDGES dependencies in all (a hint
+   from generators that know their size).  */
+void dag_reserve (struct dag *d, size_t nodes, size_t edges);
+
+/* Add a string to the name pool; returns its offset.  */
+int32_t dag_intern (struct dag *d, const char *s, size_t len);
+const char *dag_name (const struct dag *d, int32_t off);
+
+/* Add operations; return the node index.  NAME is a pool offset or -1. */
+int32_t dag_add_calc (struct dag *d, int32_t proc, double work,
+                      int32_t name, int32_t line);
+int32_t dag_add_send (struct dag *d, int32_t proc, int32_t to,
+                      int64_t bytes, int64_t tag, int32_t name, int32_t line);
+int32_t dag_add_recv (struct dag *d, int32_t proc, int32_t from,
+                      int64_t bytes, int64_t tag, int32_t name, int32_t line);
+void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
+
+/* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
+   when both run on one processor, else a SEND after A and a RECV before
+   B, matched by the tag *NEXT_TAG (incremented).  The RECV is the node
+   right after its SEND, both marked `derived`: the simulator pairs them
+   without a matching queue.  */
+void dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
+                      int64_t *next_tag, int32_t line);
+
+/* Describe node V for messages: "task 'x' (proc 3)", "rank 2 'l4'
+   (line 9)", "send 1024b 0->5 tag 7".  Writes at most LEN bytes.  */
+void dag_describe (const struct dag *d, int32_t v, char *buf, size_t len);
+
+/* Build successor lists; die naming one cycle if there is one (the
+   message lists the operations around the cycle).  Self-dependencies
+   count as cycles.  */
+void dag_finalize (struct dag *d);
+
+/* ------------------------------------------------- string -> int map */
+
+/* A hash map from (scope, string) to an int32, used by the parsers to
+   resolve task ids and GOAL labels.  Strings are copied.  */
+struct strmap
+{
+  struct strmap_slot *slot;
+  size_t cap, n;
+  char *keys;
+  size_t keys_len, keys_cap;
+};
+void strmap_init (struct strmap *m);
+void strmap_free (struct strmap *m);
+/* Value for KEY in SCOPE, or -1.  */
+int32_t strmap_get (const struct strmap *m, int64_t scope,
+                    const char *key, size_t len);
+/* Insert; returns the previous value (-1 if KEY was new).  */
+int32_t strmap_put (struct strmap *m, int64_t scope,
+                    const char *key, size_t len, int32_t value);
+
+/* 64-bit mixing hash (splitmix64 finaliser).  */
+static inline uint64_t
+dag_mix64 (uint64_t x)
+{
+  x ^= x >> 30;
+  x *= UINT64_C (0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= UINT64_C (0x94d049bb133111eb);
+  x ^= x >> 31;
+  return x;
+}
+
+#endif

@@ -1,0 +1,679 @@
+/* dag_gen.c: task-graph generators of dag-predict (see dag_gen.h).
+ *
+ * diamond     the Diamond DAG of the LoGPC paper, Section 5.2: an n x n
+ *             grid in P stripes of b blocks; a block is one task of
+ *             n^2/(P b) DAG tasks plus alpha per value sent, and sends its
+ *             n/b top values to the stripe above.
+ * remap       all-to-all remap, Section 5.1: each processor sends ROUNDS
+ *             messages to (i + p) mod P or to random processors,
+ *             asynchronously or as request-reply pairs.
+ * em3d        Section 5.3: bipartite E/H graph of N nodes with DEGREE
+ *             edges each, a NONLOCAL fraction of them to processors within
+ *             SPAN; each phase sends, per processor pair, one message with
+ *             the values crossing it.
+ * tree-bcast, tree-reduce
+ *             a broadcast down / a reduction up a tree: b:F^D (balanced,
+ *             fan-out F, depth D), k:K@N (K-nomial over N), binomial@N,
+ *             flat@N.
+ * stencil     2-D halo exchange on a PX x PY processor grid.
+ * pipeline    P stages, ROUNDS items.
+ * multigrid-time
+ *             the time-parallel transfers of the hyperbolic paper
+ *             (Section 4): P time planes exchange a plane with both
+ *             neighbours every iteration.  */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag_gen.h"
+#include "err.h"
+
+const char *const dag_gen_patterns[][2] = {
+  { "diamond", "Diamond DAG, stripe partitioning (LoGPC Section 5.2)" },
+  { "remap", "all-to-all remap, async or request-reply (Section 5.1)" },
+  { "em3d", "EM3D bipartite E/H exchange (Section 5.3)" },
+  { "tree-bcast", "broadcast down a tree topology" },
+  { "tree-reduce", "reduction up a tree topology" },
+  { "stencil", "2-D halo exchange" },
+  { "pipeline", "P-stage pipeline" },
+  { "multigrid-time", "time-parallel plane transfers (hyperbolic paper)" },
+  { NULL, NULL }
+};
+
+void
+dag_gen_init (struct dag_gen *g)
+{
+  memset (g, 0, sizeof *g);
+  g->procs = 4;
+  g->n = 64;
+  g->blocks = 4;
+  g->rounds = 4;
+  g->work = 1;
+  g->alpha = 0;
+  g->bytes = 8;
+  g->mapping = "identity";
+  g->mode = "async";
+  g->dest = "shift";
+  g->topology = "binomial";
+  g->degree = 4;
+  g->nonlocal = 1;
+  g->span = 1;
+  g->px = 0;
+  g->py = 0;
+  g->seed = 1;
+}
+
+/* splitmix64: a small seeded generator (CONVENTIONS.md 5).  */
+static uint64_t
+rnd (uint64_t *s)
+{
+  *s += UINT64_C (0x9e3779b97f4a7c15);
+  return dag_mix64 (*s);
+}
+
+static uint64_t
+rnd_below (uint64_t *s, uint64_t n)
+{
+  return n ? rnd (s) % n : 0;
+}
+
+static int32_t
+task (const struct dag_sink *s, int32_t proc, double work,
+      const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+
+static int32_t
+task (const struct dag_sink *s, int32_t proc, double work,
+      const char *fmt, ...)
+{
+  char id[64];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (id, sizeof id, fmt, ap);
+  va_end (ap);
+  return s->task (s->ctx, id, proc, work);
+}
+
+/* A task named PREFIX followed by the decimal N (no printf: a tree of
+   millions of ranks names each one).  */
+static int32_t
+task_n (const struct dag_sink *s, int32_t proc, double work, char prefix,
+        int64_t n)
+{
+  char id[32], tmp[24];
+  size_t k = 0, len = 0;
+  uint64_t u = (uint64_t) n;
+  do
+    tmp[k++] = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  id[len++] = prefix;
+  while (k)
+    id[len++] = tmp[--k];
+  id[len] = '\0';
+  return s->task (s->ctx, id, proc, work);
+}
+
+/* ------------------------------------------------------------ diamond */
+
+static const char *
+gen_diamond (const struct dag_gen *g, const struct dag_sink *s)
+{
+  int64_t P = g->procs, b = g->blocks, n = g->n;
+  if (P < 1 || b < 1 || n < 1)
+    return "diamond needs --procs, --blocks and --n of at least 1";
+  if (P > (1 << 20) || b > (1 << 20) || P * b > (INT64_C (1) << 26))
+    return "diamond: --procs times --blocks too large (over 2^26 blocks)";
+  int32_t *map = malloc ((size_t) P * sizeof *map);
+  if (!map)
+    die ("out of memory");
+  if (strcmp (g->mapping, "identity") == 0)
+    for (int64_t i = 0; i < P; i++)
+      map[i] = (int32_t) i;
+  else if (strcmp (g->mapping, "random") == 0)
+    {
+      uint64_t st = g->seed;
+      for (int64_t i = 0; i < P; i++)
+        map[i] = (int32_t) i;
+      for (int64_t i = P - 1; i > 0; i--)
+        {
+          int64_t j = (int64_t) rnd_below (&st, (uint64_t) i + 1);
+          int32_t t = map[i];
+          map[i] = map[j];
+          map[j] = t;
+        }
+    }
+  else
+    {
+      /* custom: a comma-separated list giving each stripe's processor */
+      const char *p = g->mapping;
+      for (int64_t i = 0; i < P; i++)
+        {
+          char *end;
+          long v = strtol (p, &end, 10);
+          if (end == p || v < 0 || v > INT32_MAX - 1
+              || (*end != ',' && *end != '\0')
+              || (*end == '\0' && i != P - 1))
+            {
+              free (map);
+              return "diamond --mapping must be identity, random, or a "
+                     "comma-separated list of one processor per stripe";
+            }
+          map[i] = (int32_t) v;
+          p = end + 1;
+        }
+    }
+  double values = (double) n / (double) b;                 /* n/b */
+  double W = (double) n * (double) n / (double) (P * b) * g->work
+             + g->alpha * values;                          /* W */
+  int64_t bytes = (int64_t) llround (values * (double) g->bytes);
+  int32_t *prev = malloc ((size_t) b * sizeof *prev);
+  if (!prev)
+    die ("out of memory");
+  for (int64_t st = 0; st < P; st++)
+    {
+      int32_t last = -1;
+      for (int64_t k = 0; k < b; k++)
+        {
+          int32_t t = task (s, map[st], W, "s%" PRId64 "b%" PRId64, st, k);
+          if (last >= 0)
+            s->dep (s->ctx, last, t);
+          if (st > 0)
+            s->msg (s->ctx, prev[k], t, bytes);
+          prev[k] = t;
+          last = t;
+        }
+    }
+  free (prev);
+  free (map);
+  return NULL;
+}
+
+/* -------------------------------------------------------------- remap */
+
+static const char *
+gen_remap (const struct dag_gen *g, const struct dag_sink *s)
+{
+  int64_t P = g->procs, R = g->rounds;
+  if (P < 2 || R < 1)
+    return "remap needs --procs of at least 2 and --rounds of at least 1";
+  if (P * R > (INT64_C (1) << 26))
+    return "remap: --procs times --rounds too large (over 2^26)";
+  int sync = strcmp (g->mode, "sync") == 0;
+  if (!sync && strcmp (g->mode, "async") != 0)
+    return "remap --mode must be async or sync";
+  int shift = strcmp (g->dest, "shift") == 0;
+  if (!shift && strcmp (g->dest, "random") != 0)
+    return "remap --dest must be shift or random";
+  uint64_t st = g->seed;
+  int32_t *sink = NULL;
+  if (s->reserve)
+    s->reserve (s->ctx, (size_t) (P * R * (sync ? 3 : 1) + P),
+                (size_t) (P * R * (sync ? 2 : 1)), (size_t) (P * R + P));
+  if (!sync)
+    {
+      sink = malloc ((size_t) P * sizeof *sink);
+      if (!sink)
+        die ("out of memory");
+      for (int64_t p = 0; p < P; p++)
+        sink[p] = task (s, (int32_t) p, 0, "sink%" PRId64, p);
+    }
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  for (int64_t p = 0; p < P; p++)
+    cur[p] = -1;
+  for (int64_t i = 0; i < R; i++)
+    for (int64_t p = 0; p < P; p++)
+      {
+        int64_t q = shift ? (p + 1 + i % (P - 1)) % P
+                          : (p + 1 + (int64_t) rnd_below (&st,
+                                                          (uint64_t) P - 1))
+                            % P;
+        int32_t t = task (s, (int32_t) p, g->work,
+                          "p%" PRId64 "r%" PRId64, p, i);
+        if (cur[p] >= 0)
+          s->dep (s->ctx, cur[p], t);
+        if (sync)
+          {
+            /* request, handler on q, reply into the next round's task */
+            int32_t h = task (s, (int32_t) q, 0, "h%" PRId64 "r%" PRId64
+                              "on%" PRId64, p, i, q);
+            int32_t back = task (s, (int32_t) p, 0, "p%" PRId64 "r%"
+                                 PRId64 "ack", p, i);
+            s->msg (s->ctx, t, h, g->bytes);
+            s->msg (s->ctx, h, back, g->bytes);
+            cur[p] = back;
+          }
+        else
+          {
+            s->msg (s->ctx, t, sink[q], g->bytes);
+            cur[p] = t;
+          }
+      }
+  if (!sync)
+    for (int64_t p = 0; p < P; p++)
+      s->dep (s->ctx, cur[p], sink[p]);
+  free (cur);
+  free (sink);
+  return NULL;
+}
+
+/* --------------------------------------------------------------- em3d */
+
+static const char *
+gen_em3d (const struct dag_gen *g, const struct dag_sink *s)
+{
+  int64_t P = g->procs, N = g->n, D = g->degree, R = g->rounds;
+  if (P < 1 || N < 2 || D < 0 || R < 1 || g->span < 1)
+    return "em3d needs --procs >= 1, --n >= 2, --degree >= 0, "
+           "--rounds >= 1, --span >= 1";
+  if (!(g->nonlocal >= 0 && g->nonlocal <= 1))
+    return "em3d --nonlocal must be in [0, 1]";
+  if (P > 4096)
+    return "em3d: at most 4096 processors";
+  /* values[q * P + p]: values of nodes on q needed on p, per phase
+     (E nodes need H values and vice versa; the graph is symmetric in
+     expectation, the same counts are used for both phases).  */
+  int64_t *vals = calloc ((size_t) (P * P), sizeof *vals);
+  if (!vals)
+    die ("out of memory");
+  uint64_t st = g->seed;
+  int64_t per = N / 2 / P > 0 ? N / 2 / P : 1;   /* E nodes per proc */
+  for (int64_t p = 0; p < P; p++)
+    for (int64_t e = 0; e < per; e++)
+      for (int64_t k = 0; k < D; k++)
+        {
+          double u = (double) (rnd (&st) >> 11) / 9007199254740992.0;
+          if (P == 1 || u >= g->nonlocal)
+            continue;
+          int64_t span = g->span < P - 1 ? g->span : P - 1;
+          int64_t off = 1 + (int64_t) rnd_below (&st, (uint64_t) span);
+          if (rnd (&st) & 1)
+            off = -off;
+          int64_t q = ((p + off) % P + P) % P;
+          vals[q * P + p]++;
+        }
+  double w = (double) per * (double) D * g->work;
+  int32_t *prev = malloc ((size_t) P * sizeof *prev);
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!prev || !cur)
+    die ("out of memory");
+  for (int64_t p = 0; p < P; p++)
+    prev[p] = task (s, (int32_t) p, 0, "start%" PRId64, p);
+  for (int64_t it = 0; it < R; it++)
+    for (int ph = 0; ph < 2; ph++)
+      {
+        for (int64_t p = 0; p < P; p++)
+          {
+            cur[p] = task (s, (int32_t) p, w, "%c%" PRId64 "i%" PRId64,
+                           ph ? 'H' : 'E', p, it);
+            s->dep (s->ctx, prev[p], cur[p]);
+          }
+        for (int64_t q = 0; q < P; q++)
+          for (int64_t p = 0; p < P; p++)
+            if (vals[q * P + p])
+              s->msg (s->ctx, prev[q], cur[p], vals[q * P + p] * g->bytes);
+        memcpy (prev, cur, (size_t) P * sizeof *prev);
+      }
+  free (prev);
+  free (cur);
+  free (vals);
+  return NULL;
+}
+
+/* -------------------------------------------------------------- trees */
+
+enum tree_kind { TREE_BALANCED, TREE_KNOMIAL, TREE_FLAT };
+
+struct tree
+{
+  enum tree_kind kind;
+  int64_t F, D, K, N;
+};
+
+static const char *
+tree_parse (const char *spec, int64_t procs, struct tree *t)
+{
+  char *end;
+  memset (t, 0, sizeof *t);
+  static const char *msg = "a tree topology is b:F^D (balanced), k:K@N "
+    "(K-nomial), binomial@N or flat@N (binomial and flat alone use "
+    "--procs)";
+  if (strncmp (spec, "b:", 2) == 0)
+    {
+      t->kind = TREE_BALANCED;
+      t->F = strtoll (spec + 2, &end, 10);
+      if (end == spec + 2 || *end != '^' || t->F < 1)
+        return msg;
+      const char *p = end + 1;
+      t->D = strtoll (p, &end, 10);
+      if (end == p || *end || t->D < 0 || t->D > 62)
+        return msg;
+      int64_t n = 1, lvl = 1;
+      for (int64_t i = 0; i < t->D; i++)
+        {
+          if (lvl > (INT64_C (1) << 31) / t->F)
+            return "tree too large (over 2^31 processors)";
+          lvl *= t->F;
+          n += lvl;
+          if (n > (INT64_C (1) << 31) - 1)
+            return "tree too large (over 2^31 processors)";
+        }
+      t->N = n;
+      return NULL;
+    }
+  const char *at = NULL;
+  if (strncmp (spec, "k:", 2) == 0)
+    {
+      t->kind = TREE_KNOMIAL;
+      t->K = strtoll (spec + 2, &end, 10);
+      if (end == spec + 2 || *end != '@' || t->K < 2)
+        return msg;
+      at = end + 1;
+    }
+  else if (strncmp (spec, "binomial", 8) == 0)
+    {
+      t->kind = TREE_KNOMIAL;
+      t->K = 2;
+      at = spec[8] == '@' || spec[8] == ':' ? spec + 9 : NULL;
+      if (spec[8] && !at)
+        return msg;
+    }
+  else if (strncmp (spec, "flat", 4) == 0)
+    {
+      t->kind = TREE_FLAT;
+      at = spec[4] == '@' || spec[4] == ':' ? spec + 5 : NULL;
+      if (spec[4] && !at)
+        return msg;
+    }
+  else
+    return msg;
+  if (at)
+    {
+      t->N = strtoll (at, &end, 10);
+      if (end == at || *end)
+        return msg;
+    }
+  else
+    t->N = procs;
+  if (t->N < 1 || t->N > (INT64_C (1) << 31) - 1)
+    return "a tree needs between 1 and 2^31-1 processors";
+  return NULL;
+}
+
+int64_t
+dag_gen_tree_size (const char *spec, const char **err)
+{
+  struct tree t;
+  *err = tree_parse (spec, 0, &t);
+  return *err ? -1 : t.N;
+}
+
+/* Children of R in send order (largest subtree first) into OUT;
+   returns the count.  */
+static size_t
+tree_children (const struct tree *t, int64_t r, int64_t *out)
+{
+  size_t n = 0;
+  switch (t->kind)
+    {
+    case TREE_BALANCED:
+      for (int64_t j = 1; j <= t->F; j++)
+        {
+          int64_t c = r * t->F + j;
+          if (c < t->N && c > r)
+            out[n++] = c;
+        }
+      break;
+    case TREE_FLAT:
+      if (r == 0)
+        for (int64_t c = 1; c < t->N; c++)
+          out[n++] = c;
+      break;
+    case TREE_KNOMIAL:
+      {
+        /* r sends at the levels below its lowest non-zero base-K digit,
+           the highest level first.  */
+        int64_t lim = 1;
+        while (lim < t->N && (r == 0 || r % (lim * t->K) == 0))
+          {
+            if (lim > INT64_MAX / t->K)
+              break;
+            lim *= t->K;
+          }
+        for (int64_t d = lim; d >= 1; d /= t->K)
+          {
+            if (r != 0 && r % (d * t->K) != 0)
+              continue;
+            for (int64_t j = 1; j < t->K; j++)
+              {
+                int64_t c = r + j * d;
+                if (c < t->N && c != r)
+                  out[n++] = c;
+              }
+          }
+        break;
+      }
+    }
+  return n;
+}
+
+static const char *
+gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
+{
+  struct tree t;
+  const char *err = tree_parse (g->topology, g->procs, &t);
+  if (err)
+    return err;
+  if (t.kind == TREE_FLAT && t.N > (1 << 24))
+    return "flat tree: at most 2^24 processors";
+  int32_t *id = malloc ((size_t) t.N * sizeof *id);
+  size_t cap = t.kind == TREE_FLAT ? (size_t) t.N
+               : (size_t) (t.kind == TREE_BALANCED ? t.F : 64 * t.K) + 1;
+  int64_t *ch = malloc (cap * sizeof *ch);
+  if (!id || !ch)
+    die ("out of memory");
+  /* Tasks and messages in breadth-first order from the root: the order
+     in which a broadcast reaches the ranks, so that the operations the
+     simulator runs together lie together in memory.  */
+  int32_t *bfs = malloc ((size_t) t.N * sizeof *bfs);
+  if (!bfs)
+    die ("out of memory");
+  size_t head = 0, tail = 0;
+  bfs[tail++] = 0;
+  while (head < tail)
+    {
+      int64_t r = bfs[head++];
+      size_t nc = tree_children (&t, r, ch);
+      for (size_t i = 0; i < nc; i++)
+        bfs[tail++] = (int32_t) ch[i];
+    }
+  if (s->reserve)
+    s->reserve (s->ctx, (size_t) t.N, (size_t) t.N - 1, 0);
+  for (size_t i = 0; i < tail; i++)
+    id[bfs[i]] = task_n (s, bfs[i], g->work, 'r', bfs[i]);
+  for (size_t i = 0; i < tail; i++)
+    {
+      int64_t r = bfs[i];
+      size_t nc = tree_children (&t, r, ch);
+      for (size_t i = 0; i < nc; i++)
+        {
+          if (reduce)
+            s->msg (s->ctx, id[ch[nc - 1 - i]], id[r], g->bytes);
+          else
+            s->msg (s->ctx, id[r], id[ch[i]], g->bytes);
+        }
+    }
+  free (bfs);
+  free (ch);
+  free (id);
+  return NULL;
+}
+
+/* ------------------------------------------------- stencil, pipeline */
+
+static const char *
+gen_stencil (const struct dag_gen *g, const struct dag_sink *s)
+{
+  int64_t px = g->px, py = g->py, R = g->rounds;
+  if (px <= 0 || py <= 0)
+    {
+      /* the most square grid of --procs */
+      px = (int64_t) floor (sqrt ((double) g->procs));
+      while (px > 1 && g->procs % px)
+        px--;
+      if (px < 1)
+        px = 1;
+      py = g->procs / px;
+    }
+  if (px < 1 || py < 1 || R < 1 || px * py > (1 << 24))
+    return "stencil needs a grid (--px, --py or --procs) and --rounds >= 1";
+  int64_t P = px * py;
+  int32_t *prev = malloc ((size_t) P * sizeof *prev);
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!prev || !cur)
+    die ("out of memory");
+  for (int64_t it = 0; it < R; it++)
+    {
+      for (int64_t p = 0; p < P; p++)
+        {
+          cur[p] = task (s, (int32_t) p, g->work, "p%" PRId64 "i%" PRId64,
+                         p, it);
+          if (it)
+            s->dep (s->ctx, prev[p], cur[p]);
+        }
+      if (it)
+        for (int64_t p = 0; p < P; p++)
+          {
+            int64_t x = p % px, y = p / px;
+            static const int dx[4] = { -1, 1, 0, 0 }, dy[4] = { 0, 0, -1, 1 };
+            for (int k = 0; k < 4; k++)
+              {
+                int64_t nx = x + dx[k], ny = y + dy[k];
+                if (nx < 0 || ny < 0 || nx >= px || ny >= py)
+                  continue;
+                s->msg (s->ctx, prev[ny * px + nx], cur[p], g->bytes);
+              }
+          }
+      memcpy (prev, cur, (size_t) P * sizeof *prev);
+    }
+  free (prev);
+  free (cur);
+  return NULL;
+}
+
+static const char *
+gen_pipeline (const struct dag_gen *g, const struct dag_sink *s, int both)
+{
+  int64_t P = g->procs, R = g->rounds;
+  if (P < 1 || R < 1 || P * R > (INT64_C (1) << 26))
+    return "needs --procs >= 1 and --rounds >= 1 (product at most 2^26)";
+  int32_t *prev = malloc ((size_t) P * sizeof *prev);
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!prev || !cur)
+    die ("out of memory");
+  for (int64_t k = 0; k < R; k++)
+    {
+      for (int64_t p = 0; p < P; p++)
+        {
+          cur[p] = task (s, (int32_t) p, g->work, "p%" PRId64 "i%" PRId64,
+                         p, k);
+          if (k)
+            s->dep (s->ctx, prev[p], cur[p]);
+          if (!both && p)
+            s->msg (s->ctx, cur[p - 1], cur[p], g->bytes);
+        }
+      if (both && k)
+        /* multigrid-time: plane p exchanges with p - 1 and p + 1 */
+        for (int64_t p = 0; p < P; p++)
+          {
+            if (p > 0)
+              s->msg (s->ctx, prev[p - 1], cur[p], g->bytes);
+            if (p + 1 < P)
+              s->msg (s->ctx, prev[p + 1], cur[p], g->bytes);
+          }
+      memcpy (prev, cur, (size_t) P * sizeof *prev);
+    }
+  free (prev);
+  free (cur);
+  return NULL;
+}
+
+const char *
+dag_gen_run (const struct dag_gen *g, const struct dag_sink *s)
+{
+  const char *p = g->pattern ? g->pattern : "";
+  if (g->work < 0 || g->alpha < 0)
+    return "negative time: --work and --alpha must be >= 0";
+  if (g->bytes < 0)
+    return "negative message size: --bytes must be >= 0";
+  if (strcmp (p, "diamond") == 0)
+    return gen_diamond (g, s);
+  if (strcmp (p, "remap") == 0)
+    return gen_remap (g, s);
+  if (strcmp (p, "em3d") == 0)
+    return gen_em3d (g, s);
+  if (strcmp (p, "tree-bcast") == 0)
+    return gen_tree (g, s, 0);
+  if (strcmp (p, "tree-reduce") == 0)
+    return gen_tree (g, s, 1);
+  if (strcmp (p, "stencil") == 0)
+    return gen_stencil (g, s);
+  if (strcmp (p, "pipeline") == 0)
+    return gen_pipeline (g, s, 0);
+  if (strcmp (p, "multigrid-time") == 0)
+    return gen_pipeline (g, s, 1);
+  return "unknown pattern (diamond, remap, em3d, tree-bcast, tree-reduce, "
+         "stencil, pipeline, multigrid-time)";
+}
+
+/* ------------------------------------------------------ the DAG sink */
+
+static int32_t
+sd_task (void *ctx, const char *id, int32_t proc, double work)
+{
+  struct dag_sink_dag *c = ctx;
+  int32_t name = dag_intern (c->d, id, strlen (id));
+  return dag_add_calc (c->d, proc, work, name, 0);
+}
+
+static void
+sd_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
+{
+  struct dag_sink_dag *c = ctx;
+  dag_add_message (c->d, from, to, bytes, &c->tag, 0);
+}
+
+static void
+sd_reserve (void *ctx, size_t tasks, size_t msgs, size_t deps)
+{
+  struct dag_sink_dag *c = ctx;
+  /* a message between processors is a SEND and a RECV and two edges */
+  dag_reserve (c->d, c->d->n + tasks + 2 * msgs,
+               c->d->ne + 2 * msgs + deps);
+}
+
+static void
+sd_dep (void *ctx, int32_t from, int32_t to)
+{
+  struct dag_sink_dag *c = ctx;
+  dag_add_edge (c->d, from, to, DAG_REQUIRES);
+}
+
+void
+dag_sink_dag_init (struct dag_sink *s, struct dag_sink_dag *ctx,
+                   struct dag *d)
+{
+  ctx->d = d;
+  ctx->tag = 0;
+  s->ctx = ctx;
+  s->task = sd_task;
+  s->msg = sd_msg;
+  s->dep = sd_dep;
+  s->reserve = sd_reserve;
+}

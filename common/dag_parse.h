@@ -1,0 +1,42 @@
+/* dag_parse.h: readers of schedules into the operation graph (dag.h).
+ *
+ * Both readers work on text or on a tsv.h stream and report every error
+ * through err.h's die_at ("NAME: FILE:LINE:COL: message", exit 1), which
+ * a test or fuzz harness can catch by replacing err_exit_hook.  */
+#ifndef MSGPERF_DAG_PARSE_H
+#define MSGPERF_DAG_PARSE_H
+
+#include <stddef.h>
+
+#include "dag.h"
+#include "tsv.h"
+
+/* GOAL, the text schedule format of LogGOPSim:
+     num_ranks N
+     rank R {
+       [LABEL:] send Sb to R [tag T] [cpu C] [nic N]
+       [LABEL:] recv Sb from R|-1 [tag T|-1] [cpu C] [nic N]
+       [LABEL:] calc W [cpu C]
+       LABEL requires LABEL
+       LABEL irequires LABEL
+     }
+   with // and / * * / comments.  Labels are local to their rank and must
+   be defined before a dependency names them.  NAME is the input's name
+   for messages.  Adds to D (not finalized).  */
+void goal_parse (const char *text, size_t len, const char *name,
+                 struct dag *d);
+
+/* Native TSV: one stream with a `kind` column (rows `task`: id, proc,
+   work; `msg`: from, to, bytes; `dep`: from, to; unused fields NA).  */
+void dag_read_native (tsv_reader *r, struct dag *d);
+
+/* Native TSV as two streams: TASKS (id, proc, work) and EDGES (from, to,
+   and bytes; an edge whose bytes are NA, or a stream without a bytes
+   column, is an ordering dependency).  */
+void dag_read_native2 (tsv_reader *tasks, tsv_reader *edges, struct dag *d);
+
+/* Native TSV from text (for tests and fuzzing).  */
+void dag_parse_native_text (const char *text, size_t len, const char *name,
+                            struct dag *d);
+
+#endif

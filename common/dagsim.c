@@ -1,0 +1,1204 @@
+/* dagsim.c: event-driven simulation of an operation graph (dagsim.h).
+ *
+ * One queue of events ordered by time (same-time events in rounds, see
+ * heap_pop): EV_OP (an operation whose dependencies are satisfied tries
+ * to start), EV_MSG (a message's first byte reaches its receiver) and
+ * EV_WAKE (a processor's resource frees for the head of a waiting line).
+ * An operation or message whose resources (CPU, NIC) are busy waits in
+ * its processor's line, first come first served, where LogGOPSim would
+ * poll.  Completion times are known when an operation starts, so
+ * successors are released at once with their satisfaction time: no
+ * completion events.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dagsim.h"
+#include "err.h"
+#include "hyperbolic.h"   /* hyper_time: eq. (2) */
+
+/* --------------------------------------------------------- event queue */
+
+/* Events are ordered by (time, insertion order).  Schedules put many
+   events at the same instant (every rank of a tree level acts at once),
+   so the queue keeps one FIFO bucket per distinct time: a hash map from
+   the time to its bucket and a binary heap of the bucket times.  A push
+   is a hash lookup (plus a heap push for a new time), a pop takes the
+   head of the earliest bucket: O(1) per event and O(log T) per distinct
+   time T, never worse than a heap of events.  */
+
+enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2 };
+
+/* Waiting lines of a processor (see run_wake).  */
+enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
+
+struct qev
+{
+  int32_t v;
+  int32_t next;        /* next event of the bucket, or -1 */
+  uint8_t type;
+  uint8_t cls;         /* order within a round (see heap_pop) */
+};
+
+struct bucket
+{
+  double t;
+  int32_t head, tail;
+};
+
+struct heap
+{
+  struct qev *ev;      /* event pool, with a free list */
+  size_t nev, evcap;
+  int32_t free_ev;
+  struct bucket *b;    /* bucket pool, with a free list through head */
+  size_t nb, bcap;
+  int32_t free_b;
+  int32_t *hp;         /* heap of bucket indices by time */
+  size_t n, hcap;
+  int32_t *map;        /* open addressing: time -> bucket, -1 empty */
+  size_t mcap, mused;
+  /* The batch being run: every event of the earliest bucket, sorted by
+     class, then operation (keys cls << 32 | v << 2 | type).  */
+  uint64_t *batch, *tmp;
+  size_t blen, bpos, batch_cap;
+  double btime;
+};
+
+static inline uint64_t
+time_hash (double t)
+{
+  uint64_t u;
+  memcpy (&u, &t, sizeof u);
+  return dag_mix64 (u);
+}
+
+static void
+map_grow (struct heap *h)
+{
+  size_t cap = h->mcap ? 2 * h->mcap : 1024;
+  int32_t *m = malloc (cap * sizeof *m);
+  if (!m)
+    die ("out of memory (event queue)");
+  for (size_t i = 0; i < cap; i++)
+    m[i] = -1;
+  for (size_t i = 0; i < h->mcap; i++)
+    if (h->map[i] >= 0)
+      {
+        size_t j = time_hash (h->b[h->map[i]].t) & (cap - 1);
+        while (m[j] >= 0)
+          j = (j + 1) & (cap - 1);
+        m[j] = h->map[i];
+      }
+  free (h->map);
+  h->map = m;
+  h->mcap = cap;
+}
+
+/* Remove bucket B from the map (backward-shift deletion).  */
+static void
+map_remove (struct heap *h, int32_t bk)
+{
+  size_t mask = h->mcap - 1;
+  size_t i = time_hash (h->b[bk].t) & mask;
+  while (h->map[i] != bk)
+    i = (i + 1) & mask;
+  for (;;)
+    {
+      h->map[i] = -1;
+      size_t j = i;
+      for (;;)
+        {
+          j = (j + 1) & mask;
+          if (h->map[j] < 0)
+            {
+              h->mused--;
+              return;
+            }
+          size_t k = time_hash (h->b[h->map[j]].t) & mask;
+          /* can the entry at j move to i?  */
+          if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
+            continue;
+          h->map[i] = h->map[j];
+          i = j;
+          break;
+        }
+    }
+}
+
+static void
+hp_up (struct heap *h, size_t i)
+{
+  int32_t x = h->hp[i];
+  double t = h->b[x].t;
+  while (i > 0)
+    {
+      size_t p = (i - 1) / 2;
+      if (!(t < h->b[h->hp[p]].t))
+        break;
+      h->hp[i] = h->hp[p];
+      i = p;
+    }
+  h->hp[i] = x;
+}
+
+static void
+hp_down (struct heap *h)
+{
+  size_t i = 0, n = h->n;
+  int32_t x = h->hp[0];
+  double t = h->b[x].t;
+  for (;;)
+    {
+      size_t c = 2 * i + 1;
+      if (c >= n)
+        break;
+      if (c + 1 < n && h->b[h->hp[c + 1]].t < h->b[h->hp[c]].t)
+        c++;
+      if (!(h->b[h->hp[c]].t < t))
+        break;
+      h->hp[i] = h->hp[c];
+      i = c;
+    }
+  h->hp[i] = x;
+}
+
+/* Order of the event classes within a round: sends 0, receives 1,
+   computations 2, messages 3; a waiting line's wake-up goes with its
+   class.  */
+static const uint8_t op_cls[3] = { 2, 0, 1 };   /* by enum dag_op */
+static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
+
+static void
+heap_push (struct heap *h, double t, int type, int cls, int32_t v)
+{
+  if (t == 0)
+    t = 0;   /* one bucket for -0 and +0 */
+  /* the event */
+  int32_t e;
+  if (h->free_ev >= 0)
+    {
+      e = h->free_ev;
+      h->free_ev = h->ev[e].next;
+    }
+  else
+    {
+      if (h->nev == h->evcap)
+        {
+          h->evcap = h->evcap ? 2 * h->evcap : 4096;
+          if (h->evcap > INT32_MAX)
+            die ("out of memory (over 2^31 pending events)");
+          h->ev = realloc (h->ev, h->evcap * sizeof *h->ev);
+          if (!h->ev)
+            die ("out of memory (event queue of %zu events)", h->evcap);
+        }
+      e = (int32_t) h->nev++;
+    }
+  h->ev[e].v = v;
+  h->ev[e].type = (uint8_t) type;
+  h->ev[e].cls = (uint8_t) cls;
+  h->ev[e].next = -1;
+
+  /* its bucket */
+  if (2 * (h->mused + 1) > h->mcap)
+    map_grow (h);
+  size_t mask = h->mcap - 1;
+  size_t i = time_hash (t) & mask;
+  while (h->map[i] >= 0 && h->b[h->map[i]].t != t)
+    i = (i + 1) & mask;
+  int32_t bk = h->map[i];
+  if (bk < 0)
+    {
+      if (h->free_b >= 0)
+        {
+          bk = h->free_b;
+          h->free_b = h->b[bk].head;
+        }
+      else
+        {
+          if (h->nb == h->bcap)
+            {
+              h->bcap = h->bcap ? 2 * h->bcap : 1024;
+              h->b = realloc (h->b, h->bcap * sizeof *h->b);
+              if (!h->b)
+                die ("out of memory (event queue)");
+            }
+          bk = (int32_t) h->nb++;
+        }
+      h->b[bk].t = t;
+      h->b[bk].head = h->b[bk].tail = e;
+      h->map[i] = bk;
+      h->mused++;
+      if (h->n == h->hcap)
+        {
+          h->hcap = h->hcap ? 2 * h->hcap : 1024;
+          h->hp = realloc (h->hp, h->hcap * sizeof *h->hp);
+          if (!h->hp)
+            die ("out of memory (event queue)");
+        }
+      h->hp[h->n++] = bk;
+      hp_up (h, h->n - 1);
+      return;
+    }
+  h->ev[h->b[bk].tail].next = e;
+  h->b[bk].tail = e;
+}
+
+static int
+cmp_u64 (const void *x, const void *y)
+{
+  uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
+  return (a > b) - (a < b);
+}
+
+/* Sort N keys of at most 48 bits: insertion sort, qsort, or for big
+   batches an LSD radix sort (three 16-bit passes).  */
+static void
+radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
+{
+  if (n < 64)
+    {
+      for (size_t i = 1; i < n; i++)
+        {
+          uint64_t x = a[i];
+          size_t j = i;
+          while (j > 0 && a[j - 1] > x)
+            {
+              a[j] = a[j - 1];
+              j--;
+            }
+          a[j] = x;
+        }
+      return;
+    }
+  if (n < 16384)
+    {
+      qsort (a, n, sizeof *a, cmp_u64);
+      return;
+    }
+  static size_t cnt[65536];
+  for (int shift = 0; shift < 48; shift += 16)
+    {
+      memset (cnt, 0, sizeof cnt);
+      for (size_t i = 0; i < n; i++)
+        cnt[(a[i] >> shift) & 0xffff]++;
+      size_t sum = 0;
+      for (size_t k = 0; k < 65536; k++)
+        {
+          size_t c = cnt[k];
+          cnt[k] = sum;
+          sum += c;
+        }
+      for (size_t i = 0; i < n; i++)
+        tmp[cnt[(a[i] >> shift) & 0xffff]++] = a[i];
+      memcpy (a, tmp, n * sizeof *a);
+    }
+}
+
+/* Is there an event left?  */
+static int
+heap_pending (const struct heap *h)
+{
+  return h->bpos < h->blen || h->n > 0;
+}
+
+/* Pop the next event: its time, type and node.  Events at one time run
+   in rounds: those pending when the time is reached, then the ones that
+   round created at the same time, and so on.  A round runs its sends
+   first, then receives, computations and arriving messages (LogGOPSim
+   also starts the operations freed together by type, sends first), each
+   class in operation order, which also makes the sweep through memory
+   sequential.  */
+static void
+heap_pop (struct heap *h, double *t, int *type, int32_t *v)
+{
+  if (h->bpos == h->blen)
+    {
+      int32_t bk = h->hp[0];
+      size_t n = 0;
+      for (int32_t e = h->b[bk].head; e >= 0; e = h->ev[e].next)
+        n++;
+      if (n > h->batch_cap)
+        {
+          h->batch_cap = n + n / 2;
+          free (h->batch);
+          free (h->tmp);
+          h->batch = malloc (h->batch_cap * sizeof *h->batch);
+          h->tmp = malloc (h->batch_cap * sizeof *h->tmp);
+          if (!h->batch || !h->tmp)
+            die ("out of memory (event queue)");
+        }
+      n = 0;
+      int32_t e = h->b[bk].head;
+      while (e >= 0)
+        {
+          int32_t next = h->ev[e].next;
+          uint64_t cls = h->ev[e].cls;
+          h->batch[n++] = cls << 32 | (uint64_t) h->ev[e].v << 2
+                          | h->ev[e].type;
+          h->ev[e].next = h->free_ev;
+          h->free_ev = e;
+          e = next;
+        }
+      radix_sort (h->batch, h->tmp, n);
+      h->blen = n;
+      h->bpos = 0;
+      h->btime = h->b[bk].t;
+      map_remove (h, bk);
+      h->b[bk].head = h->free_b;
+      h->free_b = bk;
+      h->hp[0] = h->hp[--h->n];
+      if (h->n)
+        hp_down (h);
+    }
+  uint64_t k = h->batch[h->bpos++];
+  *t = h->btime;
+  *type = (int) (k & 3);
+  *v = (int32_t) ((k >> 2) & 0x3fffffff);
+}
+
+static void
+heap_init (struct heap *h)
+{
+  memset (h, 0, sizeof *h);
+  h->free_ev = h->free_b = -1;
+}
+
+static void
+heap_free (struct heap *h)
+{
+  free (h->ev);
+  free (h->b);
+  free (h->hp);
+  free (h->map);
+  free (h->batch);
+  free (h->tmp);
+}
+
+/* ------------------------------------------------------ matching queues */
+
+/* Table RQ holds posted receives, UQ arrived unexpected messages.  Class
+   bit 0: any source, bit 1: any tag.  */
+enum { TBL_RQ = 0, TBL_UQ = 1 };
+
+struct mq_slot
+{
+  int64_t tag;
+  int32_t dst, src;
+  int32_t head, tail;
+  uint8_t key;         /* 1 + (table << 2 | class); 0 = empty slot */
+};
+
+struct mq
+{
+  struct mq_slot *slot;
+  size_t cap, n;
+};
+
+static inline uint64_t
+mq_hash (int tk, int32_t dst, int32_t src, int64_t tag)
+{
+  uint64_t h = (uint64_t) (uint32_t) dst * UINT64_C (0x9e3779b97f4a7c15);
+  h ^= dag_mix64 ((uint64_t) (uint32_t) src << 3 | (uint64_t) tk);
+  h ^= dag_mix64 ((uint64_t) tag + UINT64_C (0x632be59bd9b4e019));
+  return dag_mix64 (h);
+}
+
+static struct mq_slot *
+mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
+        int create)
+{
+  if (create && 2 * (m->n + 1) > m->cap)
+    {
+      size_t cap = m->cap ? 2 * m->cap : 4096;
+      struct mq_slot *old = m->slot;
+      m->slot = calloc (cap, sizeof *m->slot);
+      if (!m->slot)
+        die ("out of memory (matching table of %zu entries)", cap);
+      for (size_t i = 0; i < m->cap; i++)
+        if (old[i].key)
+          {
+            struct mq_slot *s = &old[i];
+            size_t j = mq_hash (s->key - 1, s->dst, s->src, s->tag)
+                       & (cap - 1);
+            while (m->slot[j].key)
+              j = (j + 1) & (cap - 1);
+            m->slot[j] = *s;
+          }
+      free (old);
+      m->cap = cap;
+    }
+  if (!m->cap)
+    return NULL;
+  size_t mask = m->cap - 1;
+  for (size_t i = mq_hash (tk, dst, src, tag) & mask;; i = (i + 1) & mask)
+    {
+      struct mq_slot *s = &m->slot[i];
+      if (!s->key)
+        {
+          if (!create)
+            return NULL;
+          s->key = (uint8_t) (tk + 1);
+          s->dst = dst;
+          s->src = src;
+          s->tag = tag;
+          s->head = s->tail = -1;
+          m->n++;
+          return s;
+        }
+      if (s->key == tk + 1 && s->dst == dst && s->src == src
+          && s->tag == tag)
+        return s;
+    }
+}
+
+/* ------------------------------------------------------------ the state */
+
+enum { ST_STARTED = 1, ST_DONE = 2, ST_MATCHED = 4, ST_ARRIVED = 8,
+       ST_POSTED = 16 };
+
+/* Per operation and per processor state, each in one cache line: the
+   simulation of a million ranks is bound by memory latency.  */
+struct nstate
+{
+  double ready;        /* latest satisfaction time; for a SEND after it
+                          started: when the receiver finished handling */
+  double aux;          /* SEND: end of its CPU part */
+  uint32_t pending;    /* predecessors not yet satisfied */
+  int32_t rq_next;     /* RECV: next posted receive in its queue */
+  int32_t wnext;       /* next in its processor's waiting line */
+  uint8_t state;
+  uint8_t op;          /* copy of the node's op (enum dag_op) */
+};
+
+/* What every event looks at: 32 bytes, two processors a cache line.  */
+struct pstate
+{
+  double cpu, nic_s, nic_r;   /* when each resource is free again */
+  uint32_t lines;             /* bit c: waiting line c is not empty */
+};
+
+/* The waiting lines, touched only when something waits.  */
+struct pline
+{
+  double wake[W_NCLASS];      /* pending wake-up of each line, or inf */
+  int32_t whead[W_NCLASS], wtail[W_NCLASS];
+};
+
+struct sim
+{
+  const struct dag *d;
+  const struct dagsim_cost *c;
+  struct dagsim_result *r;
+  const struct dagsim_opts *opt;
+  struct heap h;
+  struct mq mq;
+  struct nstate *ns;
+  struct pstate *ps;
+  struct pline *pl;
+  int32_t *uq_next;    /* per SEND x nclass */
+  uint64_t *order;     /* posting / arrival order (wildcards only) */
+  uint64_t order_seq;
+  int nclass;
+  /* critical path */
+  int32_t *cp_pred;    /* operation that determined the start */
+  int32_t *cpu_owner;  /* last operation that held each CPU */
+  double *t_start, *t_end;
+  int32_t *rpred;      /* latest-satisfying predecessor */
+};
+
+static void
+gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
+           int32_t v)
+{
+  struct dagsim_result *r = s->r;
+  if (!s->opt || !s->opt->gantt || !(b > a))
+    return;
+  if (r->ngantt == r->gantt_cap)
+    {
+      r->gantt_cap = r->gantt_cap ? 2 * r->gantt_cap : 1024;
+      r->gantt = realloc (r->gantt, r->gantt_cap * sizeof *r->gantt);
+      if (!r->gantt)
+        die ("out of memory (Gantt chart)");
+    }
+  struct dagsim_interval *iv = &r->gantt[r->ngantt++];
+  iv->start = a;
+  iv->end = b;
+  iv->proc = proc;
+  iv->node = v;
+  iv->kind = (uint8_t) kind;
+}
+
+static inline double
+bytes1 (int64_t bytes)
+{
+  return bytes > 1 ? (double) (bytes - 1) : 0.0;
+}
+
+/* Release the successors of V of kind KIND (requires/irequires) at T.  */
+static void
+release (struct sim *s, int32_t v, int kind, double t)
+{
+  const struct dag *d = s->d;
+  for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
+    {
+      uint32_t e = d->succ[i];
+      if ((int) (e & 1) != kind)
+        continue;
+      int32_t w = (int32_t) (e >> 1);
+      if (t >= s->ns[w].ready)
+        {
+          s->ns[w].ready = t;
+          if (s->rpred)
+            s->rpred[w] = v;
+        }
+      if (--s->ns[w].pending == 0)
+        /* The operation tries to start when ready; if its resources are
+           busy then, it waits in its processor's line (run_op).  Only
+           the operation's own state is touched here.  */
+        heap_push (&s->h, s->ns[w].ready, EV_OP, op_cls[s->ns[w].op], w);
+    }
+}
+
+static void
+mark_start (struct sim *s, int32_t v, double t)
+{
+  s->ns[v].state |= ST_STARTED;
+  if (s->t_start)
+    {
+      s->t_start[v] = t;
+      const struct dag_node *nd = &s->d->node[v];
+      if (t > s->ns[v].ready && s->cpu_owner[nd->proc] >= 0)
+        s->cp_pred[v] = s->cpu_owner[nd->proc];
+      else
+        s->cp_pred[v] = s->rpred[v];
+    }
+  release (s, v, DAG_IREQUIRES, t);
+}
+
+static void
+mark_done (struct sim *s, int32_t v, double t)
+{
+  s->ns[v].state |= ST_DONE;
+  if (s->t_end)
+    s->t_end[v] = t;
+  release (s, v, DAG_REQUIRES, t);
+}
+
+static void
+set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
+{
+  if (t > s->ps[proc].cpu)
+    {
+      s->ps[proc].cpu = t;
+      if (s->cpu_owner)
+        s->cpu_owner[proc] = owner;
+    }
+}
+
+/* Queue heads, skipping messages already matched through another class
+   (lazy deletion).  */
+static int32_t
+uq_head (struct sim *s, struct mq_slot *q, int cls)
+{
+  while (q->head >= 0 && (s->ns[q->head].state & ST_MATCHED))
+    q->head = s->uq_next[(size_t) q->head * s->nclass + cls];
+  return q->head;
+}
+
+static void
+uq_pop (struct sim *s, struct mq_slot *q, int cls)
+{
+  q->head = s->uq_next[(size_t) q->head * s->nclass + cls];
+  if (q->head < 0)
+    q->tail = -1;
+}
+
+/* Rendezvous: the send SND completes when matched at T.  */
+static void
+rendezvous_done (struct sim *s, int32_t snd, double t)
+{
+  const struct dag_node *sn = &s->d->node[snd];
+  double done = s->ns[snd].aux > t ? s->ns[snd].aux : t;
+  set_cpu (s, sn->proc, t, snd);
+  if (s->ps[sn->proc].nic_s < t)
+    s->ps[sn->proc].nic_s = t;
+  mark_done (s, snd, done);
+}
+
+static void
+match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
+            double t_done)
+{
+  s->ns[snd].state |= ST_MATCHED;
+  s->ns[rcv].state |= ST_MATCHED;
+  if (s->rpred && t_done > s->t_start[rcv])
+    {
+      /* the receive's completion is determined by the message: on the
+         critical path it spans the handling of the message */
+      s->cp_pred[rcv] = snd;
+      s->t_start[rcv] = t_match;
+    }
+  if ((double) s->d->node[snd].u.bytes > s->c->S)
+    rendezvous_done (s, snd, t_match);
+  mark_done (s, rcv, t_done);
+}
+
+static void
+post_recv (struct sim *s, int32_t v, double t)
+{
+  const struct dag *d = s->d;
+  const struct dag_node *nd = &d->node[v];
+  mark_start (s, v, t);
+  if (nd->derived)
+    {
+      /* A native message: its send is the node before (dag_add_message),
+         nothing else can match.  */
+      int32_t m = v - 1;
+      if (s->ns[m].state & ST_ARRIVED)
+        {
+          double fin = s->ns[m].ready;
+          match_pair (s, m, v, t, fin > t ? fin : t);
+        }
+      else
+        s->ns[v].state |= ST_POSTED;
+      return;
+    }
+  int cls = (nd->peer == DAG_ANY) | ((nd->tag == DAG_ANY) << 1);
+  int32_t src = nd->peer == DAG_ANY ? DAG_ANY : nd->peer;
+  int64_t tag = nd->tag == DAG_ANY ? DAG_ANY : nd->tag;
+  struct mq_slot *q = mq_get (&s->mq, TBL_UQ << 2 | cls, nd->proc, src, tag,
+                              0);
+  if (q && uq_head (s, q, cls) >= 0)
+    {
+      int32_t m = q->head;
+      uq_pop (s, q, cls);
+      double fin = s->ns[m].ready;
+      match_pair (s, m, v, t, fin > t ? fin : t);
+      return;
+    }
+  q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
+  s->ns[v].rq_next = -1;
+  if (s->order)
+    s->order[v] = s->order_seq++;
+  if (q->tail >= 0)
+    s->ns[q->tail].rq_next = v;
+  else
+    q->head = v;
+  q->tail = v;
+  s->ns[v].state |= ST_POSTED;
+}
+
+/* A message (send M) has been handled at its receiver; match it with the
+   earliest posted receive or queue it as unexpected.  */
+static int32_t
+deliver (struct sim *s, int32_t m, double t, double fin)
+{
+  const struct dag_node *sn = &s->d->node[m];
+  int32_t dst = sn->peer;
+  if (sn->derived)
+    {
+      int32_t v = m + 1;
+      s->ns[m].ready = fin;
+      s->ns[m].state |= ST_ARRIVED;
+      if (s->ns[v].state & ST_POSTED)
+        {
+          match_pair (s, m, v, t, fin);
+          return v;
+        }
+      return -1;
+    }
+  int ncls = s->d->has_wildcard ? 4 : 1;
+  struct mq_slot *best = NULL;
+  for (int cls = 0; cls < ncls; cls++)
+    {
+      int32_t src = (cls & 1) ? DAG_ANY : sn->proc;
+      int64_t tag = (cls & 2) ? DAG_ANY : sn->tag;
+      struct mq_slot *q = mq_get (&s->mq, TBL_RQ << 2 | cls, dst, src, tag,
+                                  0);
+      if (q && q->head >= 0
+          && (!best || s->order[q->head] < s->order[best->head]))
+        best = q;
+    }
+  s->ns[m].ready = fin;
+  s->ns[m].state |= ST_ARRIVED;
+  if (best)
+    {
+      int32_t v = best->head;
+      best->head = s->ns[v].rq_next;
+      if (best->head < 0)
+        best->tail = -1;
+      match_pair (s, m, v, t, fin);
+      return v;
+    }
+  if (s->order)
+    s->order[m] = s->order_seq++;
+  for (int cls = 0; cls < s->nclass; cls++)
+    {
+      int32_t src = (cls & 1) ? DAG_ANY : sn->proc;
+      int64_t tag = (cls & 2) ? DAG_ANY : sn->tag;
+      struct mq_slot *q = mq_get (&s->mq, TBL_UQ << 2 | cls, dst, src, tag,
+                                  1);
+      s->uq_next[(size_t) m * s->nclass + cls] = -1;
+      if (q->tail >= 0 && q->head >= 0)
+        s->uq_next[(size_t) q->tail * s->nclass + cls] = m;
+      else
+        q->head = m;
+      q->tail = m;
+    }
+  return -1;
+}
+
+/* ------------------------------------------------ starting operations */
+
+static void
+start_calc (struct sim *s, int32_t v, double t)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  int32_t p = nd->proc;
+  mark_start (s, v, t);
+  set_cpu (s, p, t + nd->u.work, v);
+  gantt_add (s, p, t, t + nd->u.work, GANTT_COMPUTE, v);
+  mark_done (s, v, t + nd->u.work);
+}
+
+static void
+start_send (struct sim *s, int32_t v, double t)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  const struct dagsim_cost *c = s->c;
+  int32_t p = nd->proc;
+  struct pstate *pp = &s->ps[p];
+  double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+  double cpu_end, arrive;
+  if (c->hyperbolic)
+    {
+      cpu_end = t + hyper_time (x, c->a, c->b);
+      arrive = cpu_end;
+    }
+  else
+    {
+      cpu_end = t + c->os + x1 * c->O;
+      pp->nic_s = t + c->g + x1 * c->G;
+      arrive = t + c->os + c->L;
+      if (c->rate && c->contention)
+        arrive += c->contention (c->ctx, c->rate[p], x);
+    }
+  mark_start (s, v, t);
+  set_cpu (s, p, cpu_end, v);
+  s->ns[v].aux = cpu_end;
+  gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
+  heap_push (&s->h, arrive, EV_MSG, 3, v);
+  if (x <= c->S)
+    mark_done (s, v, cpu_end);
+}
+
+/* The receiver handles message M (send node) at T.  */
+static void
+handle_msg (struct sim *s, int32_t m, double t)
+{
+  const struct dag_node *sn = &s->d->node[m];
+  const struct dagsim_cost *c = s->c;
+  int32_t r = sn->peer;
+  double fin = t;
+  if (!c->hyperbolic)
+    {
+      double x1 = bytes1 (sn->u.bytes);
+      double extra = x1 * c->O > x1 * c->G ? x1 * c->O : x1 * c->G;
+      fin = t + c->or_ + extra;
+      set_cpu (s, r, fin, m);
+      s->ps[r].nic_r = t + c->g + x1 * c->G;
+    }
+  int32_t v = deliver (s, m, t, fin);
+  /* Name the handling after the receive it completes (the receiving
+     task of a native message), else after the send.  */
+  gantt_add (s, r, t, fin, GANTT_RECV,
+             v >= 0 ? v : sn->derived ? m + 1 : m);
+}
+
+/* ------------------------------------------------------- waiting lines */
+
+/* An operation or message whose resources are busy waits in its
+   processor's line for its class (first come, first served) instead of
+   polling: one wake-up event per processor, at the earliest time a head
+   of line can go.  Without the lines, k messages waiting for one receiver
+   would cost k^2 retries.  */
+
+/* When the head of line CLS of processor P can go: every line belongs to
+   the processor whose resources it waits for (a message's line is its
+   receiver's).  */
+static double
+need_time (const struct sim *s, int cls, int32_t p)
+{
+  const struct pstate *q = &s->ps[p];
+  switch (cls)
+    {
+    case W_SEND:
+      return q->cpu > q->nic_s ? q->cpu : q->nic_s;
+    case W_CALC:
+      return q->cpu;
+    default:
+      return q->cpu > q->nic_r ? q->cpu : q->nic_r;
+    }
+}
+
+static void
+schedule_wake (struct sim *s, int32_t p, int cls)
+{
+  struct pline *q = &s->pl[p];
+  if (q->whead[cls] < 0)
+    return;
+  double e = need_time (s, cls, p);
+  if (e < q->wake[cls])
+    {
+      q->wake[cls] = e;
+      heap_push (&s->h, e, EV_WAKE, wake_cls[cls], p * W_NCLASS + cls);
+    }
+}
+
+static void
+enqueue (struct sim *s, int32_t p, int cls, int32_t v)
+{
+  struct pline *q = &s->pl[p];
+  s->ns[v].wnext = -1;
+  if (q->whead[cls] >= 0)
+    s->ns[q->wtail[cls]].wnext = v;
+  else
+    {
+      q->whead[cls] = v;
+      s->ps[p].lines |= 1u << cls;
+    }
+  q->wtail[cls] = v;
+  schedule_wake (s, p, cls);
+}
+
+/* Wake-up KEY = proc * W_NCLASS + class: start the heads of that line
+   that can go at T.  */
+static void
+run_wake (struct sim *s, int32_t key, double t)
+{
+  int32_t p = key / W_NCLASS;
+  int cls = key % W_NCLASS;
+  struct pline *q = &s->pl[p];
+  if (t != q->wake[cls])
+    return;                     /* superseded by an earlier wake-up */
+  q->wake[cls] = INFINITY;
+  for (;;)
+    {
+      int32_t v = q->whead[cls];
+      if (v < 0 || need_time (s, cls, p) > t)
+        break;
+      q->whead[cls] = s->ns[v].wnext;
+      if (q->whead[cls] < 0)
+        {
+          q->wtail[cls] = -1;
+          s->ps[p].lines &= ~(1u << cls);
+        }
+      if (cls == W_SEND)
+        start_send (s, v, t);
+      else if (cls == W_CALC)
+        start_calc (s, v, t);
+      else
+        handle_msg (s, v, t);
+    }
+  schedule_wake (s, p, cls);
+}
+
+static void
+run_op (struct sim *s, int32_t v, double t)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  int32_t p = nd->proc;
+  const struct pstate *q = &s->ps[p];
+  switch (nd->op)
+    {
+    case DAG_CALC:
+      if ((q->lines & (1u << W_CALC)) || q->cpu > t)
+        enqueue (s, p, W_CALC, v);
+      else
+        start_calc (s, v, t);
+      return;
+    case DAG_SEND:
+      if ((q->lines & (1u << W_SEND)) || q->cpu > t || q->nic_s > t)
+        enqueue (s, p, W_SEND, v);
+      else
+        start_send (s, v, t);
+      return;
+    case DAG_RECV:
+      /* Posting a receive costs nothing: the receive overhead is charged
+         when the message is handled (LogGOPSim's rule).  */
+      post_recv (s, v, t);
+      return;
+    }
+}
+
+static void
+run_msg (struct sim *s, int32_t m, double t)
+{
+  const struct dag_node *sn = &s->d->node[m];
+  int32_t r = sn->peer;
+  const struct pstate *q = &s->ps[r];
+  if (!s->c->hyperbolic
+      && ((q->lines & (1u << W_MSG)) || q->cpu > t || q->nic_r > t))
+    enqueue (s, r, W_MSG, m);
+  else
+    handle_msg (s, m, t);
+}
+
+static void *
+xcalloc (size_t n, size_t size)
+{
+  if (n && size > SIZE_MAX / n)
+    die ("out of memory (%zu x %zu bytes)", n, size);
+  size_t bytes = (n ? n : 1) * size;
+  void *p = calloc (1, bytes);
+  if (!p)
+    die ("out of memory (%zu bytes)", bytes);
+  return p;
+}
+
+/* Append ", KIND DESCRIPTION" to the message being built.  */
+static void
+stuck_item (const struct dag *d, char *msg, size_t cap, const char *kind,
+            int32_t v)
+{
+  char desc[256];
+  dag_describe (d, v, desc, sizeof desc);
+  size_t len = strlen (msg);
+  snprintf (msg + len, cap - len, "; %s: %s", kind, desc);
+}
+
+static void
+die_stuck (struct sim *s)
+{
+  const struct dag *d = s->d;
+  /* Name what never completed: receives posted but unmatched, messages
+     sent but never received, then operations that never started (they
+     wait, directly or not, for the former).  At most 4 of each.  */
+  enum { SHOW = 4 };
+  static char list[4096];
+  size_t cap = sizeof list, nrecv = 0, nsend = 0, nwait = 0;
+  list[0] = '\0';
+  for (size_t v = 0; v < d->n; v++)
+    {
+      uint8_t st = s->ns[v].state;
+      const struct dag_node *nd = &d->node[v];
+      if (nd->op == DAG_SEND && (st & ST_STARTED) && !(st & ST_MATCHED))
+        {
+          if (nsend++ < SHOW)
+            stuck_item (d, list, cap, "unmatched send", (int32_t) v);
+        }
+      else if (nd->op == DAG_RECV && (st & ST_STARTED)
+               && !(st & ST_MATCHED))
+        {
+          if (nrecv++ < SHOW)
+            stuck_item (d, list, cap, "unmatched receive", (int32_t) v);
+        }
+    }
+  for (size_t v = 0; v < d->n; v++)
+    if (!(s->ns[v].state & ST_STARTED))
+      {
+        if (nwait++ < SHOW && !nsend && !nrecv)
+          stuck_item (d, list, cap, "never started", (int32_t) v);
+      }
+  die ("%s: schedule cannot complete: %zu unmatched send%s, %zu unmatched "
+       "receive%s, %zu operation%s never started%s", d->source, nsend,
+       nsend == 1 ? "" : "s", nrecv, nrecv == 1 ? "" : "s", nwait,
+       nwait == 1 ? "" : "s", list);
+}
+
+/* Free the state of a run (also what a run that died through err.h left:
+   the state is static so that a harness that catches the exit neither
+   loses nor leaks it).  */
+static void
+sim_release (struct sim *s)
+{
+  heap_free (&s->h);
+  free (s->mq.slot);
+  free (s->ns);
+  free (s->uq_next);
+  free (s->order);
+  free (s->ps);
+  free (s->pl);
+  free (s->cp_pred);
+  free (s->rpred);
+  free (s->t_start);
+  free (s->t_end);
+  free (s->cpu_owner);
+  memset (s, 0, sizeof *s);
+}
+
+void
+dagsim_run (const struct dag *d, const struct dagsim_cost *c,
+            const struct dagsim_opts *opt, struct dagsim_result *r)
+{
+  static struct sim s;
+  sim_release (&s);
+  memset (r, 0, sizeof *r);
+  s.d = d;
+  s.c = c;
+  s.r = r;
+  s.opt = opt;
+  heap_init (&s.h);
+  if (d->nprocs > (1 << 28))
+    die ("%s: %ld processors: at most 2^28 can be simulated", d->source,
+         (long) d->nprocs);
+  size_t n = d->n;
+  size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
+  s.nclass = d->has_wildcard ? 4 : 1;
+  s.ns = xcalloc (n, sizeof *s.ns);
+  for (size_t v = 0; v < n; v++)
+    {
+      s.ns[v].pending = d->npred[v];
+      s.ns[v].op = d->node[v].op;
+    }
+  s.uq_next = xcalloc (n * (size_t) s.nclass, sizeof *s.uq_next);
+  if (d->has_wildcard)
+    s.order = xcalloc (n, sizeof *s.order);
+  s.ps = xcalloc (np, sizeof *s.ps);
+  s.pl = xcalloc (np, sizeof *s.pl);
+  for (size_t p = 0; p < np; p++)
+    {
+      for (int c = 0; c < W_NCLASS; c++)
+        {
+          s.pl[p].wake[c] = INFINITY;
+          s.pl[p].whead[c] = s.pl[p].wtail[c] = -1;
+        }
+    }
+  if (opt && opt->critical_path)
+    {
+      s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
+      s.rpred = xcalloc (n, sizeof *s.rpred);
+      s.t_start = xcalloc (n, sizeof *s.t_start);
+      s.t_end = xcalloc (n, sizeof *s.t_end);
+      s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
+      for (size_t v = 0; v < n; v++)
+        s.cp_pred[v] = s.rpred[v] = -1;
+      for (size_t p = 0; p < np; p++)
+        s.cpu_owner[p] = -1;
+    }
+
+  /* Receives of native messages with nothing before them are posted at
+     time 0 directly (in order, as their events would run first).  */
+  uint64_t events = 0;
+  for (size_t v = 0; v < n; v++)
+    if (!d->npred[v])
+      {
+        if (d->node[v].op == DAG_RECV && d->node[v].derived)
+          {
+            post_recv (&s, (int32_t) v, 0.0);
+            events++;
+          }
+        else
+          heap_push (&s.h, 0.0, EV_OP, op_cls[d->node[v].op], (int32_t) v);
+      }
+
+  while (heap_pending (&s.h))
+    {
+      double t;
+      int type;
+      int32_t v;
+      heap_pop (&s.h, &t, &type, &v);
+      events++;
+      if (type == EV_OP)
+        run_op (&s, v, t);
+      else if (type == EV_MSG)
+        run_msg (&s, v, t);
+      else
+        run_wake (&s, v, t);
+    }
+  r->events = events;
+
+  for (size_t v = 0; v < n; v++)
+    if (!(s.ns[v].state & ST_DONE)
+        || (d->node[v].op != DAG_CALC && !(s.ns[v].state & ST_MATCHED)))
+      die_stuck (&s);
+
+  /* The per-operation state is no longer needed: free it before the
+     per-processor results are allocated (peak memory).  */
+  free (s.ns);
+  s.ns = NULL;
+  free (s.uq_next);
+  s.uq_next = NULL;
+  heap_free (&s.h);
+  heap_init (&s.h);
+  free (s.pl);
+  s.pl = NULL;
+  r->proc = xcalloc (np, sizeof *r->proc);
+  /* The CPU time of each operation follows from its kind and size: sum
+     it here rather than in the event loop.  */
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->op == DAG_CALC)
+        r->proc[nd->proc].compute += nd->u.work;
+      else if (nd->op == DAG_SEND)
+        {
+          double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+          struct dagsim_proc *snd = &r->proc[nd->proc];
+          struct dagsim_proc *rcv = &r->proc[nd->peer];
+          r->messages++;
+          snd->nsend++;
+          rcv->nrecv++;
+          if (c->hyperbolic)
+            snd->send += hyper_time (x, c->a, c->b);
+          else
+            {
+              snd->send += c->os + x1 * c->O;
+              rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
+                                     : x1 * c->G);
+            }
+        }
+    }
+  r->makespan = 0;
+  r->last_proc = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      r->proc[p].finish = s.ps[p].cpu;
+      if (s.ps[p].cpu > r->makespan)
+        {
+          r->makespan = s.ps[p].cpu;
+          r->last_proc = (int32_t) p;
+        }
+    }
+
+  if (s.t_start)
+    {
+      /* Walk back from the operation that ends last.  */
+      int32_t last = -1;
+      for (size_t v = 0; v < n; v++)
+        if (last < 0 || s.t_end[v] > s.t_end[last])
+          last = (int32_t) v;
+      size_t cnt = 0;
+      for (int32_t v = last; v >= 0 && cnt <= n; v = s.cp_pred[v])
+        cnt++;
+      r->cp = xcalloc (cnt, sizeof *r->cp);
+      r->cp_start = xcalloc (cnt, sizeof *r->cp_start);
+      r->cp_end = xcalloc (cnt, sizeof *r->cp_end);
+      size_t i = cnt;
+      for (int32_t v = last; v >= 0 && i > 0; v = s.cp_pred[v])
+        {
+          i--;
+          r->cp[i] = v;
+          r->cp_start[i] = s.t_start[v];
+          r->cp_end[i] = s.t_end[v];
+        }
+      r->ncp = cnt;
+    }
+
+  sim_release (&s);
+}
+
+void
+dagsim_result_free (struct dagsim_result *r)
+{
+  free (r->proc);
+  free (r->gantt);
+  free (r->cp);
+  free (r->cp_start);
+  free (r->cp_end);
+  memset (r, 0, sizeof *r);
+}

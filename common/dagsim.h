@@ -1,0 +1,96 @@
+/* dagsim.h: event-driven makespan simulation of an operation graph
+ * (dag.h) under the LogP family of cost models.
+ *
+ * Timing rules (LogGOPS, as in LogGOPSim; s = bytes, s1 = max(s-1, 0)):
+ *   CALC w starting at t       CPU busy [t, t+w]
+ *   SEND starting at t         needs CPU and NIC free:
+ *                              CPU busy [t, t + os + s1*O]
+ *                              NIC busy [t, t + g + s1*G]
+ *                              first byte at the receiver at t + os + L
+ *                              eager (s <= S): completes at t + os + s1*O;
+ *                              rendezvous (s > S): completes when the
+ *                              receive matches (sender CPU and NIC held)
+ *   message handled at t_a     needs receiver CPU and NIC free:
+ *                              CPU busy [t_a, t_a + or + max(s1*O, s1*G)]
+ *                              NIC busy [t_a, t_a + g + s1*G]
+ *   RECV posted at t           completes when its message has been handled
+ * LogP is the rule set with G = O = 0 and S infinite, LogGP with O = 0 and
+ * S infinite.  The hyperbolic model replaces the whole transfer by
+ * T(x) = a^2/(a + b x) + b x (eq. (2) of the hyperbolic paper) of sender
+ * CPU time, delivered at the end of it.  LoGPC adds C_n (eqs. (5), (6)
+ * of the LoGPC paper) to L per message, at the sender's injection rate.
+ *
+ * Matching: MPI order (the earliest posted matching receive; the earliest
+ * arrived matching message) through hash queues keyed by (receiver,
+ * source, tag), with one queue per wildcard class.  */
+#ifndef MSGPERF_DAGSIM_H
+#define MSGPERF_DAGSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+
+struct dagsim_cost
+{
+  double L, os, or_, g, G, O;
+  double S;            /* eager up to S bytes; INFINITY: always eager */
+  int hyperbolic;      /* use T(x; a, b) instead of the LogGOPS rules */
+  double a, b;
+  /* LoGPC: extra latency of a message of BYTES sent by a processor whose
+     injection rate is RATE[proc] (NULL: none).  */
+  const double *rate;
+  double (*contention) (const void *ctx, double rate, double bytes);
+  const void *ctx;
+};
+
+enum dagsim_kind { GANTT_COMPUTE, GANTT_SEND, GANTT_RECV, GANTT_WAIT };
+
+struct dagsim_interval
+{
+  double start, end;
+  int32_t proc;
+  int32_t node;        /* operation (for GANTT_RECV: the receive if it
+                          was matched already, else the send) */
+  uint8_t kind;
+};
+
+struct dagsim_proc
+{
+  double finish;       /* last time the CPU is busy */
+  double compute;      /* CPU time in CALC */
+  double send, recv;   /* CPU time sending, handling messages */
+  int64_t nsend, nrecv;
+};
+
+struct dagsim_result
+{
+  double makespan;
+  int32_t last_proc;        /* processor finishing last */
+  uint64_t events;          /* events processed (operations started or
+                               posted, messages, wake-ups) */
+  int64_t messages;
+  struct dagsim_proc *proc; /* nprocs entries */
+  /* --gantt */
+  struct dagsim_interval *gantt;
+  size_t ngantt, gantt_cap;
+  /* --critical-path: operations from the first to the last, with their
+     start and end times.  */
+  int32_t *cp;
+  double *cp_start, *cp_end;
+  size_t ncp;
+};
+
+struct dagsim_opts
+{
+  int gantt;
+  int critical_path;
+};
+
+/* Simulate the finalized DAG D.  Dies (exit 1, err.h) naming the
+   unmatched sends and receives when the schedule cannot complete.  */
+void dagsim_run (const struct dag *d, const struct dagsim_cost *c,
+                 const struct dagsim_opts *opt, struct dagsim_result *r);
+void dagsim_result_free (struct dagsim_result *r);
+
+#endif

@@ -1,0 +1,427 @@
+/* goal.c: reader of GOAL, the text schedule format of LogGOPSim (see
+ * dag_parse.h for the grammar).  A hand-written tokenizer over the text:
+ * no allocation per token, one pass, errors with line and column.  */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag_parse.h"
+#include "err.h"
+#include "num.h"
+
+struct tok
+{
+  const char *s;
+  size_t len;
+  long col;            /* 1-based column */
+};
+
+struct goal
+{
+  const char *text, *end, *p;
+  const char *name;
+  long line;
+  const char *line_start;
+  int in_comment;
+  struct dag *d;
+  struct strmap labels;      /* (rank, label) -> node */
+  int64_t num_ranks;         /* -1 until num_ranks */
+  int64_t rank;              /* -1 outside a rank block */
+  uint8_t *rank_seen;
+  long open_line;            /* line of the open rank block */
+};
+
+static int
+tok_is (const struct tok *t, const char *w)
+{
+  return t->len == strlen (w) && memcmp (t->s, w, t->len) == 0;
+}
+
+#define MAXTOK 16
+
+/* Split the current line into tokens (a ':' ending a word, or standing
+   alone, is its own token); strip comments, keeping block comments open
+   across lines.  Returns the number of tokens, or -1 at the end.  */
+static int
+next_line (struct goal *g, struct tok *tk)
+{
+  if (g->p >= g->end)
+    return -1;
+  g->line++;
+  g->line_start = g->p;
+  const char *eol = memchr (g->p, '\n', (size_t) (g->end - g->p));
+  if (!eol)
+    eol = g->end;
+  int n = 0;
+  const char *q = g->p;
+  while (q < eol)
+    {
+      if (g->in_comment)
+        {
+          if (q + 1 < eol && q[0] == '*' && q[1] == '/')
+            {
+              g->in_comment = 0;
+              q += 2;
+            }
+          else
+            q++;
+          continue;
+        }
+      if (*q == ' ' || *q == '\t' || *q == '\r')
+        {
+          q++;
+          continue;
+        }
+      if (q + 1 < eol && q[0] == '/' && q[1] == '/')
+        break;
+      if (q + 1 < eol && q[0] == '/' && q[1] == '*')
+        {
+          g->in_comment = 1;
+          q += 2;
+          continue;
+        }
+      if (*q == '\0')
+        die_at (g->name, g->line, (long) (q - g->line_start) + 1,
+                "NUL byte in the schedule");
+      const char *s = q;
+      if (*q == ':' || *q == '{' || *q == '}')
+        q++;
+      else
+        while (q < eol && *q != ' ' && *q != '\t' && *q != '\r'
+               && *q != ':' && *q != '{' && *q != '}'
+               && !(q + 1 < eol && q[0] == '/'
+                    && (q[1] == '/' || q[1] == '*')))
+          q++;
+      if (n == MAXTOK)
+        die_at (g->name, g->line, (long) (s - g->line_start) + 1,
+                "too many words on one line");
+      tk[n].s = s;
+      tk[n].len = (size_t) (q - s);
+      tk[n].col = (long) (s - g->line_start) + 1;
+      n++;
+    }
+  g->p = eol < g->end ? eol + 1 : eol;
+  return n;
+}
+
+ERR_NORETURN static void
+bad (struct goal *g, const struct tok *t, const char *what)
+{
+  char text[64];
+  size_t len = t->len < sizeof text - 1 ? t->len : sizeof text - 1;
+  memcpy (text, t->s, len);
+  text[len] = '\0';
+  die_at (g->name, g->line, t->col, "expected %s, found '%s'", what, text);
+}
+
+ERR_NORETURN static void
+missing (struct goal *g, const struct tok *last, const char *what)
+{
+  die_at (g->name, g->line, last ? last->col + (long) last->len : 1,
+          "expected %s at the end of the line", what);
+}
+
+/* A non-negative integer in [0, MAX].  */
+static int64_t
+integer (struct goal *g, const struct tok *t, int64_t max, const char *what)
+{
+  int64_t v;
+  enum num_status st = num_parse_int64 (t->s, t->len, &v);
+  if (st != NUM_OK || t->s[0] == '+' || t->s[0] == '-')
+    {
+      if (st == NUM_OK && v < 0)
+        {
+          char text[64];
+          snprintf (text, sizeof text, "%.*s", (int) (t->len < 60 ? t->len
+                                                          : 60), t->s);
+          die_at (g->name, g->line, t->col, "negative %s '%s'", what, text);
+        }
+      bad (g, t, what);
+    }
+  if (v > max)
+    {
+      char text[64];
+      snprintf (text, sizeof text, "%.*s", (int) (t->len < 60 ? t->len
+                                                          : 60), t->s);
+      die_at (g->name, g->line, t->col, "%s '%s' out of range (0 to %"
+              PRId64 ")", what, text, max);
+    }
+  return v;
+}
+
+static int32_t
+rank_of (struct goal *g, const struct tok *t, int any_ok)
+{
+  if (any_ok && tok_is (t, "-1"))
+    return DAG_ANY;
+  int64_t r = integer (g, t, INT32_MAX - 1, "a rank");
+  if (r >= g->num_ranks)
+    die_at (g->name, g->line, t->col, "rank %" PRId64 " out of range "
+            "(num_ranks is %" PRId64 ")", r, g->num_ranks);
+  return (int32_t) r;
+}
+
+/* "Sb" or "S b": the message size.  Returns the index of the next
+   token.  */
+static int
+size_of (struct goal *g, const struct tok *tk, int n, int i, int64_t *bytes)
+{
+  if (i >= n)
+    missing (g, &tk[i - 1], "a size such as '8b'");
+  struct tok t = tk[i];
+  int bsep = 0;
+  if (t.len >= 2 && t.s[t.len - 1] == 'b')
+    t.len--;
+  else if (i + 1 < n && tok_is (&tk[i + 1], "b"))
+    bsep = 1;
+  else
+    bad (g, &tk[i], "a size in bytes such as '8b'");
+  *bytes = integer (g, &t, INT64_MAX / 2, "a size in bytes");
+  return i + 1 + bsep;
+}
+
+/* Trailing "cpu C" / "nic N": one CPU and one NIC per rank are
+   modelled; other numbers are accepted and ignored with a warning.  */
+static int
+cpu_nic (struct goal *g, const struct tok *tk, int n, int i, int nic_ok)
+{
+  int seen_cpu = 0, seen_nic = 0;
+  while (i < n)
+    {
+      int is_cpu = tok_is (&tk[i], "cpu"), is_nic = tok_is (&tk[i], "nic");
+      if (!(is_cpu && !seen_cpu && !seen_nic) && !(is_nic && nic_ok
+                                                   && !seen_nic))
+        bad (g, &tk[i], nic_ok ? "'cpu', 'nic' or the end of the "
+             "line" : "'cpu' or the end of the line");
+      if (i + 1 >= n)
+        missing (g, &tk[i], "an integer");
+      int64_t v = integer (g, &tk[i + 1], INT32_MAX, is_cpu ? "a cpu"
+                           : "a nic");
+      if (v != 0)
+        warn_once ("goal-cpu-nic", "%s:%ld: cpu and nic numbers are "
+                   "ignored: every rank has one CPU and one NIC",
+                   g->name, g->line);
+      seen_cpu |= is_cpu;
+      seen_nic |= is_nic;
+      i += 2;
+    }
+  return i;
+}
+
+static void
+operation (struct goal *g, struct tok *tk, int n, int i,
+           const struct tok *label)
+{
+  struct dag *d = g->d;
+  int32_t lab = label ? dag_intern (d, label->s, label->len) : -1;
+  int32_t me = (int32_t) g->rank, v;
+  const struct tok *op = &tk[i];
+  if (tok_is (op, "calc"))
+    {
+      if (i + 1 >= n)
+        missing (g, op, "a time");
+      const struct tok *t = &tk[i + 1];
+      double w;
+      enum num_status st = num_parse (t->s, t->len, &w);
+      if (st != NUM_OK)
+        bad (g, t, "a time");
+      if (w < 0)
+        {
+          char text[64];
+          snprintf (text, sizeof text, "%.*s", (int) (t->len < 60 ? t->len
+                                                          : 60), t->s);
+          die_at (g->name, g->line, t->col, "negative time '%s'", text);
+        }
+      cpu_nic (g, tk, n, i + 2, 0);
+      v = dag_add_calc (d, me, w, lab, (int32_t) g->line);
+    }
+  else if (tok_is (op, "send") || tok_is (op, "recv"))
+    {
+      int send = op->s[0] == 's';
+      int64_t bytes, tag = 0;
+      int j = size_of (g, tk, n, i + 1, &bytes);
+      const char *dir = send ? "to" : "from";
+      if (j >= n)
+        missing (g, &tk[j - 1], send ? "'to'" : "'from'");
+      if (!tok_is (&tk[j], dir))
+        bad (g, &tk[j], send ? "'to'" : "'from'");
+      if (j + 1 >= n)
+        missing (g, &tk[j], "a rank");
+      int32_t peer = rank_of (g, &tk[j + 1], !send);
+      j += 2;
+      if (j < n && tok_is (&tk[j], "tag"))
+        {
+          if (j + 1 >= n)
+            missing (g, &tk[j], "a tag");
+          if (!send && tok_is (&tk[j + 1], "-1"))
+            tag = DAG_ANY;
+          else
+            tag = integer (g, &tk[j + 1], INT32_MAX - 1, "a tag");
+          j += 2;
+        }
+      cpu_nic (g, tk, n, j, 1);
+      v = send ? dag_add_send (d, me, peer, bytes, tag, lab,
+                               (int32_t) g->line)
+               : dag_add_recv (d, me, peer, bytes, tag, lab,
+                               (int32_t) g->line);
+    }
+  else
+    bad (g, op, "'send', 'recv' or 'calc'");
+  if (label && strmap_put (&g->labels, g->rank, label->s, label->len, v)
+      >= 0)
+    die_at (g->name, g->line, label->col, "label '%.*s' defined twice in "
+            "rank %" PRId64, (int) label->len, label->s, g->rank);
+}
+
+static int32_t
+label_ref (struct goal *g, const struct tok *t)
+{
+  int32_t v = strmap_get (&g->labels, g->rank, t->s, t->len);
+  if (v < 0)
+    die_at (g->name, g->line, t->col, "undefined label '%.*s' in rank %"
+            PRId64 " (labels must be defined before they are used)",
+            (int) t->len, t->s, g->rank);
+  return v;
+}
+
+static int
+is_ident (const struct tok *t)
+{
+  if (!t->len || !((t->s[0] >= 'a' && t->s[0] <= 'z')
+                   || (t->s[0] >= 'A' && t->s[0] <= 'Z')))
+    return 0;
+  for (size_t i = 1; i < t->len; i++)
+    {
+      char c = t->s[i];
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+            || (c >= '0' && c <= '9') || c == '_'))
+        return 0;
+    }
+  return 1;
+}
+
+static void
+statement (struct goal *g, struct tok *tk, int n)
+{
+  struct tok *t = tk;
+  if (g->rank < 0)
+    {
+      if (tok_is (t, "num_ranks"))
+        {
+          if (g->num_ranks >= 0)
+            die_at (g->name, g->line, t->col, "num_ranks given twice");
+          if (n < 2)
+            missing (g, t, "an integer");
+          g->num_ranks = integer (g, &tk[1], INT32_MAX - 1, "num_ranks");
+          if (g->num_ranks < 1)
+            die_at (g->name, g->line, tk[1].col, "num_ranks must be at "
+                    "least 1");
+          if (n > 2)
+            bad (g, &tk[2], "the end of the line");
+          g->rank_seen = calloc ((size_t) g->num_ranks, 1);
+          if (!g->rank_seen)
+            die ("out of memory");
+          if (g->d->nprocs < (int32_t) g->num_ranks)
+            g->d->nprocs = (int32_t) g->num_ranks;
+          return;
+        }
+      if (tok_is (t, "rank"))
+        {
+          if (g->num_ranks < 0)
+            die_at (g->name, g->line, t->col, "'rank' before 'num_ranks'");
+          if (n < 2)
+            missing (g, t, "a rank");
+          g->rank = rank_of (g, &tk[1], 0);
+          if (n < 3)
+            missing (g, &tk[1], "'{'");
+          if (!tok_is (&tk[2], "{"))
+            bad (g, &tk[2], "'{'");
+          if (g->rank_seen[g->rank])
+            die_at (g->name, g->line, tk[1].col, "rank %" PRId64
+                    " defined twice", g->rank);
+          g->rank_seen[g->rank] = 1;
+          g->open_line = g->line;
+          if (n > 3)
+            bad (g, &tk[3], "the end of the line");
+          return;
+        }
+      bad (g, t, "'num_ranks' or 'rank'");
+    }
+  /* Inside a rank block.  */
+  if (tok_is (t, "}"))
+    {
+      if (n > 1)
+        bad (g, &tk[1], "the end of the line");
+      g->rank = -1;
+      return;
+    }
+  if (tok_is (t, "send") || tok_is (t, "recv") || tok_is (t, "calc"))
+    {
+      operation (g, tk, n, 0, NULL);
+      return;
+    }
+  if (!is_ident (t))
+    bad (g, t, "a label, 'send', 'recv', 'calc' or '}'");
+  if (n < 2)
+    missing (g, t, "':', 'requires' or 'irequires'");
+  if (tok_is (&tk[1], ":"))
+    {
+      if (n < 3)
+        missing (g, &tk[1], "'send', 'recv' or 'calc'");
+      operation (g, tk, n, 2, t);
+      return;
+    }
+  int ireq = tok_is (&tk[1], "irequires");
+  if (!ireq && !tok_is (&tk[1], "requires"))
+    bad (g, &tk[1], "':', 'requires' or 'irequires'");
+  if (n < 3)
+    missing (g, &tk[1], "a label");
+  if (!is_ident (&tk[2]))
+    bad (g, &tk[2], "a label");
+  if (n > 3)
+    bad (g, &tk[3], "the end of the line");
+  int32_t a = label_ref (g, t), b = label_ref (g, &tk[2]);
+  /* "a requires b": a starts after b completes (irequires: after b
+     starts).  */
+  dag_add_edge (g->d, b, a, ireq ? DAG_IREQUIRES : DAG_REQUIRES);
+}
+
+void
+goal_parse (const char *text, size_t len, const char *name, struct dag *d)
+{
+  /* Static so that a parse that died through err.h is freed by the next
+     one instead of leaking (fuzzing).  */
+  static struct goal g;
+  strmap_free (&g.labels);
+  free (g.rank_seen);
+  memset (&g, 0, sizeof g);
+  g.text = g.p = text;
+  g.end = text + len;
+  g.name = name;
+  g.d = d;
+  g.num_ranks = -1;
+  g.rank = -1;
+  strmap_init (&g.labels);
+  struct tok tk[MAXTOK];
+  int n;
+  while ((n = next_line (&g, tk)) >= 0)
+    {
+      if (n == 0)
+        continue;
+      statement (&g, tk, n);
+    }
+  if (g.rank >= 0)
+    die_at (name, g.open_line, 0, "rank %" PRId64 " block not closed "
+            "(missing '}')", g.rank);
+  if (g.in_comment)
+    die_at (name, g.line, 0, "comment not closed (missing '*/')");
+  if (g.num_ranks < 0)
+    die_at (name, g.line > 0 ? g.line : 1, 0, "no 'num_ranks' line: not "
+            "a GOAL schedule");
+  strmap_free (&g.labels);
+  free (g.rank_seen);
+  memset (&g, 0, sizeof g);
+}

@@ -1,0 +1,19 @@
+/* overlap.c: the overlap percentage (see overlap.h).  */
+#include <config.h>
+#include "overlap.h"
+
+#include <math.h>
+
+double
+overlap_percent (double t_sync, double t_async, double t_comm, double t_comp,
+                 double noise)
+{
+  if (!isfinite (t_sync) || !isfinite (t_async) || !isfinite (t_comm)
+      || !isfinite (t_comp) || !isfinite (noise))
+    return NAN;
+  double hideable = t_comm < t_comp ? t_comm : t_comp;
+  if (!(hideable > 0) || !(hideable > noise))
+    return NAN;
+  double p = 100 * (t_sync - t_async) / hideable;
+  return p < 0 ? 0 : p > 100 ? 100 : p;
+}

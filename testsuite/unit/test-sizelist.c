@@ -1,0 +1,107 @@
+/* test-sizelist: sweeps FROM:TO:xFACTOR, FROM:TO:+STEP and lists
+   (common/sizelist.c).  */
+#include <config.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizelist.h"
+#include "unit.h"
+
+/* Does TEXT parse to exactly the N values WANT?  */
+static int
+gives (const char *text, const int64_t *want, size_t n)
+{
+  int64_t *v;
+  size_t cnt;
+  char err[SIZELIST_ERRSIZE];
+  if (sizelist_parse (text, INT64_C (1) << 40, &v, &cnt, err) != 0)
+    {
+      fprintf (stderr, "'%s': %s\n", text, err);
+      return 0;
+    }
+  int ok = cnt == n && (n == 0 || memcmp (v, want, n * sizeof *v) == 0);
+  free (v);
+  return ok;
+}
+
+/* Is TEXT refused, with a message containing WHAT?  */
+static int
+refused (const char *text, int64_t max, const char *what)
+{
+  int64_t *v = (int64_t *) 1;
+  size_t cnt = 7;
+  char err[SIZELIST_ERRSIZE];
+  int rc = sizelist_parse (text, max, &v, &cnt, err);
+  if (rc == 0)
+    free (v);
+  if (rc == 0 || v != NULL || cnt != 0 || !strstr (err, what))
+    {
+      fprintf (stderr, "'%s': rc %d, message '%s'\n", text, rc, err);
+      return 0;
+    }
+  return 1;
+}
+
+int
+main (void)
+{
+  {
+    int64_t w[] = { 0, 1, 2, 4, 8, 16 };
+    CHECK (gives ("0:16:x2", w, 6));
+    CHECK (gives ("0:16", w, 6));
+    CHECK (gives ("0:31:x2", w, 6));
+  }
+  {
+    int64_t w[] = { 0, 1, 4, 16, 64 };
+    CHECK (gives ("0:64:x4", w, 5));
+  }
+  {
+    int64_t w[] = { 3, 6, 12 };
+    CHECK (gives ("3:12:x2", w, 3));
+  }
+  {
+    /* A decimal factor: rounded, and always increasing.  */
+    int64_t w[] = { 1, 2, 3, 4, 5, 8, 11, 17 };
+    CHECK (gives ("1:20:x1.5", w, 8));
+  }
+  {
+    int64_t w[] = { 0, 100, 200, 300 };
+    CHECK (gives ("0:350:+100", w, 4));
+    CHECK (gives ("0:300:+100", w, 4));
+  }
+  {
+    int64_t w[] = { 5 };
+    CHECK (gives ("5:5:x2", w, 1));
+    CHECK (gives ("5", w, 1));
+  }
+  {
+    int64_t w[] = { 8, 0, 4096 };
+    CHECK (gives ("8,0,4096", w, 3));
+  }
+  {
+    /* The default sweep of comet-run: 0, then powers of two to 4 MiB.  */
+    int64_t *v;
+    size_t n;
+    char err[SIZELIST_ERRSIZE];
+    CHECK (sizelist_parse ("0:4194304:x2", 4194304, &v, &n, err) == 0);
+    CHECK (n == 24);
+    CHECK (v[0] == 0 && v[1] == 1 && v[23] == 4194304);
+    free (v);
+  }
+  CHECK (refused ("16:8:x2", 100, "after its end"));
+  CHECK (refused ("0:8:x1", 100, "not larger than 1"));
+  CHECK (refused ("0:8:x0.5", 100, "not larger than 1"));
+  CHECK (refused ("0:8:xnan", 100, "not a number"));
+  CHECK (refused ("0:8:+0", 100, "not positive"));
+  CHECK (refused ("0:8:*2", 100, "neither"));
+  CHECK (refused ("-1:8", 100, "negative"));
+  CHECK (refused ("0:200", 100, "larger than 100"));
+  CHECK (refused ("0:1e3", 10000, "not a whole number"));
+  CHECK (refused ("a:8", 100, "not a whole number"));
+  CHECK (refused ("1,,2", 100, "empty value"));
+  CHECK (refused ("1,2,", 100, "empty value"));
+  CHECK (refused ("", 100, "empty sweep"));
+  CHECK (refused ("1,2:4", 100, "not both"));
+  CHECK (refused ("0:1000000:+1", 2000000, "more than"));
+  return unit_done ();
+}

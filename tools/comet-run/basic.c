@@ -1,0 +1,305 @@
+/* basic.c: the basic communication kernels of comet-benchmark.txt,
+ * Section 2.2.1: echo (Figure 1), pairwise exchange (Figure 2), broadcast
+ * (Figure 3), global reduction (Figure 4) and global synchronization.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "bandwidth.h"
+#include "comet.h"
+#include "grid2d.h"
+#include "mpi/mpiutil.h"
+
+enum { TAG_ECHO = 11, TAG_PAIR = 12 };
+
+/* Largest value of a sweep.  */
+static int64_t
+sweep_max (const struct comet_sweep *s)
+{
+  int64_t m = 0;
+  for (size_t i = 0; i < s->n; i++)
+    if (s->v[i] > m)
+      m = s->v[i];
+  return m;
+}
+
+/* ------------------------------------------------------------ echo */
+
+/* Two ranks of a pair communicator and the message they bounce.  */
+struct pair_arg
+{
+  MPI_Comm comm;
+  int me;
+  char *buf, *rbuf;
+  int count;
+};
+
+/* Figure 1: the test node sends and waits for the reply; the other node
+   receives and sends the message back.  */
+static void
+op_echo (void *arg)
+{
+  struct pair_arg *p = arg;
+  if (p->me == 0)
+    {
+      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
+                 "MPI_Send");
+      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
+                           MPI_STATUS_IGNORE), "MPI_Recv");
+    }
+  else
+    {
+      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
+                           MPI_STATUS_IGNORE), "MPI_Recv");
+      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
+                 "MPI_Send");
+    }
+}
+
+void
+comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
+                  int hops, int64_t load, int emit, double *mbps)
+{
+  const struct comet_sweep *sizes = &c->opt->sizes;
+  struct pair_arg p;
+  p.comm = pair;
+  MPI_Comm_rank (pair, &p.me);
+  p.buf = comet_alloc ((size_t) sweep_max (sizes));
+  p.rbuf = NULL;
+  for (size_t i = 0; i < sizes->n; i++)
+    {
+      p.count = comet_mpi_count (sizes->v[i], "message size");
+      /* One-way time: half the measured round trip (Section 2.2.1).  */
+      struct comet_timing t = { pair, 0, 0, op_echo, &p, 2.0, 0 };
+      struct comet_result res;
+      comet_measure (c, &t, &res);
+      struct comet_row row;
+      comet_row_init (&row, kernel);
+      row.bytes = sizes->v[i];
+      row.hops = hops;
+      row.load = load;
+      row.t = res.s;
+      row.stop = res.stop;
+      row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
+      if (mbps)
+        mbps[i] = row.mbps;
+      if (emit)
+        comet_emit (c, &row);
+    }
+  free (p.buf);
+}
+
+/* Every hop distance the grid offers from the test node: the partner is
+   the lowest rank at that distance (grid2d_rank_at).  */
+void
+kernel_echo (struct comet_ctx *c)
+{
+  for (int h = 1;; h++)
+    {
+      int partner = grid2d_rank_at (c->test, h, c->rows, c->cols);
+      if (partner < 0)
+        break;
+      MPI_Comm pair = comet_pair_comm (c, partner);
+      if (pair != MPI_COMM_NULL)
+        {
+          comet_echo_sweep (c, pair, "echo", h, -1, 1, NULL);
+          MPI_Comm_free (&pair);
+        }
+      comet_idle_barrier (c);
+    }
+}
+
+/* ------------------------------------------------------------ pairwise */
+
+/* Figure 2: both nodes send and receive at the same time.  The paper's
+   send-then-receive relies on buffered sends and "can deadlock" without
+   them; MPI_Sendrecv is the deadlock-free formulation of the same
+   simultaneous exchange.  */
+static void
+op_pairwise (void *arg)
+{
+  struct pair_arg *p = arg;
+  int other = 1 - p->me;
+  COMET_MPI (MPI_Sendrecv (p->buf, p->count, MPI_BYTE, other, TAG_PAIR,
+                           p->rbuf, p->count, MPI_BYTE, other, TAG_PAIR,
+                           p->comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+}
+
+void
+kernel_pairwise (struct comet_ctx *c)
+{
+  const struct comet_sweep *sizes = &c->opt->sizes;
+  for (int h = 1;; h++)
+    {
+      int partner = grid2d_rank_at (c->test, h, c->rows, c->cols);
+      if (partner < 0)
+        break;
+      MPI_Comm pair = comet_pair_comm (c, partner);
+      if (pair != MPI_COMM_NULL)
+        {
+          struct pair_arg p;
+          p.comm = pair;
+          MPI_Comm_rank (pair, &p.me);
+          p.buf = comet_alloc ((size_t) sweep_max (sizes));
+          p.rbuf = comet_alloc ((size_t) sweep_max (sizes));
+          for (size_t i = 0; i < sizes->n; i++)
+            {
+              p.count = comet_mpi_count (sizes->v[i], "message size");
+              struct comet_timing t = { pair, 0, 0, op_pairwise, &p, 1.0, 0 };
+              struct comet_result res;
+              comet_measure (c, &t, &res);
+              struct comet_row row;
+              comet_row_init (&row, "pairwise");
+              row.bytes = sizes->v[i];
+              row.hops = h;
+              row.t = res.s;
+              row.stop = res.stop;
+              row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
+              comet_emit (c, &row);
+            }
+          free (p.buf);
+          free (p.rbuf);
+          MPI_Comm_free (&pair);
+        }
+      comet_idle_barrier (c);
+    }
+}
+
+/* ------------------------------------------------------------ broadcast */
+
+struct coll_arg
+{
+  MPI_Comm comm;
+  int root;
+  void *buf, *rbuf;
+  int count;
+};
+
+/* Figure 3: the test node broadcasts, everyone receives, and a barrier
+   closes the operation so that the test node's clock sees the whole
+   broadcast and not only its own part.  */
+static void
+op_broadcast (void *arg)
+{
+  struct coll_arg *a = arg;
+  COMET_MPI (MPI_Bcast (a->buf, a->count, MPI_BYTE, a->root, a->comm),
+             "MPI_Bcast");
+  COMET_MPI (MPI_Barrier (a->comm), "MPI_Barrier");
+}
+
+void
+kernel_broadcast (struct comet_ctx *c)
+{
+  const struct comet_sweep *sizes = &c->opt->sizes;
+  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0 };
+  a.buf = comet_alloc ((size_t) sweep_max (sizes));
+  for (size_t i = 0; i < sizes->n; i++)
+    {
+      a.count = comet_mpi_count (sizes->v[i], "message size");
+      struct comet_timing t = { c->comm, c->test, c->test, op_broadcast, &a,
+                                1.0, 0 };
+      struct comet_result res;
+      comet_measure (c, &t, &res);
+      struct comet_row row;
+      comet_row_init (&row, "broadcast");
+      row.bytes = sizes->v[i];
+      row.t = res.s;
+      row.stop = res.stop;
+      row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
+      comet_emit (c, &row);
+    }
+  free (a.buf);
+}
+
+/* ------------------------------------------------------------ globalsum */
+
+/* Figure 4: the global sum of a vector of doubles, the answer on every
+   node.  */
+static void
+op_globalsum (void *arg)
+{
+  struct coll_arg *a = arg;
+  COMET_MPI (MPI_Allreduce (a->buf, a->rbuf, a->count, MPI_DOUBLE, MPI_SUM,
+                            a->comm), "MPI_Allreduce");
+}
+
+/* Element I of rank R's vector: small whole numbers, so that every sum
+   is exact and the check is an equality.  */
+static double
+gs_value (int r, int64_t i)
+{
+  return (double) (r + 1) + (double) (i % 1024);
+}
+
+void
+kernel_globalsum (struct comet_ctx *c)
+{
+  const struct comet_sweep *v = &c->opt->veclens;
+  int64_t maxn = sweep_max (v);
+  double *in = comet_alloc ((size_t) maxn * sizeof *in);
+  double *out = comet_alloc ((size_t) maxn * sizeof *out);
+  for (int64_t i = 0; i < maxn; i++)
+    in[i] = gs_value (c->rank, i);
+  double base = (double) c->size * (c->size + 1) / 2;
+  for (size_t k = 0; k < v->n; k++)
+    {
+      int n = comet_mpi_count (v->v[k], "vector length");
+      for (int i = 0; i < n; i++)
+        out[i] = -1;
+      struct coll_arg a = { c->comm, c->test, in, out, n };
+      struct comet_timing t = { c->comm, c->test, c->test, op_globalsum, &a,
+                                1.0, 0 };
+      struct comet_result res;
+      comet_measure (c, &t, &res);
+      /* Verification on every rank: a wrong sum is an error, not a
+         time.  */
+      for (int i = 0; i < n; i++)
+        {
+          double want = base + (double) c->size * (double) (i % 1024);
+          if (out[i] != want)
+            mpu_die (EXIT_DATA, "globalsum: verification failed at veclen "
+                     "%d: element %d is %.17g, the sum is %.17g", n, i,
+                     out[i], want);
+        }
+      struct comet_row row;
+      comet_row_init (&row, "globalsum");
+      row.veclen = v->v[k];
+      row.bytes = v->v[k] * (int64_t) sizeof (double);
+      row.t = res.s;
+      row.stop = res.stop;
+      row.mbps = bandwidth_mbps (row.bytes, res.s.median);
+      comet_emit (c, &row);
+    }
+  free (in);
+  free (out);
+}
+
+/* ------------------------------------------------------------ barrier */
+
+/* Global synchronization: "attempting to measure the best-case time ...
+   makes more sense than measuring the worst-case time ... The time for
+   the first barrier is not reported."  Each sample is one barrier (a
+   repeat loop would average), the first ones are the warm-up, and t_min
+   is the best case while t is the typical one.  */
+static void
+op_barrier (void *arg)
+{
+  struct coll_arg *a = arg;
+  COMET_MPI (MPI_Barrier (a->comm), "MPI_Barrier");
+}
+
+void
+kernel_barrier (struct comet_ctx *c)
+{
+  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0 };
+  struct comet_timing t = { c->comm, c->test, c->test, op_barrier, &a, 1.0,
+                            1 };
+  struct comet_result res;
+  comet_measure (c, &t, &res);
+  struct comet_row row;
+  comet_row_init (&row, "barrier");
+  row.t = res.s;
+  row.stop = res.stop;
+  comet_emit (c, &row);
+}

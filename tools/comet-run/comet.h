@@ -1,0 +1,190 @@
+/* comet.h: what the files of comet-run share.
+ *
+ * main.c holds the options, the kernel table and the output; measure.c
+ * the timing engine of Section 2.1 of comet-benchmark.txt (repeat loop,
+ * loop overhead subtracted, warm-up, adaptive repetitions); topo.c the
+ * adjacency matrix; one file per kernel family (basic.c, load.c,
+ * matrix.c) the kernels of Section 2.2.  */
+#ifndef COMET_H
+#define COMET_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "stats.h"
+#include "tsv.h"
+
+/* ------------------------------------------------------------ options */
+
+struct comet_sweep
+{
+  int64_t *v;
+  size_t n;
+  int given;          /* set on the command line (not the default) */
+};
+
+struct comet_opts
+{
+  struct comet_sweep sizes, veclens, orders, loads;
+  struct stats_adapt adapt;   /* eps, min/max reps, time cap (seconds) */
+  double sample_time;         /* target seconds of one repeat loop */
+  int64_t max_repeat;         /* most iterations of one repeat loop */
+  int64_t warmup;             /* untimed iterations before timing */
+  int grid_rows, grid_cols;   /* --grid, or 0 */
+  double timeout;
+  int progress;
+};
+
+/* ------------------------------------------------------------ context */
+
+struct comet_ctx
+{
+  const struct comet_opts *opt;
+  MPI_Comm comm;       /* the adjacency matrix: a periodic 2-D Cartesian
+                          communicator */
+  int rank, size;
+  int test;            /* rank (in comm) of the test node: the process
+                          that is rank 0 of MPI_COMM_WORLD, which writes
+                          stdout and takes the times */
+  int rows, cols;      /* grid shape */
+  int row, col;        /* this rank's position */
+  tsv_writer *w;       /* rank 0 only */
+  int progress;        /* rank 0 prints progress lines */
+  double loop_fixed;   /* seconds: empty timed region */
+  double loop_iter;    /* seconds: one empty repeat-loop iteration */
+};
+
+/* ------------------------------------------------------------ output */
+
+/* Columns a kernel may fill besides kernel, nprocs and the statistics of
+   t.  Each kernel's table row says which ones it uses; the header holds
+   the union over the kernels asked for, in this order.  */
+enum
+{
+  COL_BYTES = 1 << 0,
+  COL_VECLEN = 1 << 1,
+  COL_ORDER = 1 << 2,
+  COL_HOPS = 1 << 3,
+  COL_DIRECTION = 1 << 4,
+  COL_LOAD = 1 << 5,
+  COL_MBPS = 1 << 6,
+  COL_OVERLAP = 1 << 7     /* tsync, tcomm, tcomp, overlap */
+};
+
+/* One output row; fields a kernel does not fill stay NA.  */
+struct comet_row
+{
+  const char *kernel;
+  int64_t bytes, veclen, order, load;   /* -1: NA */
+  int hops;                             /* -1: NA */
+  const char *direction;                /* NULL: NA */
+  struct stats_summary t;               /* microseconds */
+  enum stats_stop stop;
+  double mbps;                          /* NaN: NA */
+  double tsync, tcomm, tcomp, overlap;  /* NaN: NA */
+};
+
+void comet_row_init (struct comet_row *r, const char *kernel);
+
+/* Rank 0 writes ROW (and a progress line); other ranks do nothing.  */
+void comet_emit (struct comet_ctx *c, const struct comet_row *row);
+
+/* A progress line on stderr (rank 0, when progress is on).  */
+void comet_progress (struct comet_ctx *c, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* ------------------------------------------------------------ timing */
+
+/* One execution of a kernel's communication pattern on every member of
+   the communicator being timed.  */
+typedef void (*comet_op) (void *arg);
+
+struct comet_timing
+{
+  MPI_Comm comm;       /* the ranks that take part (all call measure) */
+  int root;            /* the rank of COMM that takes the times */
+  int report;          /* the rank of COMM that gets the result (the test
+                          node; usually ROOT itself) */
+  comet_op op;
+  void *arg;
+  double divisor;      /* e.g. 2: the one-way time of a round trip */
+  int64_t max_repeat;  /* 0: the --max-repeat option */
+};
+
+struct comet_result
+{
+  struct stats_summary s;   /* microseconds, on the root only */
+  enum stats_stop stop;
+  int64_t repeat;           /* iterations per sample */
+};
+
+/* Warm up, pick the repeat count, then take samples until the adaptive
+   rule stops: each sample is one timed repeat loop whose measured
+   overhead is subtracted, divided by the repeat count and DIVISOR.
+   Collective over T->comm; the result is complete on T->report.  */
+void comet_measure (struct comet_ctx *c, const struct comet_timing *t,
+                    struct comet_result *res);
+
+/* Measure the cost of the empty repeat loop (collective on c->comm).  */
+void comet_loop_overhead (struct comet_ctx *c);
+
+/* The dummy function called in the repeat loop with the loop variable,
+   so that no compiler removes the loop (Section 2.1).  */
+void comet_dummy (int64_t i);
+
+/* ------------------------------------------------------------ topology */
+
+/* Build the adjacency matrix (MPI_Dims_create or --grid, then
+   MPI_Cart_create with reordering allowed and periodic dimensions).  */
+void comet_topology (struct comet_ctx *c);
+
+/* Metadata #@grid and #@grid_map (collective).  */
+void comet_topology_meta (struct comet_ctx *c);
+
+/* Split c->comm into the pair {test node, PARTNER} (test node is rank 0
+   of the pair); MPI_COMM_NULL on the other ranks.  Collective.  */
+MPI_Comm comet_pair_comm (struct comet_ctx *c, int partner);
+
+/* Barrier for ranks that sit out a measurement: they sleep between
+   tests instead of spinning, so that an oversubscribed run (more ranks
+   than cores) leaves the cores to the ranks being timed.  */
+void comet_idle_barrier (struct comet_ctx *c);
+
+/* ------------------------------------------------------------ helpers */
+
+/* mpu_check without a call on success: the kernels' inner loops use it so
+   that the error check costs a compare, not a function call.  */
+#define COMET_MPI(call, what) \
+  do { int comet_rc_ = (call); \
+       if (comet_rc_ != MPI_SUCCESS) mpu_check (comet_rc_, what); } while (0)
+
+void *comet_alloc (size_t bytes);   /* zeroed, dies when out of memory */
+int comet_mpi_count (int64_t n, const char *what);  /* fits an MPI int */
+
+/* Kernel functions: run every measurement of the kernel, emit its rows.
+   Collective over c->comm.  */
+typedef void (*comet_kernel_fn) (struct comet_ctx *c);
+
+void kernel_echo (struct comet_ctx *c);
+void kernel_pairwise (struct comet_ctx *c);
+void kernel_broadcast (struct comet_ctx *c);
+void kernel_globalsum (struct comet_ctx *c);
+void kernel_barrier (struct comet_ctx *c);
+void kernel_contention (struct comet_ctx *c);
+void kernel_overlap (struct comet_ctx *c);
+void kernel_update_guard (struct comet_ctx *c);
+void kernel_shift (struct comet_ctx *c);
+void kernel_transpose (struct comet_ctx *c);
+void kernel_rowbcast (struct comet_ctx *c);
+void kernel_colbcast (struct comet_ctx *c);
+
+/* Sweep the echo kernel over c->opt->sizes on PAIR (a comet_pair_comm;
+   called by its two members only), used by echo and by contention.
+   KERNEL, HOPS and LOAD (-1: NA) label the rows; EMIT 0 writes none.
+   MBPS, when not NULL, receives one bandwidth per size (test node).  */
+void comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair,
+                       const char *kernel, int hops, int64_t load, int emit,
+                       double *mbps);
+
+#endif

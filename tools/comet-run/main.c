@@ -1,0 +1,475 @@
+/* comet-run: the CoMet communication benchmark (Ganapati, Otto and
+ * Walpole, "CoMet: A Synthetic Benchmark for Message-Passing
+ * Architectures", 1994; shared/papers/comet-benchmark.txt) on MPI.
+ *
+ *   mpirun -np P comet-run KERNEL... [OPTION...]
+ *
+ * main() parses the options, picks the kernels from the table below, sets
+ * up the adjacency matrix, writes the metadata and the header, and runs
+ * the kernels, which write one row per measurement point.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "comet.h"
+#include "err.h"
+#include "grid2d.h"
+#include "mpi/mpiutil.h"
+#include "num.h"
+#include "sizelist.h"
+#include "stats.h"
+#include "tsv.h"
+
+/* ------------------------------------------------------------ kernels */
+
+struct comet_kernel
+{
+  const char *name;
+  comet_kernel_fn run;
+  const char *description;
+  int min_ranks;
+  int columns;              /* COL_* of comet.h the kernel's rows fill */
+};
+
+/* The kernels, in the order of Section 2.2 of the paper.  To add one
+   (for example the tree kernels tree-roundtrip, tree-throughput and
+   tree-startup): write its function in a new file of this directory
+   (say tree.c, declared in comet.h, built through Makefile.am's
+   tools_comet_run_comet_run_SOURCES), and add one row here:
+     { NAME, FUNCTION, ONE-LINE DESCRIPTION, FEWEST RANKS, COLUMNS }
+   COLUMNS is the set of optional output columns its rows fill; a kernel
+   that needs a column nobody has yet adds it to the COL_* enum of comet.h
+   and to column_names[] below.  The function is called on every rank of
+   the adjacency matrix (struct comet_ctx), measures with comet_measure and
+   writes its rows with comet_emit.  The table ends with a NULL row.  */
+static const struct comet_kernel kernels[] = {
+  { "echo", kernel_echo,
+    "ping-pong; one-way time = half the round trip, per size and hops",
+    2, COL_BYTES | COL_HOPS | COL_MBPS },
+  { "pairwise", kernel_pairwise,
+    "simultaneous exchange between two nodes (MPI_Sendrecv), per hops",
+    2, COL_BYTES | COL_HOPS | COL_MBPS },
+  { "broadcast", kernel_broadcast,
+    "MPI_Bcast from the test node to all, closed by a barrier",
+    2, COL_BYTES | COL_MBPS },
+  { "globalsum", kernel_globalsum,
+    "MPI_Allreduce sum of a vector of doubles, verified on every rank",
+    2, COL_VECLEN | COL_BYTES | COL_MBPS },
+  { "barrier", kernel_barrier,
+    "best-case MPI_Barrier (first call not reported)",
+    2, 0 },
+  { "contention", kernel_contention,
+    "echo between two ranks while two others exchange continuously",
+    4, COL_BYTES | COL_HOPS | COL_LOAD | COL_MBPS },
+  { "overlap", kernel_overlap,
+    "pairwise exchange and DAXPY, synchronous versus asynchronous",
+    2, COL_BYTES | COL_VECLEN | COL_HOPS | COL_OVERLAP },
+  { "update-guard", kernel_update_guard,
+    "halo exchange of the guard wrapper with the four neighbours",
+    2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { "shift", kernel_shift,
+    "shift the block matrix one block north, then east",
+    2, COL_ORDER | COL_DIRECTION | COL_BYTES | COL_MBPS },
+  { "transpose", kernel_transpose,
+    "exchange with the transposed node plus local transpose",
+    2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { "rowbcast", kernel_rowbcast,
+    "broadcast one matrix row down the grid columns",
+    2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { "colbcast", kernel_colbcast,
+    "broadcast one matrix column along the grid rows",
+    2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { NULL, NULL, NULL, 0, 0 }
+};
+
+static const struct comet_kernel *
+find_kernel (const char *name)
+{
+  for (const struct comet_kernel *k = kernels; k->name; k++)
+    if (strcmp (k->name, name) == 0)
+      return k;
+  return NULL;
+}
+
+static void
+list_kernels (void)
+{
+  printf ("kernel\tmin_ranks\tdescription\n");
+  for (const struct comet_kernel *k = kernels; k->name; k++)
+    printf ("%s\t%d\t%s\n", k->name, k->min_ranks, k->description);
+}
+
+/* ------------------------------------------------------------ output */
+
+static int out_columns;   /* union of the kernels' COL_* */
+
+void
+comet_row_init (struct comet_row *r, const char *kernel)
+{
+  memset (r, 0, sizeof *r);
+  r->kernel = kernel;
+  r->bytes = r->veclen = r->order = r->load = -1;
+  r->hops = -1;
+  r->direction = NULL;
+  r->mbps = r->tsync = r->tcomm = r->tcomp = r->overlap = NAN;
+}
+
+static void
+write_header (tsv_writer *w)
+{
+  const char *names[32];
+  size_t n = 0;
+  names[n++] = "kernel";
+  names[n++] = "nprocs";
+  if (out_columns & COL_BYTES) names[n++] = "bytes";
+  if (out_columns & COL_VECLEN) names[n++] = "veclen";
+  if (out_columns & COL_ORDER) names[n++] = "order";
+  if (out_columns & COL_HOPS) names[n++] = "hops";
+  if (out_columns & COL_DIRECTION) names[n++] = "direction";
+  if (out_columns & COL_LOAD) names[n++] = "load";
+  static const char *const stats[] = { "t", "t_min", "t_p05", "t_p95",
+    "t_ci_lo", "t_ci_hi", "reps", "stop" };
+  for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
+    names[n++] = stats[i];
+  if (out_columns & COL_MBPS) names[n++] = "MBps";
+  if (out_columns & COL_OVERLAP)
+    {
+      names[n++] = "tsync";
+      names[n++] = "tcomm";
+      names[n++] = "tcomp";
+      names[n++] = "overlap";
+    }
+  tsv_write_header (w, n, names);
+}
+
+static void
+put_count (tsv_writer *w, int64_t v)
+{
+  if (v < 0)
+    tsv_put_na (w);
+  else
+    tsv_put_int (w, v);
+}
+
+void
+comet_emit (struct comet_ctx *c, const struct comet_row *r)
+{
+  if (c->rank != c->test)
+    return;
+  tsv_writer *w = c->w;
+  tsv_put_str (w, r->kernel);
+  tsv_put_int (w, c->size);
+  if (out_columns & COL_BYTES) put_count (w, r->bytes);
+  if (out_columns & COL_VECLEN) put_count (w, r->veclen);
+  if (out_columns & COL_ORDER) put_count (w, r->order);
+  if (out_columns & COL_HOPS) put_count (w, r->hops);
+  if (out_columns & COL_DIRECTION)
+    {
+      if (r->direction)
+        tsv_put_str (w, r->direction);
+      else
+        tsv_put_na (w);
+    }
+  if (out_columns & COL_LOAD) put_count (w, r->load);
+  tsv_put_num (w, r->t.median);
+  tsv_put_num (w, r->t.min);
+  tsv_put_num (w, r->t.p05);
+  tsv_put_num (w, r->t.p95);
+  tsv_put_num (w, r->t.ci_lo);
+  tsv_put_num (w, r->t.ci_hi);
+  tsv_put_int (w, (int64_t) r->t.n);
+  tsv_put_str (w, stats_stop_name (r->stop));
+  if (out_columns & COL_MBPS) tsv_put_num (w, r->mbps);
+  if (out_columns & COL_OVERLAP)
+    {
+      tsv_put_num (w, r->tsync);
+      tsv_put_num (w, r->tcomm);
+      tsv_put_num (w, r->tcomp);
+      tsv_put_num (w, r->overlap);
+    }
+  tsv_end_row (w);
+
+  char extra[160] = "";
+  size_t m = 0;
+  if (r->hops >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " hops=%d", r->hops);
+  if (r->load >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " load=%lld",
+                            (long long) r->load);
+  if (r->direction)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " %s",
+                            r->direction);
+  if (r->order >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " order=%lld",
+                            (long long) r->order);
+  if (r->veclen >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " veclen=%lld",
+                            (long long) r->veclen);
+  if (r->bytes >= 0)
+    snprintf (extra + m, sizeof extra - m, " bytes=%lld",
+              (long long) r->bytes);
+  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)", r->kernel, extra,
+                  r->t.median, stats_stop_name (r->stop), r->t.n);
+}
+
+void
+comet_progress (struct comet_ctx *c, const char *fmt, ...)
+{
+  if (!c->progress || c->rank != c->test)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  fprintf (stderr, "%s: ", err_program);
+  vfprintf (stderr, fmt, ap);
+  fputc ('\n', stderr);
+  va_end (ap);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+void *
+comet_alloc (size_t bytes)
+{
+  void *p = calloc (1, bytes ? bytes : 1);
+  if (!p)
+    mpu_die (EXIT_DATA, "out of memory (%zu bytes)", bytes);
+  return p;
+}
+
+int
+comet_mpi_count (int64_t n, const char *what)
+{
+  if (n < 0 || n > 0x7fffffff)
+    mpu_die (EXIT_DATA, "%s %lld does not fit an MPI count", what,
+             (long long) n);
+  return (int) n;
+}
+
+/* ------------------------------------------------------------ options */
+
+#define DEFAULT_SIZES "0:4194304:x2"
+#define DEFAULT_VECLENS "0:262144:x4"
+#define DEFAULT_ORDERS "4:512:x2"
+
+/* Largest message, vector (doubles) and block order accepted.  */
+#define MAX_BYTES INT64_C (1073741824)
+#define MAX_VECLEN INT64_C (134217728)
+#define MAX_ORDER INT64_C (8192)
+
+static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
+static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
+static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
+static char *opt_timeout;
+static int opt_progress, opt_list;
+
+static struct poptOption options[] = {
+  { "sizes", 's', POPT_ARG_STRING, &opt_sizes, 0,
+    "message sizes in bytes: FROM:TO:xFACTOR, FROM:TO:+STEP or A,B,... "
+    "(default: " DEFAULT_SIZES ")", "SWEEP" },
+  { "veclens", 'v', POPT_ARG_STRING, &opt_veclens, 0,
+    "vector lengths (doubles) of globalsum and of overlap's DAXPY "
+    "(default: " DEFAULT_VECLENS ")", "SWEEP" },
+  { "orders", 'n', POPT_ARG_STRING, &opt_orders, 0,
+    "order of each rank's square block in the matrix kernels "
+    "(default: " DEFAULT_ORDERS ")", "SWEEP" },
+  { "loads", 'l', POPT_ARG_STRING, &opt_loads, 0,
+    "message sizes of the contention load (default: the sizes reaching "
+    "50% and 90% of the peak echo bandwidth)", "SWEEP" },
+  { "epsilon", 'e', POPT_ARG_STRING, &opt_eps, 0,
+    "stop when the 95% interval of the median is within this fraction of "
+    "it (default: 0.05)", "E" },
+  { "min-reps", '\0', POPT_ARG_STRING, &opt_min_reps, 0,
+    "fewest samples per point (default: 10)", "N" },
+  { "max-reps", 'r', POPT_ARG_STRING, &opt_max_reps, 0,
+    "most samples per point (default: 1000)", "N" },
+  { "time-cap", 'T', POPT_ARG_STRING, &opt_time_cap, 0,
+    "most seconds of sampling per point (default: 2)", "S" },
+  { "sample-time", '\0', POPT_ARG_STRING, &opt_sample_time, 0,
+    "target seconds of one timed repeat loop (default: 1e-4)", "S" },
+  { "max-repeat", '\0', POPT_ARG_STRING, &opt_max_repeat, 0,
+    "most iterations of one timed repeat loop (default: 1000, the paper's "
+    "max_times)", "N" },
+  { "warmup", 'w', POPT_ARG_STRING, &opt_warmup, 0,
+    "untimed iterations before each point (default: 10; at least 1)", "N" },
+  { "grid", 'g', POPT_ARG_STRING, &opt_grid, 0,
+    "shape of the adjacency matrix, ROWSxCOLS (default: MPI_Dims_create)",
+    "RxC" },
+  { "timeout", 't', POPT_ARG_STRING, &opt_timeout, 0,
+    "end the whole run with an error after S seconds (default: 0, none)",
+    "S" },
+  { "progress", 'p', POPT_ARG_NONE, &opt_progress, 0,
+    "progress lines on stderr even when it is not a terminal", NULL },
+  { "list", '\0', POPT_ARG_NONE, &opt_list, 0,
+    "list the kernels (a TSV table) and exit", NULL },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static void
+parse_sweep (const char *option, const char *text, const char *dflt,
+             int64_t max, struct comet_sweep *s)
+{
+  char err[SIZELIST_ERRSIZE];
+  s->given = text != NULL;
+  if (sizelist_parse (text ? text : dflt, max, &s->v, &s->n, err) != 0)
+    die_usage ("option '--%s': bad sweep '%s': %s (FROM:TO:xFACTOR, "
+               "FROM:TO:+STEP or a list A,B,...)", option, text, err);
+}
+
+static void
+parse_options (struct comet_opts *o)
+{
+  parse_sweep ("sizes", opt_sizes, DEFAULT_SIZES, MAX_BYTES, &o->sizes);
+  parse_sweep ("veclens", opt_veclens, DEFAULT_VECLENS, MAX_VECLEN,
+               &o->veclens);
+  parse_sweep ("orders", opt_orders, DEFAULT_ORDERS, MAX_ORDER, &o->orders);
+  for (size_t i = 0; i < o->orders.n; i++)
+    if (o->orders.v[i] < 1)
+      die_usage ("option '--orders': a block order must be at least 1, "
+                 "not %lld", (long long) o->orders.v[i]);
+  if (opt_loads)
+    parse_sweep ("loads", opt_loads, NULL, MAX_BYTES, &o->loads);
+  o->adapt.eps = opt_eps ? cli_double ("epsilon", opt_eps, 1e-6, 10) : 0.05;
+  o->adapt.min_reps = (size_t) (opt_min_reps
+                                ? cli_int ("min-reps", opt_min_reps, 1,
+                                           10000000) : 10);
+  o->adapt.max_reps = (size_t) (opt_max_reps
+                                ? cli_int ("max-reps", opt_max_reps, 1,
+                                           10000000) : 1000);
+  if (o->adapt.min_reps > o->adapt.max_reps)
+    die_usage ("option '--min-reps': %zu is more than --max-reps %zu",
+               o->adapt.min_reps, o->adapt.max_reps);
+  o->adapt.time_cap = opt_time_cap
+    ? cli_double ("time-cap", opt_time_cap, 1e-6, 1e6) : 2;
+  o->sample_time = opt_sample_time
+    ? cli_double ("sample-time", opt_sample_time, 0, 10) : 1e-4;
+  o->max_repeat = opt_max_repeat
+    ? cli_int ("max-repeat", opt_max_repeat, 1, 100000000) : 1000;
+  o->warmup = opt_warmup ? cli_int ("warmup", opt_warmup, 1, 100000000) : 10;
+  o->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e7) : 0;
+  o->progress = opt_progress;
+  if (opt_grid && grid2d_parse (opt_grid, &o->grid_rows, &o->grid_cols) != 0)
+    die_usage ("option '--grid': bad shape '%s' (ROWSxCOLS, e.g. 2x2)",
+               opt_grid);
+}
+
+/* ------------------------------------------------------------ main */
+
+int
+main (int argc, char **argv)
+{
+  cli_init ("comet-run", argc, argv);
+  mpu_init (&argc, &argv);
+
+  poptContext con = cli_parse (argc, (const char **) argv, options,
+                               "KERNEL...", NULL);
+  if (opt_list)
+    {
+      list_kernels ();
+      poptFreeContext (con);
+      mpu_finalize ();
+      return 0;
+    }
+
+  /* The kernels, checked before anything is measured.  */
+  const char **args = poptGetArgs (con);
+  size_t nk = 0;
+  while (args && args[nk])
+    nk++;
+  if (nk == 0)
+    die_usage ("no kernel given (comet-run --list shows them)");
+  const struct comet_kernel **run = comet_alloc (nk * sizeof *run);
+  size_t joined_len = 1;
+  for (size_t i = 0; i < nk; i++)
+    {
+      run[i] = find_kernel (args[i]);
+      if (!run[i])
+        {
+          char known[512] = "";
+          size_t m = 0;
+          for (const struct comet_kernel *k = kernels; k->name; k++)
+            m += (size_t) snprintf (known + m, sizeof known - m, "%s%s",
+                                    m ? ", " : "", k->name);
+          die_usage ("unknown kernel '%s' (valid kernels: %s)", args[i],
+                     known);
+        }
+      if (mpu_size < run[i]->min_ranks)
+        die_usage ("kernel '%s' needs at least %d ranks, this run has %d "
+                   "(run it under mpirun -np %d or more)", run[i]->name,
+                   run[i]->min_ranks, mpu_size, run[i]->min_ranks);
+      out_columns |= run[i]->columns;
+      joined_len += strlen (args[i]) + 1;
+    }
+  char *joined = comet_alloc (joined_len);
+  for (size_t i = 0; i < nk; i++)
+    {
+      if (i)
+        strcat (joined, " ");
+      strcat (joined, args[i]);
+    }
+
+  struct comet_opts opt;
+  memset (&opt, 0, sizeof opt);
+  parse_options (&opt);
+  if (opt.grid_rows && opt.grid_rows * opt.grid_cols != mpu_size)
+    die_usage ("option '--grid': %dx%d has %d positions for %d ranks",
+               opt.grid_rows, opt.grid_cols, opt.grid_rows * opt.grid_cols,
+               mpu_size);
+  mpu_timeout (opt.timeout);
+
+  struct comet_ctx c;
+  memset (&c, 0, sizeof c);
+  c.opt = &opt;
+  comet_topology (&c);
+  c.progress = c.rank == c.test && cli_progress_enabled (opt.progress);
+  comet_loop_overhead (&c);
+
+  if (c.rank == c.test)
+    {
+      c.w = tsv_writer_open (NULL);
+      tsv_write_tool_meta (c.w, joined);
+    }
+  mpu_write_meta (c.w);
+  comet_topology_meta (&c);
+  if (c.rank == c.test)
+    {
+      tsv_meta_time_unit (c.w, "us");
+      tsv_meta (c.w, "bandwidth_unit", "MBps=1e6 bytes/s");
+      tsv_meta (c.w, "loop_overhead", "%.17g",
+                c.loop_fixed * 1e6);
+      tsv_meta (c.w, "loop_overhead_per_iteration", "%.17g",
+                c.loop_iter * 1e6);
+      tsv_meta (c.w, "epsilon", "%.17g", opt.adapt.eps);
+      tsv_meta (c.w, "min_reps", "%zu", opt.adapt.min_reps);
+      tsv_meta (c.w, "max_reps", "%zu", opt.adapt.max_reps);
+      tsv_meta (c.w, "time_cap", "%.17g", opt.adapt.time_cap);
+      tsv_meta (c.w, "warmup", "%lld", (long long) opt.warmup);
+      tsv_meta (c.w, "max_repeat", "%lld", (long long) opt.max_repeat);
+      write_header (c.w);
+    }
+
+  for (size_t i = 0; i < nk; i++)
+    {
+      comet_progress (&c, "kernel %s", run[i]->name);
+      run[i]->run (&c);
+      comet_idle_barrier (&c);
+    }
+
+  if (c.rank == c.test)
+    tsv_writer_close (c.w);
+  free (opt.sizes.v);
+  free (opt.veclens.v);
+  free (opt.orders.v);
+  free (opt.loads.v);
+  free (joined);
+  free (run);
+  poptFreeContext (con);
+  MPI_Comm_free (&c.comm);
+  mpu_finalize ();
+  return 0;
+}

@@ -1,0 +1,158 @@
+/* measure.c: the timing engine of comet-run.
+ *
+ * comet-benchmark.txt, Section 2.1: times are elapsed wall-clock times
+ * taken on a single node (the test node), "architectures with low clock
+ * resolution are handled by using a repeat loop to execute each kernel
+ * multiple times for each time measurement.  The use of a call to a dummy
+ * function inside the loop, with the increment variable as a parameter,
+ * prevents optimizing compilers from removing this loop.  The overhead of
+ * the repeat loop and dummy function calls is measured separately and
+ * subtracted from the total time."
+ *
+ * Where the paper averaged a fixed 1000 runs, every repeat loop here is
+ * one sample; samples are taken until the 95% interval of their median is
+ * within --epsilon of it, or a cap is reached (stats.h), and the median,
+ * its interval and the stopping reason are reported.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "comet.h"
+#include "mpi/mpiutil.h"
+#include "stats.h"
+
+enum { TAG_RESULT = 91 };
+
+static volatile int64_t dummy_sink;
+
+__attribute__ ((noinline)) void
+comet_dummy (int64_t i)
+{
+  dummy_sink = i;
+}
+
+static double
+median_of (double *x, size_t n)
+{
+  stats_sort (x, n);
+  return stats_median_sorted (x, n);
+}
+
+/* The kernel of the empty loop: called like a real one, through a
+   pointer the compiler cannot see through.  */
+static void
+empty_op (void *arg)
+{
+  (void) arg;
+}
+static comet_op volatile empty_op_ptr = empty_op;
+
+void
+comet_loop_overhead (struct comet_ctx *c)
+{
+  enum { NFIXED = 201, NITER = 21, K = 20000 };
+  double x[NFIXED];
+  /* The empty timed region: two clock reads.  */
+  for (int s = 0; s < NFIXED; s++)
+    {
+      double t1 = MPI_Wtime ();
+      double t2 = MPI_Wtime ();
+      x[s] = t2 - t1;
+    }
+  c->loop_fixed = median_of (x, NFIXED);
+  /* The repeat loop with its dummy call and the call of an empty kernel,
+     and nothing else.  */
+  comet_op op = empty_op_ptr;
+  for (int s = 0; s < NITER; s++)
+    {
+      double t1 = MPI_Wtime ();
+      for (int64_t i = 0; i < K; i++)
+        {
+          op (NULL);
+          comet_dummy (i);
+        }
+      double t2 = MPI_Wtime ();
+      x[s] = t2 - t1;
+    }
+  double per = (median_of (x, NITER) - c->loop_fixed) / K;
+  c->loop_iter = per > 0 ? per : 0;
+}
+
+void
+comet_measure (struct comet_ctx *c, const struct comet_timing *t,
+               struct comet_result *res)
+{
+  const struct comet_opts *o = c->opt;
+  int me;
+  mpu_check (MPI_Comm_rank (t->comm, &me), "MPI_Comm_rank");
+  int root = me == t->root;
+
+  /* Warm-up: untimed as far as the results go (the first call, which may
+     set up connections, is never reported); the test node uses its
+     duration to pick the repeat count.  */
+  double w1 = MPI_Wtime ();
+  for (int64_t i = 0; i < o->warmup; i++)
+    {
+      t->op (t->arg);
+      comet_dummy (i);
+    }
+  double one = (MPI_Wtime () - w1) / (double) o->warmup;
+
+  int64_t cap = t->max_repeat > 0 ? t->max_repeat : o->max_repeat;
+  if (cap > o->max_repeat)
+    cap = o->max_repeat;
+  int64_t k = 1;
+  if (root && one > 0)
+    {
+      double want = ceil (o->sample_time / one);
+      k = want < 1 ? 1 : want > (double) cap ? cap : (int64_t) want;
+    }
+  mpu_check (MPI_Bcast (&k, 1, MPI_INT64_T, t->root, t->comm), "MPI_Bcast");
+
+  struct stats_samples samples = { NULL, 0, 0 };
+  int decision = STATS_CONTINUE;
+  double start = MPI_Wtime ();
+  double overhead = c->loop_fixed + (double) k * c->loop_iter;
+  do
+    {
+      double t1 = MPI_Wtime ();
+      for (int64_t i = 0; i < k; i++)
+        {
+          t->op (t->arg);
+          comet_dummy (i);
+        }
+      double t2 = MPI_Wtime ();
+      if (root)
+        {
+          double us = (t2 - t1 - overhead) / (double) k / t->divisor * 1e6;
+          stats_samples_push (&samples, us);
+          decision = stats_adapt_check (&o->adapt, samples.x, samples.n,
+                                        MPI_Wtime () - start);
+        }
+      mpu_check (MPI_Bcast (&decision, 1, MPI_INT, t->root, t->comm),
+                 "MPI_Bcast");
+    }
+  while (decision == STATS_CONTINUE);
+
+  res->stop = (enum stats_stop) decision;
+  res->repeat = k;
+  struct stats_summary none = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
+  res->s = none;
+  if (root)
+    stats_summarize (samples.x, samples.n, &res->s);
+  stats_samples_free (&samples);
+  /* A kernel whose test node would not see the pattern (a diagonal node
+     of transpose exchanges with itself) times on another rank and hands
+     the result over.  */
+  if (t->report != t->root)
+    {
+      if (root)
+        mpu_check (MPI_Send (&res->s, (int) sizeof res->s, MPI_BYTE,
+                             t->report, TAG_RESULT, t->comm), "MPI_Send");
+      else if (me == t->report)
+        mpu_check (MPI_Recv (&res->s, (int) sizeof res->s, MPI_BYTE, t->root,
+                             TAG_RESULT, t->comm, MPI_STATUS_IGNORE),
+                   "MPI_Recv");
+    }
+}

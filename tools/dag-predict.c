@@ -1,0 +1,957 @@
+/* dag-predict: makespan prediction for task and communication DAGs and
+   for LogGOPSim GOAL schedules under the LogP family of cost models.
+
+     dag-predict [predict] [OPTION...] [FILE]   simulate, one summary row
+     dag-predict gen PATTERN [OPTION...]        write a generated DAG
+     dag-predict diamond [OPTION...]            eq. (15) of the LoGPC paper
+
+   main() parses options, reads the schedule, calls the model in common/
+   (dag*.c, goal.c, diamond.c) and writes the stream.  */
+#define _POSIX_C_SOURCE 200809L
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "dag.h"
+#include "dag_gen.h"
+#include "dag_parse.h"
+#include "dagmodel.h"
+#include "dagsim.h"
+#include "diamond.h"
+#include "err.h"
+#include "num.h"
+#include "tsv.h"
+
+#define PROGRAM "dag-predict"
+
+/* ------------------------------------------------------------- options */
+
+enum
+{
+  OPT_SET = 1, OPT_GEN_N, OPT_PROCS, OPT_BLOCKS, OPT_ROUNDS, OPT_WORK,
+  OPT_ALPHA, OPT_BYTES, OPT_DEGREE, OPT_NONLOCAL, OPT_SPAN, OPT_PX, OPT_PY,
+  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER
+};
+
+static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
+static char *opt_sweep, *opt_gen, *opt_time_unit;
+static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
+static double opt_tol = 1e-6, opt_header = 0;
+static int opt_maxit = 50;
+static struct dag_gen gen;
+static struct dag_params params;
+static char *set_list[64];
+static int nset;
+
+static void
+handle (int val, poptContext con)
+{
+  const char *arg = poptGetOptArg (con);
+  char *a = (char *) arg;
+  switch (val)
+    {
+    case OPT_SET:
+      if (nset == (int) (sizeof set_list / sizeof set_list[0]))
+        die_usage ("too many --set options");
+      set_list[nset++] = a;
+      return;
+    case OPT_GEN_N: gen.n = cli_int ("n", a, 1, INT64_C (1) << 40); break;
+    case OPT_PROCS:
+      gen.procs = cli_int ("procs", a, 1, INT32_MAX - 1);
+      break;
+    case OPT_BLOCKS:
+      gen.blocks = cli_int ("blocks", a, 1, INT32_MAX);
+      break;
+    case OPT_ROUNDS:
+      gen.rounds = cli_int ("rounds", a, 1, INT32_MAX);
+      break;
+    case OPT_WORK: gen.work = cli_double ("work", a, 0, HUGE_VAL); break;
+    case OPT_ALPHA: gen.alpha = cli_double ("alpha", a, 0, HUGE_VAL); break;
+    case OPT_BYTES:
+      gen.bytes = cli_int ("bytes", a, 0, INT64_C (1) << 50);
+      break;
+    case OPT_DEGREE: gen.degree = cli_int ("degree", a, 0, 1 << 20); break;
+    case OPT_NONLOCAL:
+      gen.nonlocal = cli_double ("nonlocal", a, 0, 1);
+      break;
+    case OPT_SPAN: gen.span = cli_int ("span", a, 1, INT32_MAX); break;
+    case OPT_PX: gen.px = cli_int ("px", a, 1, 1 << 24); break;
+    case OPT_PY: gen.py = cli_int ("py", a, 1, 1 << 24); break;
+    case OPT_SEED:
+      gen.seed = (uint64_t) cli_int ("seed", a, 0, INT64_MAX);
+      break;
+    case OPT_TOL: opt_tol = cli_double ("tolerance", a, 0, 1); break;
+    case OPT_MAXIT:
+      opt_maxit = (int) cli_int ("max-iterations", a, 1, 10000);
+      break;
+    case OPT_HEADER:
+      opt_header = cli_double ("header", a, 0, HUGE_VAL);
+      break;
+    }
+  free (a);
+}
+
+#define GEN_OPTIONS \
+  { "procs", 'P', POPT_ARG_STRING, NULL, OPT_PROCS, \
+    "processors P (default 4)", "P" }, \
+  { "n", 'n', POPT_ARG_STRING, NULL, OPT_GEN_N, \
+    "diamond: n x n tasks; em3d: graph nodes (default 64)", "N" }, \
+  { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_BLOCKS, \
+    "diamond: blocks per stripe b (default 4)", "B" }, \
+  { "rounds", 'r', POPT_ARG_STRING, NULL, OPT_ROUNDS, \
+    "remap rounds, pipeline items, iterations (default 4)", "R" }, \
+  { "work", 'w', POPT_ARG_STRING, NULL, OPT_WORK, \
+    "work per task (default 1)", "TIME" }, \
+  { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
+    "diamond: aggregation cost per value sent (default 0)", "TIME" }, \
+  { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_BYTES, \
+    "bytes per message (diamond, em3d: per value; default 8)", "BYTES" }, \
+  { "mapping", '\0', POPT_ARG_STRING, &gen.mapping, 0, \
+    "diamond: identity, random or a list P0,P1,... (default identity)", \
+    "MAP" }, \
+  { "mode", '\0', POPT_ARG_STRING, &gen.mode, 0, \
+    "remap: async or sync (default async)", "MODE" }, \
+  { "dest", '\0', POPT_ARG_STRING, &gen.dest, 0, \
+    "remap: shift or random (default shift)", "DEST" }, \
+  { "topology", 't', POPT_ARG_STRING, &gen.topology, 0, \
+    "trees: b:F^D, k:K@N, binomial[@N], flat[@N] (default binomial)", \
+    "SPEC" }, \
+  { "degree", '\0', POPT_ARG_STRING, NULL, OPT_DEGREE, \
+    "em3d: edges per node (default 4)", "D" }, \
+  { "nonlocal", '\0', POPT_ARG_STRING, NULL, OPT_NONLOCAL, \
+    "em3d: fraction of non-local edges (default 1)", "F" }, \
+  { "span", '\0', POPT_ARG_STRING, NULL, OPT_SPAN, \
+    "em3d: distance of remote processors (default 1)", "S" }, \
+  { "px", '\0', POPT_ARG_STRING, NULL, OPT_PX, "stencil: grid width", "X" }, \
+  { "py", '\0', POPT_ARG_STRING, NULL, OPT_PY, "stencil: grid height", "Y" }, \
+  { "seed", '\0', POPT_ARG_STRING, NULL, OPT_SEED, \
+    "seed of the random choices (default 1)", "SEED" }
+
+#define MODEL_OPTIONS \
+  { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
+    "logp, loggp, loggops, hyperbolic or logpc (default loggops)", \
+    "MODEL" }, \
+  { "set", 's', POPT_ARG_STRING, NULL, OPT_SET, \
+    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd " \
+    "(repeatable)", "NAME=VALUE[,...]" }, \
+  { "params", 'p', POPT_ARG_STRING, &opt_params, 0, \
+    "read the parameters from the first row of a TSV file", "FILE" }
+
+static struct poptOption predict_options[] = {
+  { "format", 'f', POPT_ARG_STRING, &opt_format, 0,
+    "input format: native or goal (default native)", "FORMAT" },
+  { "tasks", '\0', POPT_ARG_STRING, &opt_tasks, 0,
+    "native tasks file (id, proc, work)", "FILE" },
+  { "edges", '\0', POPT_ARG_STRING, &opt_edges, 0,
+    "native edges file (from, to, bytes)", "FILE" },
+  { "gen", 'g', POPT_ARG_STRING, &opt_gen, 0,
+    "generate the DAG (a gen PATTERN) instead of reading one", "PATTERN" },
+  MODEL_OPTIONS,
+  { "per-proc", '\0', POPT_ARG_NONE, &opt_per_proc, 0,
+    "one row per processor: finish, compute, send, recv, idle", NULL },
+  { "critical-path", '\0', POPT_ARG_NONE, &opt_critical, 0,
+    "the operations on the critical path", NULL },
+  { "gantt", '\0', POPT_ARG_NONE, &opt_gantt, 0,
+    "the schedule: proc, start, end, kind, task", NULL },
+  { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
+    "re-run over a model parameter, or a generator one (procs, n, blocks, "
+    "rounds, bytes) with --gen", "NAME=V1,V2,..." },
+  { "tolerance", '\0', POPT_ARG_STRING, NULL, OPT_TOL,
+    "logpc: relative makespan change that stops the iteration "
+    "(default 1e-6)", "X" },
+  { "max-iterations", '\0', POPT_ARG_STRING, NULL, OPT_MAXIT,
+    "logpc: most simulations (default 50)", "N" },
+  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+    "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
+    "UNIT" },
+  { "timing", '\0', POPT_ARG_NONE, &opt_timing, 0,
+    "record the program's own run time as metadata (#@build_seconds, "
+    "#@simulate_seconds, #@events_per_second, and the same in CPU time)",
+    NULL },
+  GEN_OPTIONS,
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static struct poptOption gen_options[] = {
+  GEN_OPTIONS,
+  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+    "time unit of the work (written as #@time_unit)", "UNIT" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static struct poptOption diamond_options[] = {
+  { "closed-form", 'c', POPT_ARG_NONE, &opt_closed, 0,
+    "only eq. (15), no simulation", NULL },
+  { "header", '\0', POPT_ARG_STRING, NULL, OPT_HEADER,
+    "a: header bytes before the receiver is notified (default 0)",
+    "BYTES" },
+  MODEL_OPTIONS,
+  GEN_OPTIONS,
+  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+    "time unit of the parameters (written as #@time_unit)", "UNIT" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+/* ----------------------------------------------------------- parameters */
+
+static void
+set_param (const char *name, const char *text, const char *where)
+{
+  double v;
+  enum num_status st = num_parse_str (text, &v);
+  if (st != NUM_OK)
+    die_usage ("%s: parameter '%s': invalid number '%s' (%s)", where, name,
+               text, num_strerror (st));
+  int rc = dag_params_set (&params, name, v);
+  if (rc == -1)
+    die_usage ("%s: unknown parameter '%s' (expected L, o, os, or, g, G, "
+               "O, S, a, b, n or kd)", where, name);
+  if (rc == -2)
+    die_usage ("%s: parameter '%s': '%s' is out of range (a time or size "
+               "must be >= 0; n a whole number >= 1)", where, name, text);
+}
+
+static void
+apply_set_lists (void)
+{
+  for (int i = 0; i < nset; i++)
+    {
+      char *copy = strdup (set_list[i]);
+      if (!copy)
+        die ("out of memory");
+      for (char *save = NULL, *item = strtok_r (copy, ",", &save); item;
+           item = strtok_r (NULL, ",", &save))
+        {
+          char *eq = strchr (item, '=');
+          if (!eq)
+            die_usage ("option '--set': '%s' is not NAME=VALUE", item);
+          *eq = '\0';
+          set_param (item, eq + 1, "option '--set'");
+        }
+      free (copy);
+    }
+}
+
+/* --params FILE: the known columns of its first row.  */
+static tsv_reader *
+read_params_file (const char *path)
+{
+  tsv_reader *r = tsv_open (path);
+  if (!tsv_next (r))
+    die ("%s: no parameter row", tsv_name (r));
+  int any = 0;
+  for (size_t i = 0; i < tsv_ncols (r); i++)
+    {
+      const char *name = tsv_colname (r, i);
+      if (!dag_params_known (name) || tsv_is_na (r, i))
+        continue;
+      double v = tsv_num (r, i, 0);
+      if (dag_params_set (&params, name, v) != 0)
+        tsv_die_field (r, i, "parameter '%s' out of range: '%s'", name,
+                       tsv_field (r, i));
+      any = 1;
+    }
+  if (!any)
+    die_at (tsv_name (r), tsv_lineno (r), 0, "no parameter column (L, o, "
+            "os, or, g, G, O, S, a, b, n, kd)");
+  return r;
+}
+
+/* ------------------------------------------------------------- reading */
+
+static char *
+slurp (const char *path, size_t *len)
+{
+  FILE *fp = (!path || strcmp (path, "-") == 0) ? stdin : fopen (path, "rb");
+  if (!fp)
+    die ("%s: cannot open: %s", path, strerror (errno));
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc (cap);
+  if (!buf)
+    die ("out of memory");
+  size_t got;
+  while ((got = fread (buf + n, 1, cap - n, fp)) > 0)
+    {
+      n += got;
+      if (n == cap)
+        {
+          cap *= 2;
+          buf = realloc (buf, cap);
+          if (!buf)
+            die ("out of memory (input of %zu bytes)", n);
+        }
+    }
+  if (ferror (fp))
+    die ("%s: read error", path ? path : "<stdin>");
+  if (fp != stdin)
+    fclose (fp);
+  *len = n;
+  return buf;
+}
+
+static void
+generate (struct dag *d)
+{
+  struct dag_sink sink;
+  struct dag_sink_dag ctx;
+  gen.pattern = opt_gen;
+  dag_init (d, "gen");
+  dag_sink_dag_init (&sink, &ctx, d);
+  const char *err = dag_gen_run (&gen, &sink);
+  if (err)
+    die_usage ("gen %s: %s", opt_gen, err);
+}
+
+/* ------------------------------------------------------------ writing */
+
+static const char *kind_names[] = { "compute", "send", "recv", "wait" };
+
+static void
+task_label (const struct dag *d, int32_t v, char *buf, size_t len)
+{
+  const char *name = dag_name (d, d->node[v].name);
+  if (name)
+    snprintf (buf, len, "%s", name);
+  else
+    snprintf (buf, len, "op%ld", (long) v);
+}
+
+static int
+iv_cmp (const void *a, const void *b)
+{
+  const struct dagsim_interval *x = a, *y = b;
+  if (x->proc != y->proc)
+    return x->proc < y->proc ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+static void
+write_gantt (tsv_writer *w, const struct dag *d, struct dagsim_result *r)
+{
+  static const char *cols[] = { "proc", "start", "end", "kind", "task" };
+  tsv_write_header (w, 5, cols);
+  qsort (r->gantt, r->ngantt, sizeof *r->gantt, iv_cmp);
+  char label[256];
+  double t = 0;
+  int32_t proc = -1;
+  for (size_t i = 0; i < r->ngantt; i++)
+    {
+      struct dagsim_interval *iv = &r->gantt[i];
+      if (iv->proc != proc)
+        {
+          proc = iv->proc;
+          t = 0;
+        }
+      task_label (d, iv->node, label, sizeof label);
+      if (iv->start > t)
+        {
+          tsv_put_int (w, proc);
+          tsv_put_num (w, t);
+          tsv_put_num (w, iv->start);
+          tsv_put_str (w, kind_names[GANTT_WAIT]);
+          tsv_put_str (w, label);
+          tsv_end_row (w);
+        }
+      tsv_put_int (w, proc);
+      tsv_put_num (w, iv->start);
+      tsv_put_num (w, iv->end);
+      tsv_put_str (w, kind_names[iv->kind]);
+      tsv_put_str (w, label);
+      tsv_end_row (w);
+      if (iv->end > t)
+        t = iv->end;
+    }
+}
+
+static void
+write_critical (tsv_writer *w, const struct dag *d,
+                const struct dagsim_result *r)
+{
+  static const char *cols[] = { "step", "proc", "kind", "task", "start",
+                                "end" };
+  tsv_write_header (w, 6, cols);
+  char label[256];
+  for (size_t i = 0; i < r->ncp; i++)
+    {
+      int32_t v = r->cp[i];
+      const struct dag_node *nd = &d->node[v];
+      task_label (d, v, label, sizeof label);
+      tsv_put_int (w, (int64_t) i + 1);
+      tsv_put_int (w, nd->proc);
+      tsv_put_str (w, nd->op == DAG_CALC ? "compute"
+                      : nd->op == DAG_SEND ? "send" : "recv");
+      tsv_put_str (w, label);
+      tsv_put_num (w, r->cp_start[i]);
+      tsv_put_num (w, r->cp_end[i]);
+      tsv_end_row (w);
+    }
+}
+
+static void
+write_per_proc (tsv_writer *w, const struct dag *d,
+                const struct dagsim_result *r)
+{
+  static const char *cols[] = { "proc", "finish", "compute", "send", "recv",
+                                "idle", "sent", "received" };
+  tsv_write_header (w, 8, cols);
+  for (int32_t p = 0; p < d->nprocs; p++)
+    {
+      const struct dagsim_proc *q = &r->proc[p];
+      double idle = q->finish - q->compute - q->send - q->recv;
+      tsv_put_int (w, p);
+      tsv_put_num (w, q->finish);
+      tsv_put_num (w, q->compute);
+      tsv_put_num (w, q->send);
+      tsv_put_num (w, q->recv);
+      tsv_put_num (w, idle > 0 ? idle : 0);
+      tsv_put_int (w, q->nsend);
+      tsv_put_int (w, q->nrecv);
+      tsv_end_row (w);
+    }
+}
+
+/* The summary row: [sweep column,] makespan procs events messages model
+   iterations, then the model's parameters.  */
+static void
+summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
+{
+  const char *cols[32];
+  size_t n = 0;
+  if (sweep)
+    cols[n++] = sweep;
+  static const char *fixed[] = { "makespan", "procs", "events", "messages",
+                                 "model", "iterations" };
+  for (size_t i = 0; i < 6; i++)
+    cols[n++] = fixed[i];
+  for (const char *const *p = dag_model_param_names (m); *p; p++)
+    if (!sweep || strcmp (*p, sweep) != 0)
+      cols[n++] = *p;
+  tsv_write_header (w, n, cols);
+}
+
+static void
+summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
+             double sweep_value, const struct dag *d,
+             const struct dagsim_result *r, int iterations)
+{
+  if (sweep)
+    tsv_put_num (w, sweep_value);
+  tsv_put_num (w, r->makespan);
+  tsv_put_int (w, d->nprocs);
+  tsv_put_int (w, (int64_t) r->events);
+  tsv_put_int (w, r->messages);
+  tsv_put_str (w, dag_model_name (m));
+  tsv_put_int (w, iterations);
+  for (const char *const *p = dag_model_param_names (m); *p; p++)
+    if (!sweep || strcmp (*p, sweep) != 0)
+      tsv_put_num (w, dag_params_get (&params, *p));
+  tsv_end_row (w);
+}
+
+/* ------------------------------------------------------------ predict */
+
+static int64_t *
+gen_field (const char *name)
+{
+  if (strcmp (name, "procs") == 0 || strcmp (name, "P") == 0)
+    return &gen.procs;
+  if (strcmp (name, "blocks") == 0)
+    return &gen.blocks;
+  if (strcmp (name, "n") == 0 && opt_gen)
+    return &gen.n;
+  if (strcmp (name, "rounds") == 0)
+    return &gen.rounds;
+  if (strcmp (name, "bytes") == 0)
+    return &gen.bytes;
+  return NULL;
+}
+
+static double
+clock_s (clockid_t id)
+{
+  struct timespec ts;
+  clock_gettime (id, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static double
+now (void)
+{
+  return clock_s (CLOCK_MONOTONIC);
+}
+
+static double
+cpu_now (void)
+{
+  return clock_s (CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static int
+run_predict (int argc, const char **argv)
+{
+  double t0 = now ();
+  dag_gen_init (&gen);
+  dag_params_default (&params);
+  poptContext con = cli_parse (argc, argv, predict_options,
+                               "[FILE]  (or: gen PATTERN ..., diamond ...)",
+                               handle);
+  const char **files = poptGetArgs (con);
+  size_t nfiles = 0;
+  while (files && files[nfiles])
+    nfiles++;
+  if (opt_per_proc + opt_critical + opt_gantt > 1)
+    die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
+               "table per run");
+  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt))
+    die_usage ("--sweep writes the summary rows only");
+  int goal = 0;
+  if (opt_format)
+    {
+      if (strcmp (opt_format, "goal") == 0)
+        goal = 1;
+      else if (strcmp (opt_format, "native") != 0)
+        die_usage ("option '--format': '%s' (expected native or goal)",
+                   opt_format);
+    }
+  int model = dag_model_parse (opt_model ? opt_model : "loggops");
+  if (model < 0)
+    die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
+               "loggops, hyperbolic or logpc)", opt_model);
+  if (nfiles > 1)
+    die_usage ("one schedule at a time (got %zu files)", nfiles);
+  if ((opt_tasks || opt_edges) && (nfiles || goal || opt_gen))
+    die_usage ("--tasks/--edges replace the input file");
+  if (opt_edges && !opt_tasks)
+    die_usage ("--edges needs --tasks");
+  if (opt_gen && (nfiles || goal))
+    die_usage ("--gen replaces the input file");
+  if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
+    die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
+               "cycles)", opt_time_unit);
+
+  tsv_reader *rd[3];
+  size_t nrd = 0;
+  if (opt_params)
+    rd[nrd++] = read_params_file (opt_params);
+  apply_set_lists ();
+
+  /* Sweep list.  */
+  char *sweep_name = NULL;
+  double *sweep_vals = NULL;
+  size_t nsweep = 0;
+  int64_t *gfield = NULL;
+  if (opt_sweep)
+    {
+      sweep_name = strdup (opt_sweep);
+      char *eq = strchr (sweep_name, '=');
+      if (!eq || eq == sweep_name || !eq[1])
+        die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
+                   opt_sweep);
+      *eq = '\0';
+      gfield = gen_field (sweep_name);
+      if (!gfield && !dag_params_known (sweep_name))
+        die_usage ("option '--sweep': unknown parameter '%s' (a model "
+                   "parameter, or procs, n, blocks, rounds, bytes with "
+                   "--gen)", sweep_name);
+      if (gfield && !opt_gen)
+        die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
+                   sweep_name);
+      if (strcmp (sweep_name, "o") == 0)
+        die_usage ("option '--sweep': sweep os or or, not o");
+      for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
+           it = strtok_r (NULL, ",", &save))
+        {
+          sweep_vals = realloc (sweep_vals, (nsweep + 1) * sizeof *sweep_vals);
+          if (!sweep_vals)
+            die ("out of memory");
+          sweep_vals[nsweep++] = cli_double ("sweep", it, 0, HUGE_VAL);
+        }
+    }
+
+  struct dag d;
+  if (opt_gen)
+    generate (&d);
+  else if (opt_tasks)
+    {
+      tsv_reader *t = tsv_open (opt_tasks);
+      tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
+      dag_init (&d, tsv_name (t));
+      dag_read_native2 (t, e, &d);
+      rd[nrd++] = t;
+      if (e)
+        rd[nrd++] = e;
+    }
+  else if (goal)
+    {
+      const char *path = nfiles ? files[0] : NULL;
+      const char *name = (!path || strcmp (path, "-") == 0) ? "<stdin>"
+                         : path;
+      size_t len;
+      char *text = slurp (path, &len);
+      dag_init (&d, name);
+      goal_parse (text, len, name, &d);
+      free (text);
+    }
+  else
+    {
+      tsv_reader *r = tsv_open (nfiles ? files[0] : NULL);
+      dag_init (&d, tsv_name (r));
+      dag_read_native (r, &d);
+      rd[nrd++] = r;
+    }
+  dag_finalize (&d);
+
+  const char *unit = tsv_time_unit (rd, nrd);
+  if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
+    die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
+         unit);
+  if (!unit)
+    unit = opt_time_unit;
+
+  struct dagsim_opts so = { opt_gantt, opt_critical };
+  struct dagsim_result r;
+  int iters;
+  double t1 = now (), c1 = cpu_now ();
+  /* Simulate before writing anything: an error leaves no partial
+     output.  */
+  double *ms = NULL;
+  struct dagsim_result *rs = NULL;
+  int *its = NULL;
+  struct dag *ds = NULL;
+  size_t best = 0;
+  if (!opt_sweep)
+    dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
+  else
+    {
+      /* Run every value first: the best one is metadata, written before
+         the header.  */
+      ms = malloc (nsweep * sizeof *ms);
+      rs = malloc (nsweep * sizeof *rs);
+      its = malloc (nsweep * sizeof *its);
+      ds = malloc (nsweep * sizeof *ds);
+      if (!ms || !rs || !its || !ds)
+        die ("out of memory");
+      for (size_t i = 0; i < nsweep; i++)
+        {
+          if (gfield)
+            {
+              if (sweep_vals[i] != floor (sweep_vals[i]) || sweep_vals[i] < 0)
+                die_usage ("option '--sweep': %s needs whole numbers",
+                           sweep_name);
+              *gfield = (int64_t) sweep_vals[i];
+              generate (&ds[i]);
+              dag_finalize (&ds[i]);
+            }
+          else
+            {
+              ds[i] = d;
+              if (dag_params_set (&params, sweep_name, sweep_vals[i]) != 0)
+                die_usage ("option '--sweep': %s out of range", sweep_name);
+            }
+          dag_predict (&ds[i], model, &params, &so, opt_tol, opt_maxit,
+                       &rs[i], &its[i]);
+          ms[i] = rs[i].makespan;
+          if (ms[i] < ms[best])
+            best = i;
+        }
+    }
+  double t2 = now (), c2 = cpu_now ();
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  for (size_t i = 0; i < nrd; i++)
+    tsv_copy_meta (w, rd[i]);
+  tsv_write_tool_meta (w, "predict");
+  tsv_meta (w, "model", "%s", dag_model_name (model));
+  tsv_meta_time_unit (w, unit);
+
+  if (!opt_sweep)
+    {
+      if (opt_timing)
+        {
+          tsv_meta (w, "build_seconds", "%.3f", t1 - t0);
+          tsv_meta (w, "simulate_seconds", "%.3f", t2 - t1);
+          tsv_meta (w, "events_per_second", "%.0f",
+                    t2 > t1 ? (double) r.events / (t2 - t1) : 0.0);
+          tsv_meta (w, "simulate_cpu_seconds", "%.3f", c2 - c1);
+          tsv_meta (w, "events_per_cpu_second", "%.0f",
+                    c2 > c1 ? (double) r.events / (c2 - c1) : 0.0);
+        }
+      if (opt_gantt)
+        write_gantt (w, &d, &r);
+      else if (opt_critical)
+        write_critical (w, &d, &r);
+      else if (opt_per_proc)
+        write_per_proc (w, &d, &r);
+      else
+        {
+          summary_header (w, model, NULL);
+          summary_row (w, model, NULL, 0, &d, &r, iters);
+        }
+      dagsim_result_free (&r);
+    }
+  else
+    {
+      char bv[NUM_BUFSIZE];
+      num_format (sweep_vals[best], -1, bv);
+      tsv_meta (w, "sweep_best", "%s=%s", sweep_name, bv);
+      summary_header (w, model, sweep_name);
+      for (size_t i = 0; i < nsweep; i++)
+        {
+          if (!gfield)
+            dag_params_set (&params, sweep_name, sweep_vals[i]);
+          summary_row (w, model, sweep_name, sweep_vals[i], &ds[i], &rs[i],
+                       its[i]);
+          dagsim_result_free (&rs[i]);
+          if (gfield)
+            dag_free (&ds[i]);
+        }
+      free (ms);
+      free (rs);
+      free (its);
+      free (ds);
+    }
+  tsv_writer_close (w);
+  for (size_t i = 0; i < nrd; i++)
+    tsv_close (rd[i]);
+  dag_free (&d);
+  free (sweep_name);
+  free (sweep_vals);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- gen */
+
+struct tsv_sink
+{
+  tsv_writer *w;
+  struct dag names;      /* only the name pool is used */
+  int32_t *name;         /* per task handle */
+  size_t n, cap;
+};
+
+static int32_t
+ts_task (void *ctx, const char *id, int32_t proc, double work)
+{
+  struct tsv_sink *s = ctx;
+  if (s->n == s->cap)
+    {
+      s->cap = s->cap ? 2 * s->cap : 1024;
+      s->name = realloc (s->name, s->cap * sizeof *s->name);
+      if (!s->name)
+        die ("out of memory");
+    }
+  s->name[s->n] = dag_intern (&s->names, id, strlen (id));
+  tsv_put_str (s->w, "task");
+  tsv_put_str (s->w, id);
+  tsv_put_int (s->w, proc);
+  tsv_put_num (s->w, work);
+  tsv_put_na (s->w);
+  tsv_put_na (s->w);
+  tsv_put_na (s->w);
+  tsv_end_row (s->w);
+  return (int32_t) s->n++;
+}
+
+static void
+ts_edge (struct tsv_sink *s, const char *kind, int32_t from, int32_t to,
+         int64_t bytes)
+{
+  tsv_put_str (s->w, kind);
+  tsv_put_na (s->w);
+  tsv_put_na (s->w);
+  tsv_put_na (s->w);
+  tsv_put_str (s->w, dag_name (&s->names, s->name[from]));
+  tsv_put_str (s->w, dag_name (&s->names, s->name[to]));
+  if (bytes >= 0)
+    tsv_put_int (s->w, bytes);
+  else
+    tsv_put_na (s->w);
+  tsv_end_row (s->w);
+}
+
+static void
+ts_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
+{
+  ts_edge (ctx, "msg", from, to, bytes);
+}
+
+static void
+ts_dep (void *ctx, int32_t from, int32_t to)
+{
+  ts_edge (ctx, "dep", from, to, -1);
+}
+
+static int
+run_gen (int argc, const char **argv)
+{
+  dag_gen_init (&gen);
+  poptContext con = cli_parse (argc, argv, gen_options,
+                               "PATTERN  (diamond, remap, em3d, tree-bcast, "
+                               "tree-reduce, stencil, pipeline, "
+                               "multigrid-time)", handle);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    {
+      char list[512] = "";
+      for (size_t i = 0; dag_gen_patterns[i][0]; i++)
+        {
+          strcat (list, i ? ", " : "");
+          strcat (list, dag_gen_patterns[i][0]);
+        }
+      die_usage ("gen: missing PATTERN (one of: %s)", list);
+    }
+  if (args[1])
+    die_usage ("gen: one PATTERN only (extra '%s')", args[1]);
+  if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
+    die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
+               "cycles)", opt_time_unit);
+  gen.pattern = args[0];
+  /* Check the parameters on a dry run into a DAG first, so a usage error
+     never leaves a half-written stream.  */
+  {
+    struct dag probe;
+    struct dag_sink ps;
+    struct dag_sink_dag pc;
+    dag_init (&probe, "gen");
+    dag_sink_dag_init (&ps, &pc, &probe);
+    const char *err = dag_gen_run (&gen, &ps);
+    dag_free (&probe);
+    if (err)
+      die_usage ("gen %s: %s", gen.pattern, err);
+  }
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "gen");
+  tsv_meta (w, "pattern", "%s", gen.pattern);
+  tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
+  tsv_meta_time_unit (w, opt_time_unit);
+  static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
+                                "bytes" };
+  struct tsv_sink ts;
+  memset (&ts, 0, sizeof ts);
+  ts.w = w;
+  dag_init (&ts.names, "gen");
+  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep, NULL };
+  tsv_write_header (w, 7, cols);
+  dag_gen_run (&gen, &sink);
+  tsv_writer_close (w);
+  dag_free (&ts.names);
+  free (ts.name);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* ------------------------------------------------------------ diamond */
+
+static int
+run_diamond (int argc, const char **argv)
+{
+  dag_gen_init (&gen);
+  dag_params_default (&params);
+  poptContext con = cli_parse (argc, argv, diamond_options, NULL, handle);
+  const char **args = poptGetArgs (con);
+  if (args && args[0])
+    die_usage ("diamond reads no file (got '%s')", args[0]);
+  if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
+    die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
+               "cycles)", opt_time_unit);
+  if (opt_model && strcmp (opt_model, "loggp") != 0)
+    die_usage ("diamond: eq. (15) is a LogGP form: --model loggp only");
+  tsv_reader *pr = opt_params ? read_params_file (opt_params) : NULL;
+  apply_set_lists ();
+
+  struct diamond_in in = {
+    (double) gen.n, (double) gen.procs, (double) gen.blocks, gen.work,
+    gen.alpha, (double) gen.bytes, params.L, params.os, params.G, opt_header
+  };
+  if (gen.procs < 2)
+    die_usage ("diamond: eq. (15) needs --procs of at least 2");
+  if (gen.blocks > gen.n)
+    die_usage ("diamond: --blocks must not exceed --n");
+  struct diamond_out o;
+  diamond_eval (&in, &o);
+  double b_real, m_best;
+  int64_t b_best;
+  diamond_optimal_b (&in, &b_real, &b_best, &m_best);
+
+  double m_sim = NAN;
+  if (!opt_closed)
+    {
+      struct dag d;
+      gen.pattern = "diamond";
+      opt_gen = "diamond";
+      generate (&d);
+      dag_finalize (&d);
+      struct dagsim_cost c;
+      diamond_cost (&o, &c);
+      struct dagsim_result r;
+      dagsim_run (&d, &c, NULL, &r);
+      m_sim = r.makespan;
+      dagsim_result_free (&r);
+      dag_free (&d);
+    }
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  if (pr)
+    tsv_copy_meta (w, pr);
+  tsv_write_tool_meta (w, "diamond");
+  tsv_meta_time_unit (w, opt_time_unit);
+  const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
+                           "v", "makespan", "b_opt", "b_best",
+                           "makespan_best", "makespan_sim" };
+  tsv_write_header (w, opt_closed ? 14 : 15, cols);
+  tsv_put_int (w, gen.n);
+  tsv_put_int (w, gen.procs);
+  tsv_put_int (w, gen.blocks);
+  tsv_put_num (w, o.W);
+  tsv_put_num (w, o.B);
+  tsv_put_num (w, o.d);
+  tsv_put_num (w, o.Os);
+  tsv_put_num (w, o.Or);
+  tsv_put_num (w, o.u);
+  tsv_put_num (w, o.v);
+  tsv_put_num (w, o.M);
+  tsv_put_num (w, b_real);
+  tsv_put_int (w, b_best);
+  tsv_put_num (w, m_best);
+  if (!opt_closed)
+    tsv_put_num (w, m_sim);
+  tsv_end_row (w);
+  tsv_writer_close (w);
+  if (pr)
+    tsv_close (pr);
+  poptFreeContext (con);
+  return 0;
+}
+
+/* --------------------------------------------------------------- main */
+
+static const struct cli_subcommand subcommands[] = {
+  { "predict", run_predict, "simulate a schedule (the default)" },
+  { "gen", run_gen, "write a generated DAG as native TSV" },
+  { "diamond", run_diamond, "Diamond DAG: eq. (15), optimal b, simulation" },
+  { NULL, NULL, NULL }
+};
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  if (argc > 1)
+    for (size_t i = 0; subcommands[i].name; i++)
+      if (strcmp (argv[1], subcommands[i].name) == 0)
+        return cli_dispatch (argc, argv, subcommands);
+  cli.subcommand = "predict";
+  return run_predict (argc, (const char **) argv);
+}
