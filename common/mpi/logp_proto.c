@@ -126,13 +126,12 @@ summarize (struct ctx *c, const struct stats_samples *s,
 static enum stats_stop
 combine_stop (const enum stats_stop *st, int k)
 {
-  int all_conv = 1, cap = 0, max = 0, cont = 0;
+  int all_conv = 1, cap = 0, max = 0;
   for (int i = 0; i < k; i++)
     {
       all_conv &= st[i] == STATS_CONVERGED;
       cap |= st[i] == STATS_TIME_CAP;
       max |= st[i] == STATS_MAX_REPS;
-      cont |= st[i] == STATS_CONTINUE;
     }
   if (all_conv)
     return STATS_CONVERGED;
@@ -140,7 +139,6 @@ combine_stop (const enum stats_stop *st, int k)
     return STATS_TIME_CAP;
   if (max)
     return STATS_MAX_REPS;
-  (void) cont;
   return STATS_CONTINUE;
 }
 
@@ -237,10 +235,8 @@ size_iteration (struct ctx *c, int64_t m, double *os, double *rtt,
 }
 
 static void
-mirror_size (const struct lm_opts *o, int src, char *buf, int64_t m,
-             int64_t count, int expected)
+mirror_size (int src, char *buf, int64_t m, int64_t count, int expected)
 {
-  (void) o;
   int cnt = (int) m;
   MPI_Comm w = MPI_COMM_WORLD;
   for (int64_t r = 0; r < count; r++)
@@ -645,7 +641,7 @@ lm_mirror (const struct lm_opts *o, int src, char *buf)
         mpu_die (EXIT_DATA, "bad command from rank %d", src);
       chk (MPI_Send (NULL, 0, MPI_BYTE, src, TAG_DATA, w), "MPI_Send (ready)");
       if (cmd[CMD_OP] == OP_SIZE)
-        mirror_size (o, src, buf, cmd[CMD_BYTES], cmd[CMD_COUNT],
+        mirror_size (src, buf, cmd[CMD_BYTES], cmd[CMD_COUNT],
                      (int) cmd[CMD_EXPECTED]);
       else
         mirror_sat (src, buf, cmd[CMD_BYTES], cmd[CMD_COUNT], cmd[CMD_N]);
