@@ -751,10 +751,9 @@ model_net (const struct network *c, const struct params *p)
   else
     {
       net.Gc = 1;
-      why = G == 0 ? "the default: G = 0 cannot be a channel time, so one "
-                     "byte per time unit as in the paper (Alewife cycles)"
-            : "the default without G: one byte per time unit as in the "
-              "paper (Alewife cycles)";
+      why = G == 0 ? "the default: G = 0 is no channel time, so the "
+                     "paper's one byte per time unit"
+            : "the default: no G, so the paper's one byte per time unit";
     }
   if (o.explain)
     {
