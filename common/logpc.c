@@ -34,6 +34,12 @@ logpc_net_set (struct logpc_net *net, int n, double kd, int bidirectional)
   net->Gc = 1.0;
 }
 
+double
+logpc_gc_default (double G)
+{
+  return isfinite (G) && G > 0 ? G : 1.0;
+}
+
 static int
 net_ok (const struct logpc_net *net)
 {

@@ -46,6 +46,12 @@ struct logpc_net
                      on a measured machine, its G */
 };
 
+/* The default channel time per byte for a machine whose network gap per
+   byte is G: G when G > 0 and finite (a measured machine: a channel
+   moves bytes at the rate the network delivers them), else 1 (the
+   paper's one byte per time unit).  */
+double logpc_gc_default (double G);
+
 /* Fill NET; BIDIRECTIONAL selects chan = 2 or 1; Gc is set to 1 (the
    paper's one byte per time unit): set NET->Gc for any other unit.  */
 void logpc_net_set (struct logpc_net *net, int n, double kd,

@@ -743,14 +743,14 @@ model_net (const struct network *c, const struct params *p)
       net.Gc = p->v[PR_GC];
       why = "given";
     }
-  else if (G > 0)
+  else if (isfinite (G) && G > 0)
     {
-      net.Gc = G;
+      net.Gc = logpc_gc_default (G);
       why = "the default: the network's gap per byte G";
     }
   else
     {
-      net.Gc = 1;
+      net.Gc = logpc_gc_default (G);
       why = G == 0 ? "the default: G = 0 is no channel time, so the "
                      "paper's one byte per time unit"
             : "the default: no G, so the paper's one byte per time unit";
