@@ -67,7 +67,6 @@ logp_class_key (double v, double w)
 void
 logp_class_bounds (double key, double w, double *lo, double *hi)
 {
-  double step = log1p (w);
-  *lo = exp (key * step);
-  *hi = exp ((key + 1) * step);
+  *lo = pow (1 + w, key);
+  *hi = pow (1 + w, key + 1);
 }
