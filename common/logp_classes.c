@@ -61,7 +61,14 @@ logp_class_key (double v, double w)
     return LOGP_CLASS_NA;
   if (!(v > 0))
     return LOGP_CLASS_NONPOS;
-  return floor (log (v) / log1p (w));
+  double k = floor (log (v) / log1p (w));
+  /* The quotient of logarithms may round across a bound: settle on the
+     class whose bounds, as logp_class_bounds computes them, hold V.  */
+  if (v < pow (1 + w, k))
+    k -= 1;
+  else if (v >= pow (1 + w, k + 1))
+    k += 1;
+  return k;
 }
 
 void

@@ -37,7 +37,8 @@ int logp_unpack (const double *in, size_t n, double *out);
 /* The class key of V for the relative width W > 0.  */
 double logp_class_key (double v, double w);
 
-/* The bounds of class KEY (a key of a positive value): [*LO, *HI).  */
+/* The bounds of class KEY (a key of a positive value): [*LO, *HI),
+   powers of 1 + W; a value V of key KEY has *LO <= V < *HI exactly.  */
 void logp_class_bounds (double key, double w, double *lo, double *hi);
 
 #endif

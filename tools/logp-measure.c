@@ -694,9 +694,8 @@ write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
   const char *cols[] = { "class", "param", "bytes", "lo", "hi", "value",
                          "min", "max", "count", "members" };
   const char *param = class_param_name[c->class_by];
-  tsv_meta (w, "classes", "%zu classes of %zu links by %s, each [lo, hi) "
-            "spanning a factor 1+W", tf_bin_nclasses (classes->v,
-                                                      classes->len),
+  tsv_meta (w, "classes", "%zu (of %zu links, by %s; each [lo, hi) spans "
+            "a factor 1+W)", tf_bin_nclasses (classes->v, classes->len),
             nres, param);
   meta_num (w, "class_width", c->class_width);
   tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
@@ -745,9 +744,13 @@ write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
         hi = 0;
       else if (key != LOGP_CLASS_NA)
         logp_class_bounds (key, c->class_width, &lo, &hi);
-      if (key == LOGP_CLASS_NA)
-        warn ("%zu link(s) have no %s%s: class %zu (value NA)", count, param,
-              c->class_by <= CP_G0 ? "" : " at --class-bytes", nclass + 1);
+      if (key == LOGP_CLASS_NA && c->class_by <= CP_G0)
+        warn ("%zu link(s) have no %s: class %zu (value NA)", count, param,
+              nclass + 1);
+      else if (key == LOGP_CLASS_NA)
+        warn ("%zu link(s) have no %s at %lld bytes (--class-bytes; not a "
+              "measured size): class %zu (value NA)", count, param,
+              (long long) c->class_bytes, nclass + 1);
       tsv_put_int (w, (int64_t) nclass + 1);
       tsv_put_str (w, param);
       if (c->class_by <= CP_G0)

@@ -65,7 +65,18 @@ main (void)
   CHECK_NEAR (lo, 0.25, 1e-15);
   CHECK_NEAR (hi, 0.5, 1e-15);
 
-  /* Every value lies in its class's bounds (up to rounding), and the
+  /* Exact bounds: values on and next to the powers of 1 + W.  */
+  int exact = 1;
+  for (int k = -40; k <= 40; k++)
+    {
+      double b = pow (1.1, k);
+      logp_class_bounds (k, 0.1, &lo, &hi);
+      exact &= logp_class_key (b, 0.1) == k && lo == b;
+      exact &= logp_class_key (nextafter (b, 0), 0.1) == k - 1;
+    }
+  CHECK (exact);
+
+  /* Every value lies in its class's bounds, and the
      classes of a bin packet partition the members.  */
   struct tf_buf acc;
   tf_buf_init (&acc);
@@ -82,7 +93,7 @@ main (void)
       if (v > 0)
         {
           logp_class_bounds (key, w, &lo, &hi);
-          inside &= v >= lo * (1 - 1e-12) && v < hi * (1 + 1e-12);
+          inside &= v >= lo && v < hi;
         }
       tf_bin_add (&acc, key, 0, i);
     }
