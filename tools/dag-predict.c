@@ -26,6 +26,7 @@
 #include "diamond.h"
 #include "err.h"
 #include "num.h"
+#include "treespec.h"
 #include "tsv.h"
 
 #define PROGRAM "dag-predict"
@@ -64,12 +65,14 @@ handle (int val, poptContext con)
     case OPT_GEN_N: gen.n = cli_int ("n", a, 1, INT64_C (1) << 40); break;
     case OPT_PROCS:
       gen.procs = cli_int ("procs", a, 1, INT32_MAX - 1);
+      gen.procs_given = 1;
       break;
     case OPT_BLOCKS:
       gen.blocks = cli_int ("blocks", a, 1, INT32_MAX);
       break;
     case OPT_ROUNDS:
       gen.rounds = cli_int ("rounds", a, 1, INT32_MAX);
+      gen.rounds_given = 1;
       break;
     case OPT_WORK: gen.work = cli_double ("work", a, 0, HUGE_VAL); break;
     case OPT_ALPHA: gen.alpha = cli_double ("alpha", a, 0, HUGE_VAL); break;
@@ -105,7 +108,8 @@ handle (int val, poptContext con)
   { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_BLOCKS, \
     "diamond: blocks per stripe b (default 4)", "B" }, \
   { "rounds", 'r', POPT_ARG_STRING, NULL, OPT_ROUNDS, \
-    "remap rounds, pipeline items, iterations (default 4)", "R" }, \
+    "remap rounds, pipeline items, iterations (default 4); trees: "\
+    "pipelined broadcasts or reductions (default 1)", "R" }, \
   { "work", 'w', POPT_ARG_STRING, NULL, OPT_WORK, \
     "work per task (default 1)", "TIME" }, \
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
@@ -120,7 +124,8 @@ handle (int val, poptContext con)
   { "dest", '\0', POPT_ARG_STRING, &gen.dest, 0, \
     "remap: shift or random (default shift)", "DEST" }, \
   { "topology", 't', POPT_ARG_STRING, &gen.topology, 0, \
-    "trees: b:F^D, k:K@N, binomial[@N], flat[@N] (default binomial)", \
+    "trees: b:F^D, b:F1xF2x..., k:K[@N], g:..., flat, file:PATH "\
+    "(msgperf-trees(7); default k:2)", \
     "SPEC" }, \
   { "degree", '\0', POPT_ARG_STRING, NULL, OPT_DEGREE, \
     "em3d: edges per node (default 4)", "D" }, \
@@ -138,7 +143,7 @@ handle (int val, poptContext con)
     "logp, loggp, loggops, hyperbolic or logpc (default loggops)", \
     "MODEL" }, \
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET, \
-    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd " \
+    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd, Gc " \
     "(repeatable)", "NAME=VALUE[,...]" }, \
   { "params", 'p', POPT_ARG_STRING, &opt_params, 0, \
     "read the parameters from the first row of a TSV file", "FILE" }
@@ -214,10 +219,11 @@ set_param (const char *name, const char *text, const char *where)
   int rc = dag_params_set (&params, name, v);
   if (rc == -1)
     die_usage ("%s: unknown parameter '%s' (expected L, o, os, or, g, G, "
-               "O, S, a, b, n or kd)", where, name);
+               "O, S, a, b, n, kd or Gc)", where, name);
   if (rc == -2)
     die_usage ("%s: parameter '%s': '%s' is out of range (a time or size "
-               "must be >= 0; n a whole number >= 1)", where, name, text);
+               "must be >= 0; Gc > 0; n a whole number >= 1)", where, name,
+               text);
 }
 
 static void
@@ -262,7 +268,7 @@ read_params_file (const char *path)
     }
   if (!any)
     die_at (tsv_name (r), tsv_lineno (r), 0, "no parameter column (L, o, "
-            "os, or, g, G, O, S, a, b, n, kd)");
+            "os, or, g, G, O, S, a, b, n, kd, Gc)");
   return r;
 }
 
@@ -298,9 +304,34 @@ slurp (const char *path, size_t *len)
   return buf;
 }
 
+/* A file:PATH topology: its text for treespec_parse_text (read once;
+   unreadable is a usage error, as in comet-run).  */
+static void
+load_topology (void)
+{
+  const char *path = treespec_file_path (gen.topology);
+  if (!path || gen.topology_text)
+    return;
+  FILE *fp = fopen (path, "rb");
+  if (!fp)
+    die_usage ("option '--topology': cannot read '%s': %s", path,
+               strerror (errno));
+  fclose (fp);
+  size_t len;
+  char *text = slurp (path, &len);
+  if (memchr (text, '\0', len))
+    die_usage ("option '--topology': '%s' holds a NUL byte", path);
+  char *z = realloc (text, len + 1);
+  if (!z)
+    die ("out of memory");
+  z[len] = '\0';
+  gen.topology_text = z;
+}
+
 static void
 generate (struct dag *d)
 {
+  load_topology ();
   struct dag_sink sink;
   struct dag_sink_dag ctx;
   gen.pattern = opt_gen;
@@ -650,6 +681,10 @@ run_predict (int argc, const char **argv)
                 die_usage ("option '--sweep': %s needs whole numbers",
                            sweep_name);
               *gfield = (int64_t) sweep_vals[i];
+              if (gfield == &gen.procs)
+                gen.procs_given = 1;
+              if (gfield == &gen.rounds)
+                gen.rounds_given = 1;
               generate (&ds[i]);
               dag_finalize (&ds[i]);
             }
@@ -818,6 +853,7 @@ run_gen (int argc, const char **argv)
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
+  load_topology ();
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
   {

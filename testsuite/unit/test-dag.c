@@ -170,7 +170,7 @@ bcast4 (enum dag_model m, const struct dag_params *p)
   struct dag_gen g;
   dag_gen_init (&g);
   g.pattern = "tree-bcast";
-  g.topology = "binomial@4";
+  g.topology = "k:2@4";
   g.work = 0;
   g.bytes = 9;
   struct dag d;
@@ -219,30 +219,44 @@ test_logpc (void)
 {
   /* One 8-byte message, os = or = 100: rank 0's busy span is os, so its
      injection rate is m = 1/100 from the second simulation on, and the
-     third confirms the makespan: 3 simulations.
-     eq. (4): rho = B m k_d / 2; eq. (5): w_b = (m B^2 / 2) / (1 - rho)
+     third confirms the makespan: 3 simulations.  With the channel
+     occupancy s = B Gc (Gc = G by default):
+     eq. (4): rho = s m k_d / 2; eq. (5): w_b = (m s^2 / 2) / (1 - rho)
      (k_d - 1) / k_d (1 + 1/n); eq. (6): C_n = n k_d w_b.  */
   struct dag_params p = P0;
   p.os = p.or_ = 100;
   p.n = 2;
   p.kd = 1.9375;
-  double B = 8, m = 0.01, kd = p.kd, n = p.n;
-  double rho = B * m * kd / 2;
-  double wb = (m * B * B / 2) / (1 - rho) * (kd - 1) / kd * (1 + 1 / n);
-  double Cn = n * kd * wb;
   const char *one = "num_ranks 2\nrank 0 {\nsend 8b to 1\n}\n"
     "rank 1 {\nrecv 8b from 0\n}\n";
   struct dag d;
   dag_init (&d, "one");
   goal_parse (one, strlen (one), "one", &d);
   dag_finalize (&d);
-  int it;
-  double ms = predict (&d, MODEL_LOGPC, &p, &it);
-  CHECK_NEAR (ms, 100 + 10 + Cn + 100 + 7 * 0.5, 1e-9);
-  CHECK (it == 3);
+  /* Gc unset (G = 0.5), then the paper's Gc = 1 byte per time unit.  */
+  CHECK (dag_params_get (&p, "Gc") == p.G);
+  double gcs[] = { NAN, 1 };
+  for (int i = 0; i < 2; i++)
+    {
+      p.Gc = gcs[i];
+      double Gc = isnan (p.Gc) ? p.G : p.Gc;
+      double B = 8, m = 0.01, kd = p.kd, n = p.n, s = B * Gc;
+      double rho = s * m * kd / 2;
+      double wb = (m * s * s / 2) / (1 - rho) * (kd - 1) / kd * (1 + 1 / n);
+      double Cn = n * kd * wb;
+      int it;
+      double ms = predict (&d, MODEL_LOGPC, &p, &it);
+      CHECK_NEAR (ms, 100 + 10 + Cn + 100 + 7 * 0.5, 1e-9);
+      CHECK (it == 3);
+    }
+  CHECK (dag_params_get (&p, "Gc") == 1);
+  /* Gc must be > 0.  */
+  CHECK (dag_params_set (&p, "Gc", 0) == -2);
+  CHECK (dag_params_set (&p, "Gc", 2) == 0 && p.Gc == 2);
   /* k_d = 1: no contention, LoGPC is LogGP.  */
   p.kd = 1;
-  ms = predict (&d, MODEL_LOGPC, &p, &it);
+  int it;
+  double ms = predict (&d, MODEL_LOGPC, &p, &it);
   CHECK_NEAR (ms, 213.5, 1e-12);
   CHECK (it == 2);
   dag_free (&d);
@@ -443,21 +457,54 @@ test_diamond (void)
     }
 }
 
+/* Processors of the tree SPEC makes (PROCS: --procs, 0 for none), or -1
+   when the generator refuses it.  */
+static int64_t
+tree_procs (const char *spec, int64_t procs)
+{
+  struct dag_gen g;
+  dag_gen_init (&g);
+  g.pattern = "tree-bcast";
+  g.topology = spec;
+  if (procs)
+    {
+      g.procs = procs;
+      g.procs_given = 1;
+    }
+  struct dag d;
+  struct dag_sink s;
+  struct dag_sink_dag c;
+  dag_init (&d, "gen");
+  dag_sink_dag_init (&s, &c, &d);
+  int64_t n = dag_gen_run (&g, &s) ? -1 : (int64_t) d.nprocs;
+  dag_free (&d);
+  return n;
+}
+
 static void
 test_trees (void)
 {
-  const char *err;
-  CHECK (dag_gen_tree_size ("b:2^3", &err) == 15);
-  CHECK (dag_gen_tree_size ("k:3@100", &err) == 100);
-  CHECK (dag_gen_tree_size ("binomial@16", &err) == 16);
-  CHECK (dag_gen_tree_size ("flat@5", &err) == 5);
-  CHECK (dag_gen_tree_size ("b:x", &err) == -1 && err);
+  /* The specs of treespec.h (msgperf-trees(7)).  */
+  CHECK (tree_procs ("b:2^3", 0) == 15);
+  CHECK (tree_procs ("b:2x4x8", 0) == 1 + 2 + 8 + 64);
+  CHECK (tree_procs ("k:3@100", 0) == 100);
+  CHECK (tree_procs ("k:2", 0) == 4);       /* the default --procs */
+  CHECK (tree_procs ("k:2", 16) == 16);
+  CHECK (tree_procs ("flat", 5) == 5);
+  CHECK (tree_procs ("g:2:8,4", 0) == 1 + 2 + 12);
+  CHECK (tree_procs ("b:2^3", 15) == 15);
+  CHECK (tree_procs ("b:2^3", 16) == -1);   /* does not fit --procs */
+  CHECK (tree_procs ("b:x", 0) == -1);
+  CHECK (tree_procs ("binomial@16", 0) == -1);
+  CHECK (tree_procs ("flat@5", 0) == -1);
   /* A flat tree of 5 under LogP: the root sends 4 messages g apart;
      the last leaves at 3 g = 9: 9 + 2 + 10 + 2 = 23.  */
   struct dag_gen g;
   dag_gen_init (&g);
   g.pattern = "tree-reduce";
-  g.topology = "flat@5";
+  g.topology = "flat";
+  g.procs = 5;
+  g.procs_given = 1;
   g.work = 0;
   g.bytes = 1;
   struct dag d;

@@ -1,0 +1,964 @@
+/* logp-measure: parameterized LogP / LogGP parameters of an MPI library,
+ * measured with the fast procedure of Kielmann, Bal and Verstoep, "Fast
+ * Measurement of LogP Parameters for Message Passing Platforms".
+ *
+ * main(): parse the options (every rank, identically), run the pairs one
+ * at a time (measure on the pair's first rank, mirror on the second),
+ * gather the results at rank 0 through an MRNet-style overlay tree
+ * (common/mpi/overlay.h, concat filter; --classes: bin filter) and write
+ * one stream.  The protocol is in common/mpi/logp_proto.c, the size
+ * selection in common/logp_sizes.c, the equations and the LogGP summary
+ * in common/logp_params.c, the record packing and the link classes in
+ * common/logp_classes.c.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "mpi/logp_proto.h"
+#include "logp_classes.h"
+#include "logp_pairs.h"
+#include "logp_params.h"
+#include "mpi/mpiutil.h"
+#include "mpi/overlay.h"
+#include "num.h"
+#include "stats.h"
+#include "tsv.h"
+
+#define PROGRAM "logp-measure"
+
+/* ------------------------------------------------------------ options */
+
+static char *opt_pair, *opt_sample, *opt_seed, *opt_timeout, *opt_eps;
+static char *opt_min_bytes, *opt_max_bytes, *opt_start_bytes;
+static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
+static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
+static char *opt_class_bytes;
+static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
+static int opt_summary, opt_raw, opt_progress, opt_classes;
+
+static struct poptOption options[] = {
+  { "pair", '\0', POPT_ARG_STRING, &opt_pair, 0,
+    "measure from rank I (measure) to rank J (mirror) (default: 0,1)",
+    "I,J" },
+  { "reverse", '\0', POPT_ARG_NONE, &opt_reverse, 0,
+    "also run with the roles swapped (asymmetric links)", NULL },
+  { "all-pairs", '\0', POPT_ARG_NONE, &opt_all_pairs, 0,
+    "measure every ordered pair of ranks, one pair at a time", NULL },
+  { "sample", '\0', POPT_ARG_STRING, &opt_sample, 0,
+    "with --all-pairs: a random sample of N ordered pairs", "N" },
+  { "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
+    "seed of the pair sample (default: 1)", "S" },
+  { "saturate", '\0', POPT_ARG_NONE, &opt_saturate, 0,
+    "also measure g(m) of every size by link saturation", NULL },
+  { "expected", '\0', POPT_ARG_NONE, &opt_expected, 0,
+    "also measure o_r of expected messages (MPI_Irecv, MPI_Wait)", NULL },
+  { "summary", '\0', POPT_ARG_NONE, &opt_summary, 0,
+    "print the LogGP parameters (Table 1), one row per pair", NULL },
+  { "raw", '\0', POPT_ARG_NONE, &opt_raw, 0,
+    "print every sample instead of the per-size rows", NULL },
+  { "classes", '\0', POPT_ARG_NONE, &opt_classes, 0,
+    "with --all-pairs: print the links grouped into classes of similar "
+    "parameters instead of the per-size rows", NULL },
+  { "class-by", '\0', POPT_ARG_STRING, &opt_class_by, 0,
+    "the parameter of the classes: L, g0, os, or, g or rtt (default: L)",
+    "PARAM" },
+  { "class-bytes", '\0', POPT_ARG_STRING, &opt_class_bytes, 0,
+    "the size at which os, or, g or rtt is taken (default: --min-bytes)",
+    "N" },
+  { "class-width", '\0', POPT_ARG_STRING, &opt_class_width, 0,
+    "relative width of a class: each spans a factor 1+W (default: 0.1)",
+    "W" },
+  { "topology", '\0', POPT_ARG_STRING, &opt_topology, 0,
+    "tree that gathers the results at rank 0: flat, b:F^D, b:F1xF2.., "
+    "k:K[@N], g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: k:2)",
+    "SPEC" },
+  { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
+    "progress lines on stderr even when it is not a terminal", NULL },
+  { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
+    "end the job after SECONDS (default: 0, no bound)", "SECONDS" },
+  { "epsilon", 'e', POPT_ARG_STRING, &opt_eps, 0,
+    "relative tolerance of the procedure (default: 0.01)", "EPS" },
+  { "min-bytes", '\0', POPT_ARG_STRING, &opt_min_bytes, 0,
+    "smallest non-empty size (default: 1)", "N" },
+  { "start-bytes", '\0', POPT_ARG_STRING, &opt_start_bytes, 0,
+    "largest size of the initial set, 2^k_m (default: 4194304)", "N" },
+  { "max-bytes", '\0', POPT_ARG_STRING, &opt_max_bytes, 0,
+    "k_m never grows past N bytes (default: 67108864)", "N" },
+  { "large-bytes", '\0', POPT_ARG_STRING, &opt_large_bytes, 0,
+    "sizes from N bytes on are large (default: 65536)", "N" },
+  { "max-reps", '\0', POPT_ARG_STRING, &opt_max_reps, 0,
+    "repetition cap of small sizes (default: 60)", "N" },
+  { "max-reps-large", '\0', POPT_ARG_STRING, &opt_max_reps_large, 0,
+    "repetition cap of large sizes (default: 15)", "N" },
+  { "time-cap", '\0', POPT_ARG_STRING, &opt_time_cap, 0,
+    "seconds spent on one size at most (default: 5)", "SECONDS" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+struct config
+{
+  struct lm_opts o;
+  int pair_i, pair_j;
+  int64_t sample;
+  uint64_t seed;
+  double timeout;
+  const char *topology;   /* --topology */
+  char *topology_text;    /* contents of a file:PATH topology, rank 0 */
+  int class_by;           /* enum class_param */
+  int64_t class_bytes;
+  double class_width;
+};
+
+/* The parameters --classes can group links by: per pair (L, g0) or at
+   one size (the others).  */
+enum class_param { CP_L, CP_G0, CP_OS, CP_OR, CP_G, CP_RTT, CP_N };
+static const char *const class_param_name[CP_N] = { "L", "g0", "os", "or",
+                                                    "g", "rtt" };
+static const int class_param_field[CP_N] = { R_L, R_G0, R_OS, R_OR, R_G,
+                                             R_RTT };
+
+static void
+parse_pair (const char *text, int *i, int *j)
+{
+  const char *comma = strchr (text, ',');
+  if (comma == NULL)
+    die_usage ("option '--pair': '%s' is not I,J (two ranks)", text);
+  char a[32], b[32];
+  size_t la = (size_t) (comma - text), lb = strlen (comma + 1);
+  if (la == 0 || lb == 0 || la >= sizeof a || lb >= sizeof b)
+    die_usage ("option '--pair': '%s' is not I,J (two ranks)", text);
+  memcpy (a, text, la);
+  a[la] = '\0';
+  memcpy (b, comma + 1, lb + 1);
+  *i = (int) cli_int ("pair", a, 0, 1 << 30);
+  *j = (int) cli_int ("pair", b, 0, 1 << 30);
+}
+
+/* Every rank parses the same command line and reaches the same verdict:
+   usage errors end every rank with status 2, only rank 0 printing.  */
+static void
+parse (int argc, char **argv, struct config *c)
+{
+  poptContext con = cli_parse (argc, (const char **) argv, options, NULL,
+                               NULL);
+  const char *extra = poptGetArg (con);
+  if (extra != NULL)
+    die_usage ("unexpected argument '%s' (logp-measure reads no files)",
+               extra);
+  poptFreeContext (con);
+
+  memset (c, 0, sizeof *c);
+  struct lm_opts *o = &c->o;
+  o->eps = opt_eps ? cli_double ("epsilon", opt_eps, 1e-6, 0.5) : 0.01;
+  o->min_bytes = opt_min_bytes
+    ? cli_int ("min-bytes", opt_min_bytes, 1, INT64_MAX) : 1;
+  o->max_bytes = opt_max_bytes
+    ? cli_int ("max-bytes", opt_max_bytes, 1, INT64_MAX) : 67108864;
+  o->start_max = opt_start_bytes
+    ? cli_int ("start-bytes", opt_start_bytes, 1, INT64_MAX) : 4194304;
+  o->large_bytes = opt_large_bytes
+    ? cli_int ("large-bytes", opt_large_bytes, 0, INT64_MAX) : 65536;
+  o->max_reps = opt_max_reps
+    ? cli_int ("max-reps", opt_max_reps, 1, 1000000) : 60;
+  o->max_reps_large = opt_max_reps_large
+    ? cli_int ("max-reps-large", opt_max_reps_large, 1, 1000000) : 15;
+  o->min_reps = 8;
+  o->time_cap = opt_time_cap
+    ? cli_double ("time-cap", opt_time_cap, 1e-3, 1e6) : 5.0;
+  o->saturate = opt_saturate;
+  o->expected = opt_expected;
+  o->raw = opt_raw;
+  o->progress = cli_progress_enabled (opt_progress);
+  c->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e7) : 0;
+  c->seed = opt_seed ? (uint64_t) cli_int ("seed", opt_seed, 0, INT64_MAX)
+                     : 1;
+  c->sample = opt_sample ? cli_int ("sample", opt_sample, 1, INT64_MAX) : 0;
+
+  /* The size range: MPI counts are int, one buffer holds the largest.  */
+  if (o->max_bytes > ((int64_t) 1 << 30))
+    die_usage ("option '--max-bytes': %lld is too large (at most %lld)",
+               (long long) o->max_bytes, (long long) 1 << 30);
+  if (o->min_bytes > o->max_bytes)
+    die_usage ("unusable size range: --min-bytes %lld is larger than "
+               "--max-bytes %lld", (long long) o->min_bytes,
+               (long long) o->max_bytes);
+  if (o->start_max > o->max_bytes)
+    o->start_max = o->max_bytes;
+  if (o->start_max < o->min_bytes)
+    die_usage ("unusable size range: --start-bytes %lld is smaller than "
+               "--min-bytes %lld", (long long) o->start_max,
+               (long long) o->min_bytes);
+  if (opt_raw && opt_summary)
+    die_usage ("--raw and --summary exclude each other");
+  if (opt_sample && !opt_all_pairs)
+    die_usage ("--sample needs --all-pairs");
+  if (opt_classes && !opt_all_pairs)
+    die_usage ("--classes needs --all-pairs");
+  if (opt_classes && (opt_raw || opt_summary))
+    die_usage ("--classes excludes --raw and --summary");
+  if ((opt_class_by || opt_class_bytes || opt_class_width) && !opt_classes)
+    die_usage ("--class-by, --class-bytes and --class-width need --classes");
+  c->class_width = opt_class_width
+    ? cli_double ("class-width", opt_class_width, 1e-6, 1e6) : 0.1;
+  c->class_by = CP_L;
+  if (opt_class_by)
+    {
+      int k = 0;
+      while (k < CP_N && strcmp (class_param_name[k], opt_class_by) != 0)
+        k++;
+      if (k == CP_N)
+        die_usage ("option '--class-by': '%s' is not one of L, g0, os, or, "
+                   "g, rtt", opt_class_by);
+      c->class_by = k;
+    }
+  c->class_bytes = opt_class_bytes
+    ? cli_int ("class-bytes", opt_class_bytes, 0, INT64_MAX) : o->min_bytes;
+  if (opt_class_bytes && c->class_by <= CP_G0)
+    die_usage ("--class-bytes: %s is one value per pair, not per size",
+               class_param_name[c->class_by]);
+  c->topology = opt_topology ? opt_topology : "k:2";
+  if (opt_all_pairs && (opt_pair || opt_reverse))
+    die_usage ("--all-pairs measures every ordered pair: it takes neither "
+               "--pair nor --reverse");
+  c->pair_i = 0;
+  c->pair_j = 1;
+  if (opt_pair)
+    {
+      parse_pair (opt_pair, &c->pair_i, &c->pair_j);
+      if (c->pair_i == c->pair_j)
+        die_usage ("option '--pair': '%s' names one rank twice", opt_pair);
+    }
+}
+
+/* --------------------------------------------------------------- pairs */
+
+static struct logp_pair *
+make_pairs (const struct config *c, size_t *n)
+{
+  struct logp_pair *p;
+  if (opt_all_pairs)
+    {
+      p = calloc (logp_npairs (mpu_size), sizeof *p);
+      if (p == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+      if (c->sample > (int64_t) logp_npairs (mpu_size))
+        die_usage ("option '--sample': %lld is more than the %zu ordered "
+                   "pairs of %d ranks", (long long) c->sample,
+                   logp_npairs (mpu_size), mpu_size);
+      *n = logp_pairs (mpu_size, (size_t) c->sample, c->seed, p);
+      return p;
+    }
+  if (c->pair_i >= mpu_size || c->pair_j >= mpu_size)
+    die_usage ("option '--pair': rank %d is out of range (the job has %d "
+               "ranks: 0 to %d)", c->pair_i >= mpu_size ? c->pair_i
+                                                        : c->pair_j,
+               mpu_size, mpu_size - 1);
+  p = calloc (2, sizeof *p);
+  if (p == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  p[0].src = c->pair_i;
+  p[0].dst = c->pair_j;
+  *n = 1;
+  if (opt_reverse)
+    {
+      p[1].src = c->pair_j;
+      p[1].dst = c->pair_i;
+      *n = 2;
+    }
+  return p;
+}
+
+/* The sizes chosen by the first pair, to every rank.  */
+static void
+bcast_sizes (int root, struct lm_sizes *s)
+{
+  int64_t n = (int64_t) s->n;
+  MPI_Comm w = MPI_COMM_WORLD;
+  mpu_check (MPI_Bcast (&n, 1, MPI_INT64_T, root, w), "MPI_Bcast");
+  if (mpu_rank != root)
+    {
+      s->n = (size_t) n;
+      s->bytes = malloc (((size_t) n + 1) * sizeof (int64_t));
+      s->origin = malloc (((size_t) n + 1) * sizeof (int));
+      if (s->bytes == NULL || s->origin == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+    }
+  mpu_check (MPI_Bcast (s->bytes, (int) n, MPI_INT64_T, root, w),
+             "MPI_Bcast");
+  mpu_check (MPI_Bcast (s->origin, (int) n, MPI_INT, root, w), "MPI_Bcast");
+}
+
+/* -------------------------------------------------------------- output */
+
+static const double US = 1e6;
+
+/* ------------------------------------------------------------- gather */
+
+/* Every rank reads a file:PATH topology (so that a missing file is the
+   same usage error everywhere), and builds the overlay; a spec that does
+   not fit the job is a usage error on every rank (msgperf-trees(7)).  */
+static void
+build_overlay (struct config *c, struct overlay *ov)
+{
+  const char *path = treespec_file_path (c->topology);
+  if (path)
+    {
+      FILE *fp = fopen (path, "r");
+      if (!fp)
+        die_usage ("option '--topology': cannot read '%s': %m", path);
+      size_t cap = 4096, len = 0, got;
+      char *text = malloc (cap);
+      while (text && (got = fread (text + len, 1, cap - len - 1, fp)) > 0)
+        if ((len += got) + 1 == cap)
+          {
+            char *n = realloc (text, cap *= 2);
+            if (!n)
+              free (text);
+            text = n;
+          }
+      if (!text)
+        mpu_die (EXIT_DATA, "out of memory");
+      int bad = ferror (fp);
+      fclose (fp);
+      text[len] = '\0';
+      if (bad || memchr (text, '\0', len))
+        die_usage ("option '--topology': cannot read '%s'", path);
+      c->topology_text = text;
+    }
+  struct treespec_error err;
+  if (ov_build (ov, c->topology, c->topology_text, MPI_COMM_WORLD, &err)
+      == 0)
+    return;
+  if (path && err.line > 0)
+    die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
+               err.msg);
+  if (err.col > 0)
+    die_usage ("option '--topology': '%s': column %d: %s", c->topology,
+               err.col, err.msg);
+  die_usage ("option '--topology': %s", err.msg);
+}
+
+enum part { PART_HEAD, PART_ROWS, PART_SAMPLES };
+
+/* One upward wave of the concat filter that brings one part of every
+   result to rank 0: each rank sends a record {pair, index, packed
+   values} per head, row or sample of the pairs it measured (RES[p] on
+   the pair's src rank), rank 0 puts each record back in its place.  This
+   replaces a point-to-point gather: the overlay's internal ranks merge
+   their subtrees' records, so rank 0 receives one packet per child.  */
+static void
+gather_part (struct overlay *ov, enum part part, struct lm_result *res,
+             const struct logp_pair *pairs, size_t npairs)
+{
+  size_t nf = part == PART_HEAD ? H_NF : part == PART_ROWS ? R_NF : S_NF;
+  struct tf_params tp;
+  memset (&tp, 0, sizeof tp);
+  tp.m = nf + 4;
+  size_t nrec = 0;
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      nrec += part == PART_HEAD ? 1 : part == PART_ROWS ? res[p].nrows
+                                                         : res[p].nsamples;
+  double *rec = malloc ((nrec * tp.m + 1) * sizeof (double));
+  if (rec == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  size_t r = 0;
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      {
+        size_t n = part == PART_HEAD ? 1 : part == PART_ROWS
+          ? res[p].nrows : res[p].nsamples;
+        for (size_t k = 0; k < n; k++, r++)
+          {
+            const double *v = part == PART_HEAD ? res[p].head
+              : part == PART_ROWS ? res[p].rows + k * R_NF
+              : res[p].samples + k * S_NF;
+            rec[r * tp.m] = (double) p;
+            rec[r * tp.m + 1] = (double) k;
+            logp_pack (v, nf, rec + r * tp.m + 2);
+          }
+      }
+  struct tf_buf mine, all;
+  tf_buf_init (&mine);
+  tf_buf_init (&all);
+  const char *e = tf_concat_rows (&tp, mpu_rank, rec, nrec, &mine);
+  if (e)
+    mpu_die (EXIT_DATA, "gathering the results: %s", e);
+  free (rec);
+  ov_reduce_packet (ov, TF_CONCAT, &tp, &mine, NULL, &all, NULL);
+  tf_buf_free (&mine);
+  if (mpu_rank == 0)
+    for (size_t i = 0; i + tp.m + 1 <= all.len; i += tp.m + 1)
+      {
+        const double *x = all.v + i + 1;
+        size_t p = (size_t) x[0], k = (size_t) x[1];
+        if (!(x[0] >= 0 && p < npairs && x[1] >= 0))
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+        struct lm_result *t = &res[p];
+        double *dst;
+        if (part == PART_HEAD)
+          {
+            dst = t->head;
+            if (t->rows == NULL)  /* a pair measured elsewhere */
+              {
+                double h[H_NF];
+                if (logp_unpack (x + 2, nf, h) != 0)
+                  mpu_die (EXIT_DATA, "gathering the results: bad record");
+                t->nrows = (size_t) h[H_NROWS];
+                t->nsamples = (size_t) h[H_NSAMPLES];
+                t->rows = malloc ((t->nrows * R_NF + 1) * sizeof (double));
+                t->samples = malloc ((t->nsamples * S_NF + 1)
+                                     * sizeof (double));
+                if (t->rows == NULL || t->samples == NULL)
+                  mpu_die (EXIT_DATA, "out of memory");
+              }
+          }
+        else if (part == PART_ROWS && k < t->nrows)
+          dst = t->rows + k * R_NF;
+        else if (part == PART_SAMPLES && k < t->nsamples)
+          dst = t->samples + k * S_NF;
+        else
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+        if (logp_unpack (x + 2, nf, dst) != 0)
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+      }
+  tf_buf_free (&all);
+}
+
+/* The results of every pair at rank 0 (heads first: they give the number
+   of rows and samples).  Elsewhere RES is freed.  */
+static void
+gather_results (struct overlay *ov, struct lm_result *res,
+                const struct logp_pair *pairs, size_t npairs)
+{
+  gather_part (ov, PART_HEAD, res, pairs, npairs);
+  gather_part (ov, PART_ROWS, res, pairs, npairs);
+  if (opt_raw)
+    gather_part (ov, PART_SAMPLES, res, pairs, npairs);
+  if (mpu_rank != 0)
+    for (size_t p = 0; p < npairs; p++)
+      lm_result_free (&res[p]);
+}
+
+/* The value of pair result R that --classes groups by (microseconds), NaN
+   when R has no row of the size asked for.  */
+static double
+class_value (const struct config *c, const struct lm_result *r)
+{
+  int f = class_param_field[c->class_by];
+  for (size_t k = 0; k < r->nrows; k++)
+    {
+      const double *x = r->rows + k * R_NF;
+      if (c->class_by <= CP_G0 || (int64_t) x[R_BYTES] == c->class_bytes)
+        return x[f] * US;
+    }
+  return NAN;
+}
+
+/* --classes: every rank files the links it measured under their class
+   (logp_class_key), one upward wave of the bin filter merges the class
+   lists, rank 0 gets {key, count, members} per class, members being
+   src * P + dst, sorted.  */
+static void
+gather_classes (struct overlay *ov, const struct config *c,
+                const struct lm_result *res, const struct logp_pair *pairs,
+                size_t npairs, struct tf_buf *classes)
+{
+  struct tf_buf mine;
+  tf_buf_init (&mine);
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      tf_bin_add (&mine, logp_class_key (class_value (c, &res[p]),
+                                         c->class_width), 0,
+                  (double) pairs[p].src * mpu_size + pairs[p].dst);
+  struct tf_params tp;
+  memset (&tp, 0, sizeof tp);
+  tp.m = 1;
+  ov_reduce_packet (ov, TF_BIN, &tp, &mine, NULL, classes, NULL);
+  tf_buf_free (&mine);
+}
+
+static void
+put_us (tsv_writer *w, double seconds)
+{
+  tsv_put_num (w, seconds * US);
+}
+
+static const char *
+stop_name (double code)
+{
+  return stats_stop_name ((enum stats_stop) (int) code);
+}
+
+/* g(m) >= o_s(m) and g(m) >= o_r(m) within the intervals (Section 2);
+   o_r > g is Section 3.1's unexpected-message effect.  L >= 0: a
+   saturated g(0) above RTT(0)/2 contradicts the model.  */
+static const char *
+row_check (const double *r, char *buf, size_t len)
+{
+  int ge_os = r[R_G_HI] >= r[R_OS_LO], ge_or = r[R_G_HI] >= r[R_OR_LO];
+  int l_ok = r[R_L] >= 0;
+  if (ge_os && ge_or && l_ok)
+    return "ok";
+  snprintf (buf, len, "%s%s%s%s%s", ge_os ? "" : "g_lt_os",
+            !ge_os && !ge_or ? "," : "", ge_or ? "" : "g_lt_or",
+            (!ge_os || !ge_or) && !l_ok ? "," : "", l_ok ? "" : "L_neg");
+  return buf;
+}
+
+static void
+write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
+            const struct config *c)
+{
+  const char *cols[40];
+  size_t n = 0;
+  const char *base[] = { "src", "dst", "bytes", "origin", "os", "os_ci_lo",
+    "os_ci_hi", "or", "or_ci_lo", "or_ci_hi", "g", "g_ci_lo", "g_ci_hi",
+    "rtt", "rtt_ci_lo", "rtt_ci_hi", "reps", "stop", "L", "g0", "check" };
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+    cols[n++] = base[i];
+  if (c->o.expected)
+    {
+      cols[n++] = "or_exp";
+      cols[n++] = "or_exp_ci_lo";
+      cols[n++] = "or_exp_ci_hi";
+    }
+  if (c->o.saturate)
+    {
+      cols[n++] = "g_sat";
+      cols[n++] = "g_sat_ci_lo";
+      cols[n++] = "g_sat_ci_hi";
+      cols[n++] = "g_sat_n";
+      cols[n++] = "g_sat_stop";
+    }
+  tsv_write_header (w, n, cols);
+  for (size_t p = 0; p < nres; p++)
+    for (size_t k = 0; k < res[p].nrows; k++)
+      {
+        const double *r = res[p].rows + k * R_NF;
+        tsv_put_int (w, (int64_t) r[R_SRC]);
+        tsv_put_int (w, (int64_t) r[R_DST]);
+        tsv_put_int (w, (int64_t) r[R_BYTES]);
+        tsv_put_str (w, logp_origin_name ((enum logp_origin) (int)
+                                          r[R_ORIGIN]));
+        for (int f = R_OS; f <= R_RTT_HI; f++)
+          put_us (w, r[f]);
+        tsv_put_int (w, (int64_t) r[R_REPS]);
+        tsv_put_str (w, stop_name (r[R_STOP]));
+        put_us (w, r[R_L]);
+        put_us (w, r[R_G0]);
+        char check[64];
+        tsv_put_str (w, row_check (r, check, sizeof check));
+        if (r[R_L] < 0)
+          warn_once ("L_neg", "pair %d->%d: L = (RTT(0) - 2 g(0))/2 < 0: "
+                     "the saturated g(0) exceeds RTT(0)/2 (rows flagged "
+                     "L_neg)", (int) r[R_SRC], (int) r[R_DST]);
+        if (c->o.expected)
+          for (int f = R_OREXP; f <= R_OREXP_HI; f++)
+            put_us (w, r[f]);
+        if (c->o.saturate)
+          {
+            for (int f = R_GSAT; f <= R_GSAT_HI; f++)
+              put_us (w, r[f]);
+            tsv_put_int (w, (int64_t) r[R_GSAT_N]);
+            tsv_put_str (w, stop_name (r[R_GSAT_STOP]));
+          }
+        tsv_end_row (w);
+      }
+}
+
+static void
+write_raw (tsv_writer *w, struct lm_result *res, size_t nres,
+           const struct logp_pair *pairs)
+{
+  static const char *const qname[Q_NQTY] = { "os", "rtt", "or", "or_exp",
+                                             "rtt_n" };
+  const char *cols[] = { "src", "dst", "bytes", "quantity", "n", "rep", "t" };
+  tsv_write_header (w, 7, cols);
+  for (size_t p = 0; p < nres; p++)
+    for (size_t k = 0; k < res[p].nsamples; k++)
+      {
+        const double *s = res[p].samples + k * S_NF;
+        tsv_put_int (w, pairs[p].src);
+        tsv_put_int (w, pairs[p].dst);
+        tsv_put_int (w, (int64_t) s[S_BYTES]);
+        tsv_put_str (w, qname[(int) s[S_QTY]]);
+        tsv_put_int (w, (int64_t) s[S_N]);
+        tsv_put_int (w, (int64_t) s[S_REP]);
+        put_us (w, s[S_T]);
+        tsv_end_row (w);
+      }
+}
+
+static void
+to_logp_rows (const struct lm_result *r, struct logp_row *out)
+{
+  for (size_t k = 0; k < r->nrows; k++)
+    {
+      const double *x = r->rows + k * R_NF;
+      out[k].bytes = (int64_t) x[R_BYTES];
+#define EST(dst, at) \
+      out[k].dst.med = x[at] * US, out[k].dst.lo = x[at + 1] * US, \
+      out[k].dst.hi = x[at + 2] * US
+      EST (os, R_OS);
+      EST (o_r, R_OR);
+      EST (g, R_G);
+      EST (rtt, R_RTT);
+      EST (or_exp, R_OREXP);
+#undef EST
+    }
+}
+
+static void
+write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
+               const struct logp_pair *pairs, const struct config *c)
+{
+  const char *cols[] = { "src", "dst", "P", "L", "o", "g", "G", "os", "or",
+                         "check" };
+  struct loggp *s = calloc (nres + 1, sizeof *s);
+  if (s == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  for (size_t p = 0; p < nres; p++)
+    {
+      struct logp_row *rows = calloc (res[p].nrows + 1, sizeof *rows);
+      if (rows == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+      to_logp_rows (&res[p], rows);
+      double L = res[p].nrows ? res[p].rows[R_L] * US : NAN;
+      loggp_derive (rows, res[p].nrows, c->o.min_bytes, L, 0.1, &s[p]);
+      free (rows);
+      tsv_meta (w, "G_fit", "%d %d bytes %lld..%lld (%zu sizes), "
+                "g(m)/m at %lld: %.17g", pairs[p].src, pairs[p].dst,
+                (long long) s[p].fit_from, (long long) s[p].fit_to,
+                s[p].fit_n, (long long) s[p].fit_to, s[p].g_over_m);
+      if (s[p].used_expected)
+        tsv_meta (w, "or_source", "%d %d expected messages (o_r(%lld) > "
+                  "g(%lld) for unexpected ones)", pairs[p].src,
+                  pairs[p].dst, (long long) c->o.min_bytes,
+                  (long long) c->o.min_bytes);
+    }
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  for (size_t p = 0; p < nres; p++)
+    {
+      char check[128];
+      loggp_check_text (s[p].flags, check, sizeof check);
+      if (s[p].flags)
+        warn ("pair %d->%d: LogGP summary inconsistent (%s): the parameters "
+              "concerned are written NA", pairs[p].src, pairs[p].dst, check);
+      tsv_put_int (w, pairs[p].src);
+      tsv_put_int (w, pairs[p].dst);
+      tsv_put_int (w, mpu_size);
+      tsv_put_num (w, s[p].L);
+      tsv_put_num (w, s[p].o);
+      tsv_put_num (w, s[p].g);
+      tsv_put_num (w, s[p].G);
+      tsv_put_num (w, s[p].os);
+      tsv_put_num (w, s[p].o_r);
+      tsv_put_str (w, check);
+      tsv_end_row (w);
+    }
+  free (s);
+}
+
+/* "#@KEY=V" with V in the shortest round-trip form.  */
+static void
+meta_num (tsv_writer *w, const char *key, double v)
+{
+  char buf[NUM_BUFSIZE];
+  num_format (v, -1, buf);
+  tsv_meta (w, key, "%s", buf);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* --classes: one row per class of the bin packet CLASSES (rank 0's
+   result of gather_classes), in key order (not measured, not positive,
+   then the positive classes from the smallest value up).  */
+static void
+write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
+               const struct logp_pair *pairs, const struct config *c,
+               const struct tf_buf *classes)
+{
+  const char *cols[] = { "class", "param", "bytes", "lo", "hi", "value",
+                         "min", "max", "count", "members" };
+  const char *param = class_param_name[c->class_by];
+  tsv_meta (w, "classes", "%zu (of %zu links, by %s; each [lo, hi) spans "
+            "a factor 1+W)", tf_bin_nclasses (classes->v, classes->len),
+            nres, param);
+  meta_num (w, "class_width", c->class_width);
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  double *vals = malloc ((nres + 1) * sizeof (double));
+  size_t mlen = 0, mcap = 64;
+  char *members = malloc (mcap);
+  if (vals == NULL || members == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  size_t nclass = 0;
+  for (size_t i = 0; i + 2 <= classes->len; nclass++)
+    {
+      double key = classes->v[i];
+      size_t count = (size_t) classes->v[i + 1], nv = 0;
+      const double *ids = classes->v + i + 2;
+      i += 2 + count;
+      if (i > classes->len)
+        mpu_die (EXIT_DATA, "classes: bad packet");
+      mlen = 0;
+      members[0] = '\0';
+      for (size_t k = 0; k < count; k++)
+        {
+          int src = (int) ids[k] / mpu_size, dst = (int) ids[k] % mpu_size;
+          for (size_t p = 0; p < nres; p++)
+            if (pairs[p].src == src && pairs[p].dst == dst)
+              {
+                double v = class_value (c, &res[p]);
+                if (isfinite (v))
+                  vals[nv++] = v;
+              }
+          char one[64];
+          int n = snprintf (one, sizeof one, "%s%d-%d", k ? "," : "", src,
+                            dst);
+          while (mlen + (size_t) n + 1 > mcap)
+            {
+              char *m = realloc (members, mcap *= 2);
+              if (m == NULL)
+                mpu_die (EXIT_DATA, "out of memory");
+              members = m;
+            }
+          memcpy (members + mlen, one, (size_t) n + 1);
+          mlen += (size_t) n;
+        }
+      qsort (vals, nv, sizeof *vals, cmp_double);
+      double lo = NAN, hi = NAN;
+      if (key == LOGP_CLASS_NONPOS)
+        hi = 0;
+      else if (key != LOGP_CLASS_NA)
+        logp_class_bounds (key, c->class_width, &lo, &hi);
+      if (key == LOGP_CLASS_NA && c->class_by <= CP_G0)
+        warn ("%zu link(s) have no %s: class %zu (value NA)", count, param,
+              nclass + 1);
+      else if (key == LOGP_CLASS_NA)
+        warn ("%zu link(s) have no %s at %lld bytes (--class-bytes; not a "
+              "measured size): class %zu (value NA)", count, param,
+              (long long) c->class_bytes, nclass + 1);
+      tsv_put_int (w, (int64_t) nclass + 1);
+      tsv_put_str (w, param);
+      if (c->class_by <= CP_G0)
+        tsv_put_num (w, NAN);
+      else
+        tsv_put_int (w, c->class_bytes);
+      tsv_put_num (w, lo);
+      tsv_put_num (w, hi);
+      tsv_put_num (w, nv == 0 ? NAN : nv % 2 ? vals[nv / 2]
+                   : (vals[nv / 2 - 1] + vals[nv / 2]) / 2);
+      tsv_put_num (w, nv ? vals[0] : NAN);
+      tsv_put_num (w, nv ? vals[nv - 1] : NAN);
+      tsv_put_int (w, (int64_t) count);
+      tsv_put_str (w, members);
+      tsv_end_row (w);
+    }
+  free (vals);
+  free (members);
+}
+
+static void
+write_output (struct lm_result *res, size_t nres,
+              const struct logp_pair *pairs, const struct config *c,
+              const char *hosts, double total, double t_gather,
+              double load0, double load1, const struct tf_buf *classes)
+{
+  tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
+  if (w)
+    tsv_write_tool_meta (w, NULL);
+  mpu_write_meta (w);   /* collective */
+  if (mpu_rank != 0)
+    return;
+  tsv_meta_time_unit (w, "us");
+  tsv_meta (w, "method", "Kielmann, Bal, Verstoep fast LogP measurement%s",
+            c->o.saturate ? ", and g(m) by saturation" : "");
+  meta_num (w, "epsilon", c->o.eps);
+  tsv_meta (w, "seed", "%llu", (unsigned long long) c->seed);
+  tsv_meta (w, "sizes_bytes", "%lld..%lld (start %lld)",
+            (long long) c->o.min_bytes, (long long) c->o.max_bytes,
+            (long long) c->o.start_max);
+  tsv_meta (w, "max_reps", "%lld small, %lld from %lld bytes",
+            (long long) c->o.max_reps, (long long) c->o.max_reps_large,
+            (long long) c->o.large_bytes);
+  tsv_meta (w, "pairs", "%zu", nres);
+  double t_g0 = 0, t_sizes = 0, t_sat = 0;
+  for (size_t p = 0; p < nres; p++)
+    {
+      const double *h = res[p].head;
+      int s = pairs[p].src, d = pairs[p].dst;
+      double L = res[p].nrows ? res[p].rows[R_L] : NAN;
+      double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (L * US, -1, a);
+      num_format (g0 * US, -1, b);
+      tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
+                "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
+                hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
+                hosts + (size_t) d * MPI_MAX_PROCESSOR_NAME, a, b,
+                (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
+                res[p].nrows, (long long) h[H_NGROWN],
+                (long long) h[H_NREFINED]);
+      if (nres == 1)
+        {
+          tsv_meta (w, "L", "%s", a);
+          tsv_meta (w, "g0", "%s", b);
+        }
+      t_g0 += h[H_T_G0];
+      t_sizes += h[H_T_SIZES];
+      t_sat += h[H_T_SAT];
+    }
+  meta_num (w, "phase_g0_s", t_g0);
+  meta_num (w, "phase_sizes_s", t_sizes);
+  if (c->o.saturate)
+    meta_num (w, "phase_saturate_s", t_sat);
+  meta_num (w, "time_total_s", total);
+  tsv_meta (w, "gather", "overlay %s, concat filter%s", c->topology,
+            opt_classes ? ", bin filter" : "");
+  meta_num (w, "phase_gather_s", t_gather);
+  if (isfinite (load0) && isfinite (load1))
+    {
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (load0, -1, a);
+      num_format (load1, -1, b);
+      tsv_meta (w, "load_average", "%s at start, %s at end (rank 0's host, "
+                "1 minute)", a, b);
+    }
+
+  if (opt_raw)
+    write_raw (w, res, nres, pairs);
+  else if (opt_summary)
+    write_summary (w, res, nres, pairs, c);
+  else if (opt_classes)
+    write_classes (w, res, nres, pairs, c, classes);
+  else
+    write_rows (w, res, nres, c);
+  tsv_writer_close (w);
+}
+
+/* The 1-minute load average (Linux), or NaN: a loaded machine makes
+   every time here longer and noisier, so the stream records it.  */
+static double
+load_average (void)
+{
+  double v = NAN;
+  FILE *fp = fopen ("/proc/loadavg", "r");
+  if (fp != NULL)
+    {
+      char line[128];
+      if (fgets (line, sizeof line, fp) != NULL)
+        {
+          char *sp = strchr (line, ' ');
+          if (sp != NULL)
+            *sp = '\0';
+          if (num_parse_str (line, &v) != NUM_OK)
+            v = NAN;
+        }
+      fclose (fp);
+    }
+  return v;
+}
+
+/* ---------------------------------------------------------------- main */
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  mpu_init (&argc, &argv);
+  struct config c;
+  parse (argc, argv, &c);
+
+  if (mpu_size < 2)
+    die ("needs at least 2 MPI processes, the job has %d (run it as "
+         "'mpirun -np 2 %s')", mpu_size, PROGRAM);
+  size_t npairs;
+  struct logp_pair *pairs = make_pairs (&c, &npairs);
+  mpu_timeout (c.timeout);
+  struct overlay ov;
+  build_overlay (&c, &ov);
+
+  /* Testing aid (documented in the man page): this rank stops answering,
+     as a hung partner would.  */
+  const char *stall = getenv ("LOGP_MEASURE_STALL_RANK");
+  if (stall != NULL && *stall && atoi (stall) == mpu_rank)
+    for (;;)
+      pause ();
+
+  c.o.timer_ovh = mpu_timer_overhead ();
+  c.o.tick = MPI_Wtick ();
+
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  memset (name, 0, sizeof name);
+  MPI_Get_processor_name (name, &len);
+  char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
+  char *buf = malloc ((size_t) c.o.max_bytes + 1);
+  struct lm_result *res = calloc (npairs + 1, sizeof *res);
+  if (hosts == NULL || buf == NULL || res == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  memset (buf, 'x', (size_t) c.o.max_bytes + 1);
+  mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
+                            MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                            MPI_COMM_WORLD), "MPI_Allgather");
+
+  double load0 = mpu_rank == 0 ? load_average () : NAN;
+  mpu_barrier ();
+  double t0 = MPI_Wtime ();
+  struct lm_sizes sizes;
+  memset (&sizes, 0, sizeof sizes);
+  for (size_t p = 0; p < npairs; p++)
+    {
+      int s = pairs[p].src, d = pairs[p].dst;
+      /* The result stays on the measure rank until the gather.  */
+      if (mpu_rank == s)
+        lm_measure (&c.o, s, d, buf, p == 0 ? NULL : &sizes,
+                    p == 0 ? &sizes : NULL, &res[p]);
+      else if (mpu_rank == d)
+        lm_mirror (&c.o, s, buf);
+      if (p == 0 && npairs > 1)
+        bcast_sizes (s, &sizes);
+      /* One pair at a time: the next does not disturb this one.  */
+      mpu_barrier ();
+    }
+  double total = MPI_Wtime () - t0;
+  double load1 = mpu_rank == 0 ? load_average () : NAN;
+
+  double t1 = MPI_Wtime ();
+  struct tf_buf classes;
+  tf_buf_init (&classes);
+  if (opt_classes)
+    gather_classes (&ov, &c, res, pairs, npairs, &classes);
+  gather_results (&ov, res, pairs, npairs);
+  double t_gather = MPI_Wtime () - t1;
+
+  write_output (res, npairs, pairs, &c, hosts, total, t_gather, load0,
+                load1, &classes);
+
+  for (size_t p = 0; p < npairs; p++)
+    lm_result_free (&res[p]);
+  free (res);
+  free (sizes.bytes);
+  free (sizes.origin);
+  tf_buf_free (&classes);
+  ov_free (&ov);
+  free (c.topology_text);
+  free (pairs);
+  free (hosts);
+  free (buf);
+  mpu_finalize ();
+  return 0;
+}
