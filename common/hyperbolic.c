@@ -13,9 +13,7 @@ hyper_time (double x, double a, double b)
   double d = a + b * x;
   if (a == 0)
     return b * x;
-  /* a (a / d), not a^2 / d: T(0) is then a exactly, and a^2 cannot
-     overflow (a > 1e154) or underflow (a < 1e-154) when T does not.  */
-  return a * (a / d) + b * x;
+  return a * a / d + b * x;
 }
 
 double
