@@ -34,6 +34,9 @@ struct comet_opts
   int grid_rows, grid_cols;   /* --grid, or 0 */
   double timeout;
   int progress;
+  const char **topologies;    /* --topology specs of the tree kernels */
+  char **topology_text;       /* contents of file: specs, else NULL */
+  size_t ntopologies;
 };
 
 /* ------------------------------------------------------------ context */
@@ -69,7 +72,9 @@ enum
   COL_DIRECTION = 1 << 4,
   COL_LOAD = 1 << 5,
   COL_MBPS = 1 << 6,
-  COL_OVERLAP = 1 << 7     /* tsync, tcomm, tcomp, overlap */
+  COL_OVERLAP = 1 << 7,    /* tsync, tcomm, tcomp, overlap */
+  COL_TREE = 1 << 8,       /* topology, depth, fanout */
+  COL_RATE = 1 << 9        /* per_s */
 };
 
 /* One output row; fields a kernel does not fill stay NA.  */
@@ -83,6 +88,9 @@ struct comet_row
   enum stats_stop stop;
   double mbps;                          /* NaN: NA */
   double tsync, tcomm, tcomp, overlap;  /* NaN: NA */
+  const char *topology;                 /* NULL: NA */
+  int depth, fanout;                    /* -1: NA */
+  double rate;                          /* per second; NaN: NA */
 };
 
 void comet_row_init (struct comet_row *r, const char *kernel);
@@ -178,6 +186,13 @@ void kernel_shift (struct comet_ctx *c);
 void kernel_transpose (struct comet_ctx *c);
 void kernel_rowbcast (struct comet_ctx *c);
 void kernel_colbcast (struct comet_ctx *c);
+void kernel_tree_roundtrip (struct comet_ctx *c);
+void kernel_tree_throughput (struct comet_ctx *c);
+void kernel_tree_startup (struct comet_ctx *c);
+
+/* Estimate every rank's MPI_Wtime offset through the first --topology
+   (msgperf-trees(7)) and write it as metadata (rank 0).  Collective.  */
+void comet_tree_meta (struct comet_ctx *c);
 
 /* Sweep the echo kernel over c->opt->sizes on PAIR (a comet_pair_comm;
    called by its two members only), used by echo and by contention.

@@ -24,6 +24,7 @@
 #include "sizelist.h"
 #include "stats.h"
 #include "tsv.h"
+#include "treespec.h"
 
 /* ------------------------------------------------------------ kernels */
 
@@ -84,6 +85,15 @@ static const struct comet_kernel kernels[] = {
   { "colbcast", kernel_colbcast,
     "broadcast one matrix column along the grid rows",
     2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { "tree-roundtrip", kernel_tree_roundtrip,
+    "multicast then sum reduction through each --topology tree",
+    2, COL_TREE },
+  { "tree-throughput", kernel_tree_throughput,
+    "pipelined sum reductions through each --topology tree",
+    2, COL_TREE | COL_RATE },
+  { "tree-startup", kernel_tree_startup,
+    "building each --topology tree (topology down, reports up)",
+    2, COL_TREE },
   { NULL, NULL, NULL, 0, 0 }
 };
 
@@ -117,6 +127,9 @@ comet_row_init (struct comet_row *r, const char *kernel)
   r->hops = -1;
   r->direction = NULL;
   r->mbps = r->tsync = r->tcomm = r->tcomp = r->overlap = NAN;
+  r->topology = NULL;
+  r->depth = r->fanout = -1;
+  r->rate = NAN;
 }
 
 static void
@@ -132,11 +145,18 @@ write_header (tsv_writer *w)
   if (out_columns & COL_HOPS) names[n++] = "hops";
   if (out_columns & COL_DIRECTION) names[n++] = "direction";
   if (out_columns & COL_LOAD) names[n++] = "load";
+  if (out_columns & COL_TREE)
+    {
+      names[n++] = "topology";
+      names[n++] = "depth";
+      names[n++] = "fanout";
+    }
   static const char *const stats[] = { "t", "t_min", "t_p05", "t_p95",
     "t_ci_lo", "t_ci_hi", "reps", "stop" };
   for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
     names[n++] = stats[i];
   if (out_columns & COL_MBPS) names[n++] = "MBps";
+  if (out_columns & COL_RATE) names[n++] = "per_s";
   if (out_columns & COL_OVERLAP)
     {
       names[n++] = "tsync";
@@ -176,6 +196,15 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
         tsv_put_na (w);
     }
   if (out_columns & COL_LOAD) put_count (w, r->load);
+  if (out_columns & COL_TREE)
+    {
+      if (r->topology)
+        tsv_put_str (w, r->topology);
+      else
+        tsv_put_na (w);
+      put_count (w, r->depth);
+      put_count (w, r->fanout);
+    }
   tsv_put_num (w, r->t.median);
   tsv_put_num (w, r->t.min);
   tsv_put_num (w, r->t.p05);
@@ -185,6 +214,7 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   tsv_put_int (w, (int64_t) r->t.n);
   tsv_put_str (w, stats_stop_name (r->stop));
   if (out_columns & COL_MBPS) tsv_put_num (w, r->mbps);
+  if (out_columns & COL_RATE) tsv_put_num (w, r->rate);
   if (out_columns & COL_OVERLAP)
     {
       tsv_put_num (w, r->tsync);
@@ -204,6 +234,9 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   if (r->direction)
     m += (size_t) snprintf (extra + m, sizeof extra - m, " %s",
                             r->direction);
+  if (r->topology)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " topology=%s",
+                            r->topology);
   if (r->order >= 0)
     m += (size_t) snprintf (extra + m, sizeof extra - m, " order=%lld",
                             (long long) r->order);
@@ -266,6 +299,25 @@ static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout;
 static int opt_progress, opt_list;
+static const char **opt_topologies;
+static size_t opt_ntopologies;
+
+enum { OPT_TOPOLOGY = 1 };
+
+/* --topology may be given several times: keep them all.  */
+static void
+option_handler (int val, poptContext con)
+{
+  if (val != OPT_TOPOLOGY)
+    return;
+  const char *arg = poptGetOptArg (con);
+  const char **n = realloc (opt_topologies,
+                            (opt_ntopologies + 1) * sizeof *n);
+  if (!n)
+    mpu_die (EXIT_DATA, "out of memory");
+  opt_topologies = n;
+  opt_topologies[opt_ntopologies++] = arg;
+}
 
 static struct poptOption options[] = {
   { "sizes", 's', POPT_ARG_STRING, &opt_sizes, 0,
@@ -302,6 +354,10 @@ static struct poptOption options[] = {
   { "timeout", 't', POPT_ARG_STRING, &opt_timeout, 0,
     "end the whole run with an error after S seconds (default: 0, none)",
     "S" },
+  { "topology", '\0', POPT_ARG_STRING, NULL, OPT_TOPOLOGY,
+    "tree of the tree kernels, repeatable: flat, b:F^D, b:F1xF2.., k:K@N, "
+    "g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: flat and k:2)",
+    "SPEC" },
   { "progress", 'p', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal", NULL },
   { "list", '\0', POPT_ARG_NONE, &opt_list, 0,
@@ -319,6 +375,85 @@ parse_sweep (const char *option, const char *text, const char *dflt,
   if (sizelist_parse (text ? text : dflt, max, &s->v, &s->n, err) != 0)
     die_usage ("option '--%s': bad sweep '%s': %s (FROM:TO:xFACTOR, "
                "FROM:TO:+STEP or a list A,B,...)", option, text, err);
+}
+
+/* The contents of topology file PATH (usage error when unreadable).  */
+static char *
+read_topology_file (const char *spec, const char *path)
+{
+  FILE *fp = fopen (path, "r");
+  if (!fp)
+    die_usage ("option '--topology': cannot read '%s': %m", path);
+  size_t cap = 4096, len = 0;
+  char *text = comet_alloc (cap);
+  size_t got;
+  while ((got = fread (text + len, 1, cap - len - 1, fp)) > 0)
+    {
+      len += got;
+      if (len + 1 == cap)
+        {
+          char *n = realloc (text, cap *= 2);
+          if (!n)
+            mpu_die (EXIT_DATA, "out of memory");
+          text = n;
+        }
+    }
+  int bad = ferror (fp);
+  fclose (fp);
+  if (bad)
+    die_usage ("option '--topology': cannot read '%s'", path);
+  text[len] = '\0';
+  if (memchr (text, '\0', len))
+    die_usage ("option '--topology': '%s' holds a NUL byte (%s)", path,
+               spec);
+  return text;
+}
+
+/* The --topology specs (default flat and k:2), each checked on every
+   rank against the number of ranks, so that a bad one is a usage error
+   before anything is measured (msgperf-trees(7)).  */
+static void
+parse_topologies (struct comet_opts *o)
+{
+  static const char *dflt[] = { "flat", "k:2" };
+  if (opt_ntopologies == 0)
+    {
+      o->topologies = dflt;
+      o->ntopologies = 2;
+    }
+  else
+    {
+      o->topologies = opt_topologies;
+      o->ntopologies = opt_ntopologies;
+    }
+  o->topology_text = comet_alloc (o->ntopologies * sizeof (char *));
+  for (size_t i = 0; i < o->ntopologies; i++)
+    {
+      const char *spec = o->topologies[i];
+      const char *path = treespec_file_path (spec);
+      struct tree t;
+      struct treespec_error err;
+      int rc;
+      if (path)
+        {
+          o->topology_text[i] = read_topology_file (spec, path);
+          rc = treespec_parse_text (o->topology_text[i], mpu_size, &t, &err);
+        }
+      else
+        rc = treespec_parse (spec, mpu_size, &t, &err);
+      if (rc == 0)
+        {
+          tree_free (&t);
+          continue;
+        }
+      if (path && err.line > 0)
+        die_usage ("option '--topology': %s:%d:%d: %s", path, err.line,
+                   err.col, err.msg);
+      if (err.col > 0)
+        die_usage ("option '--topology': '%s': column %d: %s", spec, err.col,
+                   err.msg);
+      die_usage ("option '--topology': %s", err.msg);
+    }
 }
 
 static void
@@ -356,6 +491,7 @@ parse_options (struct comet_opts *o)
   if (opt_grid && grid2d_parse (opt_grid, &o->grid_rows, &o->grid_cols) != 0)
     die_usage ("option '--grid': bad shape '%s' (ROWSxCOLS, e.g. 2x2)",
                opt_grid);
+  parse_topologies (o);
 }
 
 /* ------------------------------------------------------------ main */
@@ -367,7 +503,7 @@ main (int argc, char **argv)
   mpu_init (&argc, &argv);
 
   poptContext con = cli_parse (argc, (const char **) argv, options,
-                               "KERNEL...", NULL);
+                               "KERNEL...", option_handler);
   if (opt_list)
     {
       list_kernels ();
@@ -450,8 +586,15 @@ main (int argc, char **argv)
       tsv_meta (c.w, "time_cap", "%.17g", opt.adapt.time_cap);
       tsv_meta (c.w, "warmup", "%lld", (long long) opt.warmup);
       tsv_meta (c.w, "max_repeat", "%lld", (long long) opt.max_repeat);
-      write_header (c.w);
     }
+  for (size_t i = 0; i < nk; i++)
+    if (strncmp (run[i]->name, "tree-", 5) == 0)
+      {
+        comet_tree_meta (&c);
+        break;
+      }
+  if (c.rank == c.test)
+    write_header (c.w);
 
   for (size_t i = 0; i < nk; i++)
     {
@@ -466,6 +609,12 @@ main (int argc, char **argv)
   free (opt.veclens.v);
   free (opt.orders.v);
   free (opt.loads.v);
+  for (size_t i = 0; i < opt.ntopologies; i++)
+    free (opt.topology_text[i]);
+  free (opt.topology_text);
+  for (size_t i = 0; i < opt_ntopologies; i++)
+    free ((char *) opt_topologies[i]);
+  free (opt_topologies);
   free (joined);
   free (run);
   poptFreeContext (con);
