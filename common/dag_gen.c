@@ -12,9 +12,9 @@
  *             SPAN; each phase sends, per processor pair, one message with
  *             the values crossing it.
  * tree-bcast, tree-reduce
- *             a broadcast down / a reduction up a tree: b:F^D (balanced,
- *             fan-out F, depth D), k:K@N (K-nomial over N), binomial@N,
- *             flat@N.
+ *             R broadcasts down / reductions up a tree given by a
+ *             topology spec of treespec.h (b:F^D, b:2x4x8, k:K@N,
+ *             g:..., flat, file:PATH), pipelined.
  * stencil     2-D halo exchange on a PX x PY processor grid.
  * pipeline    P stages, ROUNDS items.
  * multigrid-time
@@ -32,6 +32,7 @@
 
 #include "dag_gen.h"
 #include "err.h"
+#include "treespec.h"
 
 const char *const dag_gen_patterns[][2] = {
   { "diamond", "Diamond DAG, stripe partitioning (LoGPC Section 5.2)" },
@@ -59,7 +60,7 @@ dag_gen_init (struct dag_gen *g)
   g->mapping = "identity";
   g->mode = "async";
   g->dest = "shift";
-  g->topology = "binomial";
+  g->topology = "k:2";
   g->degree = 4;
   g->nonlocal = 1;
   g->span = 1;
@@ -328,190 +329,120 @@ gen_em3d (const struct dag_gen *g, const struct dag_sink *s)
 
 /* -------------------------------------------------------------- trees */
 
-enum tree_kind { TREE_BALANCED, TREE_KNOMIAL, TREE_FLAT };
-
-struct tree
-{
-  enum tree_kind kind;
-  int64_t F, D, K, N;
-};
-
+/* The tree of G's topology, built by the one topology parser of msgperf
+   (treespec.h, msgperf-trees(7)).  The tree has the ranks the spec makes;
+   "flat" and "k:K" (no "@N") take --procs, and an explicit --procs must
+   agree with the spec.  Returns NULL, or a message in a static buffer.  */
 static const char *
-tree_parse (const char *spec, int64_t procs, struct tree *t)
+tree_build (const struct dag_gen *g, struct tree *t)
 {
-  char *end;
-  memset (t, 0, sizeof *t);
-  static const char *msg = "a tree topology is b:F^D (balanced), k:K@N "
-    "(K-nomial), binomial@N or flat@N (binomial and flat alone use "
-    "--procs)";
-  if (strncmp (spec, "b:", 2) == 0)
+  static char msg[700];
+  struct treespec_error e;
+  const char *path = treespec_file_path (g->topology);
+  int nranks = g->procs_given ? (int) g->procs : 0;
+  int rc;
+  if (g->procs > TREE_MAX_RANKS)
     {
-      t->kind = TREE_BALANCED;
-      t->F = strtoll (spec + 2, &end, 10);
-      if (end == spec + 2 || *end != '^' || t->F < 1)
-        return msg;
-      const char *p = end + 1;
-      t->D = strtoll (p, &end, 10);
-      if (end == p || *end || t->D < 0 || t->D > 62)
-        return msg;
-      int64_t n = 1, lvl = 1;
-      for (int64_t i = 0; i < t->D; i++)
-        {
-          if (lvl > (INT64_C (1) << 31) / t->F)
-            return "tree too large (over 2^31 processors)";
-          lvl *= t->F;
-          n += lvl;
-          if (n > (INT64_C (1) << 31) - 1)
-            return "tree too large (over 2^31 processors)";
-        }
-      t->N = n;
-      return NULL;
+      snprintf (msg, sizeof msg, "a tree has at most %d ranks, not %" PRId64,
+                TREE_MAX_RANKS, g->procs);
+      return msg;
     }
-  const char *at = NULL;
-  if (strncmp (spec, "k:", 2) == 0)
+  if (path && !g->topology_text)
     {
-      t->kind = TREE_KNOMIAL;
-      t->K = strtoll (spec + 2, &end, 10);
-      if (end == spec + 2 || *end != '@' || t->K < 2)
-        return msg;
-      at = end + 1;
+      snprintf (msg, sizeof msg, "topology '%s': the file was not read",
+                g->topology);
+      return msg;
     }
-  else if (strncmp (spec, "binomial", 8) == 0)
+  rc = path ? treespec_parse_text (g->topology_text, nranks, t, &e)
+            : treespec_parse (g->topology, nranks, t, &e);
+  if (rc != 0 && !g->procs_given)
     {
-      t->kind = TREE_KNOMIAL;
-      t->K = 2;
-      at = spec[8] == '@' || spec[8] == ':' ? spec + 9 : NULL;
-      if (spec[8] && !at)
-        return msg;
+      /* "flat" and "k:K" need a count: the default --procs.  */
+      struct treespec_error e2;
+      rc = path ? treespec_parse_text (g->topology_text, (int) g->procs, t,
+                                       &e2)
+                : treespec_parse (g->topology, (int) g->procs, t, &e2);
     }
-  else if (strncmp (spec, "flat", 4) == 0)
-    {
-      t->kind = TREE_FLAT;
-      at = spec[4] == '@' || spec[4] == ':' ? spec + 5 : NULL;
-      if (spec[4] && !at)
-        return msg;
-    }
+  if (rc == 0)
+    return NULL;
+  if (path && e.line > 0)
+    snprintf (msg, sizeof msg, "topology %s:%d:%d: %s", path, e.line, e.col,
+              e.msg);
+  else if (e.col > 0)
+    snprintf (msg, sizeof msg, "topology '%s': column %d: %s", g->topology,
+              e.col, e.msg);
   else
-    return msg;
-  if (at)
-    {
-      t->N = strtoll (at, &end, 10);
-      if (end == at || *end)
-        return msg;
-    }
-  else
-    t->N = procs;
-  if (t->N < 1 || t->N > (INT64_C (1) << 31) - 1)
-    return "a tree needs between 1 and 2^31-1 processors";
-  return NULL;
+    snprintf (msg, sizeof msg, "topology '%s': %s", g->topology, e.msg);
+  return msg;
 }
 
-int64_t
-dag_gen_tree_size (const char *spec, const char **err)
-{
-  struct tree t;
-  *err = tree_parse (spec, 0, &t);
-  return *err ? -1 : t.N;
-}
-
-/* Children of R in send order (largest subtree first) into OUT;
-   returns the count.  */
-static size_t
-tree_children (const struct tree *t, int64_t r, int64_t *out)
-{
-  size_t n = 0;
-  switch (t->kind)
-    {
-    case TREE_BALANCED:
-      for (int64_t j = 1; j <= t->F; j++)
-        {
-          int64_t c = r * t->F + j;
-          if (c < t->N && c > r)
-            out[n++] = c;
-        }
-      break;
-    case TREE_FLAT:
-      if (r == 0)
-        for (int64_t c = 1; c < t->N; c++)
-          out[n++] = c;
-      break;
-    case TREE_KNOMIAL:
-      {
-        /* r sends at the levels below its lowest non-zero base-K digit,
-           the highest level first.  */
-        int64_t lim = 1;
-        while (lim < t->N && (r == 0 || r % (lim * t->K) == 0))
-          {
-            if (lim > INT64_MAX / t->K)
-              break;
-            lim *= t->K;
-          }
-        for (int64_t d = lim; d >= 1; d /= t->K)
-          {
-            if (r != 0 && r % (d * t->K) != 0)
-              continue;
-            for (int64_t j = 1; j < t->K; j++)
-              {
-                int64_t c = r + j * d;
-                if (c < t->N && c != r)
-                  out[n++] = c;
-              }
-          }
-        break;
-      }
-    }
-  return n;
-}
-
+/* R broadcasts down (or reductions up) the tree, one after the other:
+   every rank's task of round k+1 follows its task of round k, so the
+   rounds pipeline (MRNet Section 2.6: a new broadcast every few gaps).
+   A parent serves its children in the tree's send order (treespec.h:
+   largest subtree first for k:); in a reduction it receives them in the
+   reverse order.  */
 static const char *
 gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
 {
   struct tree t;
-  const char *err = tree_parse (g->topology, g->procs, &t);
+  const char *err = tree_build (g, &t);
   if (err)
     return err;
-  if (t.kind == TREE_FLAT && t.N > (1 << 24))
-    return "flat tree: at most 2^24 processors";
-  int32_t *id = malloc ((size_t) t.N * sizeof *id);
-  size_t cap = t.kind == TREE_FLAT ? (size_t) t.N
-               : (size_t) (t.kind == TREE_BALANCED ? t.F : 64 * t.K) + 1;
-  int64_t *ch = malloc (cap * sizeof *ch);
-  if (!id || !ch)
-    die ("out of memory");
+  int64_t R = g->rounds_given ? g->rounds : 1;
+  if (R < 1 || (int64_t) t.n * R > (INT64_C (1) << 26) * 4)
+    {
+      tree_free (&t);
+      return "trees need --rounds >= 1 and ranks times rounds at most 2^28";
+    }
+  int32_t *id = malloc ((size_t) t.n * sizeof *id);
+  int32_t *prev = R > 1 ? malloc ((size_t) t.n * sizeof *prev) : NULL;
   /* Tasks and messages in breadth-first order from the root: the order
      in which a broadcast reaches the ranks, so that the operations the
      simulator runs together lie together in memory.  */
-  int32_t *bfs = malloc ((size_t) t.N * sizeof *bfs);
-  if (!bfs)
+  int32_t *bfs = malloc ((size_t) t.n * sizeof *bfs);
+  if (!id || !bfs || (R > 1 && !prev))
     die ("out of memory");
   size_t head = 0, tail = 0;
   bfs[tail++] = 0;
   while (head < tail)
     {
-      int64_t r = bfs[head++];
-      size_t nc = tree_children (&t, r, ch);
-      for (size_t i = 0; i < nc; i++)
-        bfs[tail++] = (int32_t) ch[i];
+      int r = bfs[head++];
+      for (int i = 0; i < tree_nchildren (&t, r); i++)
+        bfs[tail++] = tree_children (&t, r)[i];
     }
   if (s->reserve)
-    s->reserve (s->ctx, (size_t) t.N, (size_t) t.N - 1, 0);
-  for (size_t i = 0; i < tail; i++)
-    id[bfs[i]] = task_n (s, bfs[i], g->work, 'r', bfs[i]);
-  for (size_t i = 0; i < tail; i++)
+    s->reserve (s->ctx, (size_t) (t.n * R), (size_t) ((t.n - 1) * R),
+                (size_t) (t.n * (R - 1)));
+  for (int64_t k = 0; k < R; k++)
     {
-      int64_t r = bfs[i];
-      size_t nc = tree_children (&t, r, ch);
-      for (size_t i = 0; i < nc; i++)
+      for (size_t i = 0; i < tail; i++)
         {
-          if (reduce)
-            s->msg (s->ctx, id[ch[nc - 1 - i]], id[r], g->bytes);
-          else
-            s->msg (s->ctx, id[r], id[ch[i]], g->bytes);
+          int r = bfs[i];
+          id[r] = R == 1 ? task_n (s, r, g->work, 'r', r)
+                  : task (s, r, g->work, "r%d_%" PRId64, r, k + 1);
+          if (k > 0)
+            s->dep (s->ctx, prev[r], id[r]);
         }
+      for (size_t i = 0; i < tail; i++)
+        {
+          int r = bfs[i], nc = tree_nchildren (&t, r);
+          const int *ch = tree_children (&t, r);
+          for (int j = 0; j < nc; j++)
+            {
+              if (reduce)
+                s->msg (s->ctx, id[ch[nc - 1 - j]], id[r], g->bytes);
+              else
+                s->msg (s->ctx, id[r], id[ch[j]], g->bytes);
+            }
+        }
+      if (prev)
+        memcpy (prev, id, (size_t) t.n * sizeof *id);
     }
   free (bfs);
-  free (ch);
+  free (prev);
   free (id);
+  tree_free (&t);
   return NULL;
 }
 

@@ -38,7 +38,10 @@ struct dag_gen
   const char *mapping;   /* diamond: identity, random, or "3,1,0,2" */
   const char *mode;      /* remap: async or sync */
   const char *dest;      /* remap: shift ((i+p) mod P) or random */
-  const char *topology;  /* trees: b:F^D, k:K@N, binomial@N, flat@N */
+  const char *topology;  /* trees: a treespec.h spec (default k:2) */
+  const char *topology_text; /* the contents of a file:PATH topology */
+  int procs_given;       /* --procs was set (trees: must fit the spec) */
+  int rounds_given;      /* --rounds was set (trees: default 1) */
   int64_t degree;        /* em3d */
   double nonlocal;       /* em3d: fraction of edges to other processors */
   int64_t span;          /* em3d: distance of remote processors */
@@ -65,9 +68,5 @@ struct dag_sink_dag
 };
 void dag_sink_dag_init (struct dag_sink *s, struct dag_sink_dag *ctx,
                         struct dag *d);
-
-/* The processor count a tree topology spec describes, or -1 with *ERR
-   set.  */
-int64_t dag_gen_tree_size (const char *spec, const char **err);
 
 #endif

@@ -26,6 +26,7 @@
 #include "diamond.h"
 #include "err.h"
 #include "num.h"
+#include "treespec.h"
 #include "tsv.h"
 
 #define PROGRAM "dag-predict"
@@ -64,12 +65,14 @@ handle (int val, poptContext con)
     case OPT_GEN_N: gen.n = cli_int ("n", a, 1, INT64_C (1) << 40); break;
     case OPT_PROCS:
       gen.procs = cli_int ("procs", a, 1, INT32_MAX - 1);
+      gen.procs_given = 1;
       break;
     case OPT_BLOCKS:
       gen.blocks = cli_int ("blocks", a, 1, INT32_MAX);
       break;
     case OPT_ROUNDS:
       gen.rounds = cli_int ("rounds", a, 1, INT32_MAX);
+      gen.rounds_given = 1;
       break;
     case OPT_WORK: gen.work = cli_double ("work", a, 0, HUGE_VAL); break;
     case OPT_ALPHA: gen.alpha = cli_double ("alpha", a, 0, HUGE_VAL); break;
@@ -105,7 +108,8 @@ handle (int val, poptContext con)
   { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_BLOCKS, \
     "diamond: blocks per stripe b (default 4)", "B" }, \
   { "rounds", 'r', POPT_ARG_STRING, NULL, OPT_ROUNDS, \
-    "remap rounds, pipeline items, iterations (default 4)", "R" }, \
+    "remap rounds, pipeline items, iterations (default 4); trees: "\
+    "pipelined broadcasts or reductions (default 1)", "R" }, \
   { "work", 'w', POPT_ARG_STRING, NULL, OPT_WORK, \
     "work per task (default 1)", "TIME" }, \
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
@@ -120,7 +124,8 @@ handle (int val, poptContext con)
   { "dest", '\0', POPT_ARG_STRING, &gen.dest, 0, \
     "remap: shift or random (default shift)", "DEST" }, \
   { "topology", 't', POPT_ARG_STRING, &gen.topology, 0, \
-    "trees: b:F^D, k:K@N, binomial[@N], flat[@N] (default binomial)", \
+    "trees: b:F^D, b:F1xF2x..., k:K[@N], g:..., flat, file:PATH "\
+    "(msgperf-trees(7); default k:2)", \
     "SPEC" }, \
   { "degree", '\0', POPT_ARG_STRING, NULL, OPT_DEGREE, \
     "em3d: edges per node (default 4)", "D" }, \
@@ -298,9 +303,34 @@ slurp (const char *path, size_t *len)
   return buf;
 }
 
+/* A file:PATH topology: its text for treespec_parse_text (read once;
+   unreadable is a usage error, as in comet-run).  */
+static void
+load_topology (void)
+{
+  const char *path = treespec_file_path (gen.topology);
+  if (!path || gen.topology_text)
+    return;
+  FILE *fp = fopen (path, "rb");
+  if (!fp)
+    die_usage ("option '--topology': cannot read '%s': %s", path,
+               strerror (errno));
+  fclose (fp);
+  size_t len;
+  char *text = slurp (path, &len);
+  if (memchr (text, '\0', len))
+    die_usage ("option '--topology': '%s' holds a NUL byte", path);
+  char *z = realloc (text, len + 1);
+  if (!z)
+    die ("out of memory");
+  z[len] = '\0';
+  gen.topology_text = z;
+}
+
 static void
 generate (struct dag *d)
 {
+  load_topology ();
   struct dag_sink sink;
   struct dag_sink_dag ctx;
   gen.pattern = opt_gen;
@@ -650,6 +680,10 @@ run_predict (int argc, const char **argv)
                 die_usage ("option '--sweep': %s needs whole numbers",
                            sweep_name);
               *gfield = (int64_t) sweep_vals[i];
+              if (gfield == &gen.procs)
+                gen.procs_given = 1;
+              if (gfield == &gen.rounds)
+                gen.rounds_given = 1;
               generate (&ds[i]);
               dag_finalize (&ds[i]);
             }
@@ -818,6 +852,7 @@ run_gen (int argc, const char **argv)
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
+  load_topology ();
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
   {

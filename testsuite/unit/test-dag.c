@@ -170,7 +170,7 @@ bcast4 (enum dag_model m, const struct dag_params *p)
   struct dag_gen g;
   dag_gen_init (&g);
   g.pattern = "tree-bcast";
-  g.topology = "binomial@4";
+  g.topology = "k:2@4";
   g.work = 0;
   g.bytes = 9;
   struct dag d;
@@ -443,21 +443,54 @@ test_diamond (void)
     }
 }
 
+/* Processors of the tree SPEC makes (PROCS: --procs, 0 for none), or -1
+   when the generator refuses it.  */
+static int64_t
+tree_procs (const char *spec, int64_t procs)
+{
+  struct dag_gen g;
+  dag_gen_init (&g);
+  g.pattern = "tree-bcast";
+  g.topology = spec;
+  if (procs)
+    {
+      g.procs = procs;
+      g.procs_given = 1;
+    }
+  struct dag d;
+  struct dag_sink s;
+  struct dag_sink_dag c;
+  dag_init (&d, "gen");
+  dag_sink_dag_init (&s, &c, &d);
+  int64_t n = dag_gen_run (&g, &s) ? -1 : (int64_t) d.nprocs;
+  dag_free (&d);
+  return n;
+}
+
 static void
 test_trees (void)
 {
-  const char *err;
-  CHECK (dag_gen_tree_size ("b:2^3", &err) == 15);
-  CHECK (dag_gen_tree_size ("k:3@100", &err) == 100);
-  CHECK (dag_gen_tree_size ("binomial@16", &err) == 16);
-  CHECK (dag_gen_tree_size ("flat@5", &err) == 5);
-  CHECK (dag_gen_tree_size ("b:x", &err) == -1 && err);
+  /* The specs of treespec.h (msgperf-trees(7)).  */
+  CHECK (tree_procs ("b:2^3", 0) == 15);
+  CHECK (tree_procs ("b:2x4x8", 0) == 1 + 2 + 8 + 64);
+  CHECK (tree_procs ("k:3@100", 0) == 100);
+  CHECK (tree_procs ("k:2", 0) == 4);       /* the default --procs */
+  CHECK (tree_procs ("k:2", 16) == 16);
+  CHECK (tree_procs ("flat", 5) == 5);
+  CHECK (tree_procs ("g:2:8,4", 0) == 1 + 2 + 12);
+  CHECK (tree_procs ("b:2^3", 15) == 15);
+  CHECK (tree_procs ("b:2^3", 16) == -1);   /* does not fit --procs */
+  CHECK (tree_procs ("b:x", 0) == -1);
+  CHECK (tree_procs ("binomial@16", 0) == -1);
+  CHECK (tree_procs ("flat@5", 0) == -1);
   /* A flat tree of 5 under LogP: the root sends 4 messages g apart;
      the last leaves at 3 g = 9: 9 + 2 + 10 + 2 = 23.  */
   struct dag_gen g;
   dag_gen_init (&g);
   g.pattern = "tree-reduce";
-  g.topology = "flat@5";
+  g.topology = "flat";
+  g.procs = 5;
+  g.procs_given = 1;
   g.work = 0;
   g.bytes = 1;
   struct dag d;

@@ -1,0 +1,91 @@
+/* logp_sizes.h: which message sizes the fast LogP procedure measures.
+ *
+ * Kielmann, Bal and Verstoep, "Fast Measurement of LogP Parameters for
+ * Message Passing Platforms", Section 3: sizes m = 2^k for k in [0, k_m];
+ * k_m grows while g(2^k_m) is not within epsilon of the value linearly
+ * extrapolated from g(2^(k_m-2)) and g(2^(k_m-1)); then every size whose
+ * o_s, o_r or g misses the extrapolation from the two smaller sizes by more
+ * than epsilon gets the midpoint of the interval below it measured, halving
+ * until the extrapolation matches or the interval is at most
+ * max(32 bytes, epsilon * m_k).
+ *
+ * Pure logic: the measurements come from a callback, so the same code
+ * drives the MPI program and the unit tests on synthetic curves.  */
+#ifndef MSGPERF_LOGP_SIZES_H
+#define MSGPERF_LOGP_SIZES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The three size-dependent quantities the refinement looks at.  */
+enum { LOGP_OS = 0, LOGP_OR = 1, LOGP_G = 2, LOGP_NQ = 3 };
+
+/* How a size entered the set.  */
+enum logp_origin { LOGP_BASE = 0, LOGP_GROWN, LOGP_REFINED };
+
+/* "base", "grown", "refined" (the `origin` column).  */
+const char *logp_origin_name (enum logp_origin o);
+
+struct logp_point
+{
+  int64_t bytes;
+  double v[LOGP_NQ];   /* measured values (medians) */
+  double u[LOGP_NQ];   /* their uncertainty (half-width of the 95% interval
+                          of the median, >= 0; 0 for exact values) */
+  enum logp_origin origin;
+  size_t id;           /* callback's handle for this measurement */
+};
+
+/* Measure size BYTES: fill PT->v, PT->u (and PT->id if wanted).  Return 0,
+   or non-zero to abandon the selection (logp_select returns that value).  */
+typedef int (*logp_measure_fn) (int64_t bytes, struct logp_point *pt,
+                                void *ctx);
+
+struct logp_select_cfg
+{
+  int64_t min_bytes;   /* first size (>= 1); sizes double from here */
+  int64_t start_max;   /* largest size of the initial set (2^k_m) */
+  int64_t max_bytes;   /* k_m never grows past this */
+  double eps;          /* relative tolerance (epsilon), > 0 */
+  double abs_tol;      /* absolute tolerance (timer resolution), >= 0 */
+  int64_t min_step;    /* refinement stops at max(min_step, eps*m): 32 */
+  size_t max_points;   /* safety bound on the number of sizes (0: 4096) */
+};
+
+/* A growing, sorted set of measured sizes.  */
+struct logp_curve
+{
+  struct logp_point *p;
+  size_t n, cap;
+  size_t n_grown, n_refined;
+};
+
+void logp_curve_free (struct logp_curve *c);
+
+/* Linear extrapolation to M through (M2, V2) and (M1, V1), M2 < M1 < M.  */
+double logp_extrapolate (int64_t m2, double v2, int64_t m1, double v1,
+                         int64_t m);
+
+/* Does quantity Q of C miss the extrapolation from A (smallest) and B by
+   more than EPS * |value| + ABS_TOL + the uncertainty of the three
+   measurements propagated through the extrapolation?  */
+int logp_misses (const struct logp_point *a, const struct logp_point *b,
+                 const struct logp_point *c, int q, double eps,
+                 double abs_tol);
+
+/* Is the interval below C (from B) small enough to stop halving?  */
+int logp_interval_done (const struct logp_point *b,
+                        const struct logp_point *c,
+                        const struct logp_select_cfg *cfg);
+
+/* Check CFG: NULL when usable, else a message for the user.  */
+const char *logp_select_check (const struct logp_select_cfg *cfg);
+
+/* Run the whole selection (initial set, growth of k_m, refinement),
+   calling MEASURE once per size, sizes in increasing order within each
+   stage.  OUT must be zero-initialised; it holds the sorted set on return.
+   Returns 0, or the callback's non-zero value.  */
+int logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
+                 void *ctx, struct logp_curve *out);
+
+#endif

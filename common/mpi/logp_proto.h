@@ -1,0 +1,83 @@
+/* logp_proto.h: the measure/mirror protocol of logp-measure.
+ *
+ * tools/logp-measure.c parses the options, schedules the pairs, gathers and
+ * writes the results; logp_proto.c is the protocol of Kielmann, Bal and
+ * Verstoep, Section 3 (Fig. 1, right).  */
+#ifndef MSGPERF_LOGP_PROTO_H
+#define MSGPERF_LOGP_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "logp_sizes.h"
+
+struct lm_opts
+{
+  double eps;
+  int64_t min_bytes, max_bytes, start_max, large_bytes;
+  int64_t max_reps, max_reps_large, min_reps;
+  double time_cap;        /* seconds per size (and per saturation run) */
+  int saturate, expected, raw, progress;
+  double timer_ovh;       /* seconds, subtracted from every sample */
+  double tick;            /* MPI_Wtick, seconds */
+};
+
+/* One result row: all doubles, so that it travels as MPI_DOUBLE.  Times
+   in seconds; main.c converts to microseconds.  */
+enum
+{
+  R_SRC, R_DST, R_BYTES, R_ORIGIN,
+  R_OS, R_OS_LO, R_OS_HI,
+  R_OR, R_OR_LO, R_OR_HI,
+  R_G, R_G_LO, R_G_HI,
+  R_RTT, R_RTT_LO, R_RTT_HI,
+  R_OREXP, R_OREXP_LO, R_OREXP_HI,
+  R_GSAT, R_GSAT_LO, R_GSAT_HI, R_GSAT_N, R_GSAT_STOP,
+  R_REPS, R_STOP, R_L, R_G0,
+  R_NF
+};
+
+/* One raw sample: bytes, quantity, messages in a row, repetition, time.  */
+enum { S_BYTES, S_QTY, S_N, S_REP, S_T, S_NF };
+enum { Q_OS, Q_RTT, Q_OR, Q_OREXP, Q_RTTN, Q_NQTY };
+
+/* Per-pair summary numbers travelling with the rows.  */
+enum
+{
+  H_NROWS, H_NSAMPLES, H_T_G0, H_T_SIZES, H_T_SAT, H_G0_N, H_G0_STOP,
+  H_NGROWN, H_NREFINED, H_NF
+};
+
+struct lm_result
+{
+  double head[H_NF];
+  double *rows;           /* nrows * R_NF */
+  size_t nrows, caprows;
+  double *samples;        /* nsamples * S_NF */
+  size_t nsamples, capsamples;
+  char host_src[MPI_MAX_PROCESSOR_NAME];
+  char host_dst[MPI_MAX_PROCESSOR_NAME];
+};
+
+/* A fixed list of sizes (after the first pair chose them).  */
+struct lm_sizes
+{
+  int64_t *bytes;
+  int *origin;
+  size_t n;
+};
+
+/* Measure side of pair SRC -> DST (the caller is SRC).  SIZES NULL: choose
+   the sizes adaptively (logp_select) and return them in CHOSEN; else
+   measure exactly those.  */
+void lm_measure (const struct lm_opts *o, int src, int dst, char *buf,
+                 const struct lm_sizes *sizes, struct lm_sizes *chosen,
+                 struct lm_result *res);
+
+/* Mirror side: answer SRC until it says done.  */
+void lm_mirror (const struct lm_opts *o, int src, char *buf);
+
+void lm_result_free (struct lm_result *res);
+
+#endif

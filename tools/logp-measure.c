@@ -1,0 +1,645 @@
+/* logp-measure: parameterized LogP / LogGP parameters of an MPI library,
+ * measured with the fast procedure of Kielmann, Bal and Verstoep, "Fast
+ * Measurement of LogP Parameters for Message Passing Platforms".
+ *
+ * main(): parse the options (every rank, identically), run the pairs one
+ * at a time (measure on the pair's first rank, mirror on the second),
+ * gather the results at rank 0 and write one stream.  The protocol is in
+ * common/mpi/logp_proto.c, the size selection in common/logp_sizes.c, the
+ * equations and the LogGP summary in common/logp_params.c.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "mpi/logp_proto.h"
+#include "logp_pairs.h"
+#include "logp_params.h"
+#include "mpi/mpiutil.h"
+#include "num.h"
+#include "stats.h"
+#include "tsv.h"
+
+#define PROGRAM "logp-measure"
+
+/* ------------------------------------------------------------ options */
+
+static char *opt_pair, *opt_sample, *opt_seed, *opt_timeout, *opt_eps;
+static char *opt_min_bytes, *opt_max_bytes, *opt_start_bytes;
+static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
+static char *opt_time_cap;
+static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
+static int opt_summary, opt_raw, opt_progress;
+
+static struct poptOption options[] = {
+  { "pair", '\0', POPT_ARG_STRING, &opt_pair, 0,
+    "measure from rank I (measure) to rank J (mirror) (default: 0,1)",
+    "I,J" },
+  { "reverse", '\0', POPT_ARG_NONE, &opt_reverse, 0,
+    "also run with the roles swapped (asymmetric links)", NULL },
+  { "all-pairs", '\0', POPT_ARG_NONE, &opt_all_pairs, 0,
+    "measure every ordered pair of ranks, one pair at a time", NULL },
+  { "sample", '\0', POPT_ARG_STRING, &opt_sample, 0,
+    "with --all-pairs: a random sample of N ordered pairs", "N" },
+  { "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
+    "seed of the pair sample (default: 1)", "S" },
+  { "saturate", '\0', POPT_ARG_NONE, &opt_saturate, 0,
+    "also measure g(m) of every size by link saturation", NULL },
+  { "expected", '\0', POPT_ARG_NONE, &opt_expected, 0,
+    "also measure o_r of expected messages (MPI_Irecv, MPI_Wait)", NULL },
+  { "summary", '\0', POPT_ARG_NONE, &opt_summary, 0,
+    "print the LogGP parameters (Table 1), one row per pair", NULL },
+  { "raw", '\0', POPT_ARG_NONE, &opt_raw, 0,
+    "print every sample instead of the per-size rows", NULL },
+  { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
+    "progress lines on stderr even when it is not a terminal", NULL },
+  { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
+    "end the job after SECONDS (default: 0, no bound)", "SECONDS" },
+  { "epsilon", 'e', POPT_ARG_STRING, &opt_eps, 0,
+    "relative tolerance of the procedure (default: 0.01)", "EPS" },
+  { "min-bytes", '\0', POPT_ARG_STRING, &opt_min_bytes, 0,
+    "smallest non-empty size (default: 1)", "N" },
+  { "start-bytes", '\0', POPT_ARG_STRING, &opt_start_bytes, 0,
+    "largest size of the initial set, 2^k_m (default: 4194304)", "N" },
+  { "max-bytes", '\0', POPT_ARG_STRING, &opt_max_bytes, 0,
+    "k_m never grows past N bytes (default: 67108864)", "N" },
+  { "large-bytes", '\0', POPT_ARG_STRING, &opt_large_bytes, 0,
+    "sizes from N bytes on are large (default: 65536)", "N" },
+  { "max-reps", '\0', POPT_ARG_STRING, &opt_max_reps, 0,
+    "repetition cap of small sizes (default: 60)", "N" },
+  { "max-reps-large", '\0', POPT_ARG_STRING, &opt_max_reps_large, 0,
+    "repetition cap of large sizes (default: 15)", "N" },
+  { "time-cap", '\0', POPT_ARG_STRING, &opt_time_cap, 0,
+    "seconds spent on one size at most (default: 5)", "SECONDS" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+struct config
+{
+  struct lm_opts o;
+  int pair_i, pair_j;
+  int64_t sample;
+  uint64_t seed;
+  double timeout;
+};
+
+static void
+parse_pair (const char *text, int *i, int *j)
+{
+  const char *comma = strchr (text, ',');
+  if (comma == NULL)
+    die_usage ("option '--pair': '%s' is not I,J (two ranks)", text);
+  char a[32], b[32];
+  size_t la = (size_t) (comma - text), lb = strlen (comma + 1);
+  if (la == 0 || lb == 0 || la >= sizeof a || lb >= sizeof b)
+    die_usage ("option '--pair': '%s' is not I,J (two ranks)", text);
+  memcpy (a, text, la);
+  a[la] = '\0';
+  memcpy (b, comma + 1, lb + 1);
+  *i = (int) cli_int ("pair", a, 0, 1 << 30);
+  *j = (int) cli_int ("pair", b, 0, 1 << 30);
+}
+
+/* Every rank parses the same command line and reaches the same verdict:
+   usage errors end every rank with status 2, only rank 0 printing.  */
+static void
+parse (int argc, char **argv, struct config *c)
+{
+  poptContext con = cli_parse (argc, (const char **) argv, options, NULL,
+                               NULL);
+  const char *extra = poptGetArg (con);
+  if (extra != NULL)
+    die_usage ("unexpected argument '%s' (logp-measure reads no files)",
+               extra);
+  poptFreeContext (con);
+
+  memset (c, 0, sizeof *c);
+  struct lm_opts *o = &c->o;
+  o->eps = opt_eps ? cli_double ("epsilon", opt_eps, 1e-6, 0.5) : 0.01;
+  o->min_bytes = opt_min_bytes
+    ? cli_int ("min-bytes", opt_min_bytes, 1, INT64_MAX) : 1;
+  o->max_bytes = opt_max_bytes
+    ? cli_int ("max-bytes", opt_max_bytes, 1, INT64_MAX) : 67108864;
+  o->start_max = opt_start_bytes
+    ? cli_int ("start-bytes", opt_start_bytes, 1, INT64_MAX) : 4194304;
+  o->large_bytes = opt_large_bytes
+    ? cli_int ("large-bytes", opt_large_bytes, 0, INT64_MAX) : 65536;
+  o->max_reps = opt_max_reps
+    ? cli_int ("max-reps", opt_max_reps, 1, 1000000) : 60;
+  o->max_reps_large = opt_max_reps_large
+    ? cli_int ("max-reps-large", opt_max_reps_large, 1, 1000000) : 15;
+  o->min_reps = 8;
+  o->time_cap = opt_time_cap
+    ? cli_double ("time-cap", opt_time_cap, 1e-3, 1e6) : 5.0;
+  o->saturate = opt_saturate;
+  o->expected = opt_expected;
+  o->raw = opt_raw;
+  o->progress = cli_progress_enabled (opt_progress);
+  c->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e7) : 0;
+  c->seed = opt_seed ? (uint64_t) cli_int ("seed", opt_seed, 0, INT64_MAX)
+                     : 1;
+  c->sample = opt_sample ? cli_int ("sample", opt_sample, 1, INT64_MAX) : 0;
+
+  /* The size range: MPI counts are int, one buffer holds the largest.  */
+  if (o->max_bytes > ((int64_t) 1 << 30))
+    die_usage ("option '--max-bytes': %lld is too large (at most %lld)",
+               (long long) o->max_bytes, (long long) 1 << 30);
+  if (o->min_bytes > o->max_bytes)
+    die_usage ("unusable size range: --min-bytes %lld is larger than "
+               "--max-bytes %lld", (long long) o->min_bytes,
+               (long long) o->max_bytes);
+  if (o->start_max > o->max_bytes)
+    o->start_max = o->max_bytes;
+  if (o->start_max < o->min_bytes)
+    die_usage ("unusable size range: --start-bytes %lld is smaller than "
+               "--min-bytes %lld", (long long) o->start_max,
+               (long long) o->min_bytes);
+  if (opt_raw && opt_summary)
+    die_usage ("--raw and --summary exclude each other");
+  if (opt_sample && !opt_all_pairs)
+    die_usage ("--sample needs --all-pairs");
+  if (opt_all_pairs && (opt_pair || opt_reverse))
+    die_usage ("--all-pairs measures every ordered pair: it takes neither "
+               "--pair nor --reverse");
+  c->pair_i = 0;
+  c->pair_j = 1;
+  if (opt_pair)
+    {
+      parse_pair (opt_pair, &c->pair_i, &c->pair_j);
+      if (c->pair_i == c->pair_j)
+        die_usage ("option '--pair': '%s' names one rank twice", opt_pair);
+    }
+}
+
+/* --------------------------------------------------------------- pairs */
+
+static struct logp_pair *
+make_pairs (const struct config *c, size_t *n)
+{
+  struct logp_pair *p;
+  if (opt_all_pairs)
+    {
+      p = calloc (logp_npairs (mpu_size), sizeof *p);
+      if (p == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+      if (c->sample > (int64_t) logp_npairs (mpu_size))
+        die_usage ("option '--sample': %lld is more than the %zu ordered "
+                   "pairs of %d ranks", (long long) c->sample,
+                   logp_npairs (mpu_size), mpu_size);
+      *n = logp_pairs (mpu_size, (size_t) c->sample, c->seed, p);
+      return p;
+    }
+  if (c->pair_i >= mpu_size || c->pair_j >= mpu_size)
+    die_usage ("option '--pair': rank %d is out of range (the job has %d "
+               "ranks: 0 to %d)", c->pair_i >= mpu_size ? c->pair_i
+                                                        : c->pair_j,
+               mpu_size, mpu_size - 1);
+  p = calloc (2, sizeof *p);
+  if (p == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  p[0].src = c->pair_i;
+  p[0].dst = c->pair_j;
+  *n = 1;
+  if (opt_reverse)
+    {
+      p[1].src = c->pair_j;
+      p[1].dst = c->pair_i;
+      *n = 2;
+    }
+  return p;
+}
+
+/* Ship a result from the measure rank to rank 0.  */
+static void
+send_result (const struct lm_result *r)
+{
+  MPI_Comm w = MPI_COMM_WORLD;
+  mpu_check (MPI_Send (r->head, H_NF, MPI_DOUBLE, 0, 201, w), "MPI_Send");
+  mpu_check (MPI_Send (r->rows, (int) (r->nrows * R_NF), MPI_DOUBLE, 0, 202,
+                       w), "MPI_Send");
+  mpu_check (MPI_Send (r->samples, (int) (r->nsamples * S_NF), MPI_DOUBLE,
+                       0, 203, w), "MPI_Send");
+}
+
+static void
+recv_result (int from, struct lm_result *r)
+{
+  MPI_Comm w = MPI_COMM_WORLD;
+  mpu_check (MPI_Recv (r->head, H_NF, MPI_DOUBLE, from, 201, w,
+                       MPI_STATUS_IGNORE), "MPI_Recv");
+  r->nrows = (size_t) r->head[H_NROWS];
+  r->nsamples = (size_t) r->head[H_NSAMPLES];
+  r->rows = malloc ((r->nrows * R_NF + 1) * sizeof (double));
+  r->samples = malloc ((r->nsamples * S_NF + 1) * sizeof (double));
+  if (r->rows == NULL || r->samples == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  mpu_check (MPI_Recv (r->rows, (int) (r->nrows * R_NF), MPI_DOUBLE, from,
+                       202, w, MPI_STATUS_IGNORE), "MPI_Recv");
+  mpu_check (MPI_Recv (r->samples, (int) (r->nsamples * S_NF), MPI_DOUBLE,
+                       from, 203, w, MPI_STATUS_IGNORE), "MPI_Recv");
+}
+
+/* The sizes chosen by the first pair, to every rank.  */
+static void
+bcast_sizes (int root, struct lm_sizes *s)
+{
+  int64_t n = (int64_t) s->n;
+  MPI_Comm w = MPI_COMM_WORLD;
+  mpu_check (MPI_Bcast (&n, 1, MPI_INT64_T, root, w), "MPI_Bcast");
+  if (mpu_rank != root)
+    {
+      s->n = (size_t) n;
+      s->bytes = malloc (((size_t) n + 1) * sizeof (int64_t));
+      s->origin = malloc (((size_t) n + 1) * sizeof (int));
+      if (s->bytes == NULL || s->origin == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+    }
+  mpu_check (MPI_Bcast (s->bytes, (int) n, MPI_INT64_T, root, w),
+             "MPI_Bcast");
+  mpu_check (MPI_Bcast (s->origin, (int) n, MPI_INT, root, w), "MPI_Bcast");
+}
+
+/* -------------------------------------------------------------- output */
+
+static const double US = 1e6;
+
+static void
+put_us (tsv_writer *w, double seconds)
+{
+  tsv_put_num (w, seconds * US);
+}
+
+static const char *
+stop_name (double code)
+{
+  return stats_stop_name ((enum stats_stop) (int) code);
+}
+
+/* g(m) >= o_s(m) and g(m) >= o_r(m) within the intervals (Section 2);
+   o_r > g is Section 3.1's unexpected-message effect.  L >= 0: a
+   saturated g(0) above RTT(0)/2 contradicts the model.  */
+static const char *
+row_check (const double *r, char *buf, size_t len)
+{
+  int ge_os = r[R_G_HI] >= r[R_OS_LO], ge_or = r[R_G_HI] >= r[R_OR_LO];
+  int l_ok = r[R_L] >= 0;
+  if (ge_os && ge_or && l_ok)
+    return "ok";
+  snprintf (buf, len, "%s%s%s%s%s", ge_os ? "" : "g_lt_os",
+            !ge_os && !ge_or ? "," : "", ge_or ? "" : "g_lt_or",
+            (!ge_os || !ge_or) && !l_ok ? "," : "", l_ok ? "" : "L_neg");
+  return buf;
+}
+
+static void
+write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
+            const struct config *c)
+{
+  const char *cols[40];
+  size_t n = 0;
+  const char *base[] = { "src", "dst", "bytes", "origin", "os", "os_ci_lo",
+    "os_ci_hi", "or", "or_ci_lo", "or_ci_hi", "g", "g_ci_lo", "g_ci_hi",
+    "rtt", "rtt_ci_lo", "rtt_ci_hi", "reps", "stop", "L", "g0", "check" };
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+    cols[n++] = base[i];
+  if (c->o.expected)
+    {
+      cols[n++] = "or_exp";
+      cols[n++] = "or_exp_ci_lo";
+      cols[n++] = "or_exp_ci_hi";
+    }
+  if (c->o.saturate)
+    {
+      cols[n++] = "g_sat";
+      cols[n++] = "g_sat_ci_lo";
+      cols[n++] = "g_sat_ci_hi";
+      cols[n++] = "g_sat_n";
+      cols[n++] = "g_sat_stop";
+    }
+  tsv_write_header (w, n, cols);
+  for (size_t p = 0; p < nres; p++)
+    for (size_t k = 0; k < res[p].nrows; k++)
+      {
+        const double *r = res[p].rows + k * R_NF;
+        tsv_put_int (w, (int64_t) r[R_SRC]);
+        tsv_put_int (w, (int64_t) r[R_DST]);
+        tsv_put_int (w, (int64_t) r[R_BYTES]);
+        tsv_put_str (w, logp_origin_name ((enum logp_origin) (int)
+                                          r[R_ORIGIN]));
+        for (int f = R_OS; f <= R_RTT_HI; f++)
+          put_us (w, r[f]);
+        tsv_put_int (w, (int64_t) r[R_REPS]);
+        tsv_put_str (w, stop_name (r[R_STOP]));
+        put_us (w, r[R_L]);
+        put_us (w, r[R_G0]);
+        char check[64];
+        tsv_put_str (w, row_check (r, check, sizeof check));
+        if (r[R_L] < 0)
+          warn_once ("L_neg", "pair %d->%d: L = (RTT(0) - 2 g(0))/2 < 0: "
+                     "the saturated g(0) exceeds RTT(0)/2 (rows flagged "
+                     "L_neg)", (int) r[R_SRC], (int) r[R_DST]);
+        if (c->o.expected)
+          for (int f = R_OREXP; f <= R_OREXP_HI; f++)
+            put_us (w, r[f]);
+        if (c->o.saturate)
+          {
+            for (int f = R_GSAT; f <= R_GSAT_HI; f++)
+              put_us (w, r[f]);
+            tsv_put_int (w, (int64_t) r[R_GSAT_N]);
+            tsv_put_str (w, stop_name (r[R_GSAT_STOP]));
+          }
+        tsv_end_row (w);
+      }
+}
+
+static void
+write_raw (tsv_writer *w, struct lm_result *res, size_t nres,
+           const struct logp_pair *pairs)
+{
+  static const char *const qname[Q_NQTY] = { "os", "rtt", "or", "or_exp",
+                                             "rtt_n" };
+  const char *cols[] = { "src", "dst", "bytes", "quantity", "n", "rep", "t" };
+  tsv_write_header (w, 7, cols);
+  for (size_t p = 0; p < nres; p++)
+    for (size_t k = 0; k < res[p].nsamples; k++)
+      {
+        const double *s = res[p].samples + k * S_NF;
+        tsv_put_int (w, pairs[p].src);
+        tsv_put_int (w, pairs[p].dst);
+        tsv_put_int (w, (int64_t) s[S_BYTES]);
+        tsv_put_str (w, qname[(int) s[S_QTY]]);
+        tsv_put_int (w, (int64_t) s[S_N]);
+        tsv_put_int (w, (int64_t) s[S_REP]);
+        put_us (w, s[S_T]);
+        tsv_end_row (w);
+      }
+}
+
+static void
+to_logp_rows (const struct lm_result *r, struct logp_row *out)
+{
+  for (size_t k = 0; k < r->nrows; k++)
+    {
+      const double *x = r->rows + k * R_NF;
+      out[k].bytes = (int64_t) x[R_BYTES];
+#define EST(dst, at) \
+      out[k].dst.med = x[at] * US, out[k].dst.lo = x[at + 1] * US, \
+      out[k].dst.hi = x[at + 2] * US
+      EST (os, R_OS);
+      EST (o_r, R_OR);
+      EST (g, R_G);
+      EST (rtt, R_RTT);
+      EST (or_exp, R_OREXP);
+#undef EST
+    }
+}
+
+static void
+write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
+               const struct logp_pair *pairs, const struct config *c)
+{
+  const char *cols[] = { "src", "dst", "P", "L", "o", "g", "G", "os", "or",
+                         "check" };
+  struct loggp *s = calloc (nres + 1, sizeof *s);
+  if (s == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  for (size_t p = 0; p < nres; p++)
+    {
+      struct logp_row *rows = calloc (res[p].nrows + 1, sizeof *rows);
+      if (rows == NULL)
+        mpu_die (EXIT_DATA, "out of memory");
+      to_logp_rows (&res[p], rows);
+      double L = res[p].nrows ? res[p].rows[R_L] * US : NAN;
+      loggp_derive (rows, res[p].nrows, c->o.min_bytes, L, 0.1, &s[p]);
+      free (rows);
+      tsv_meta (w, "G_fit", "%d %d bytes %lld..%lld (%zu sizes), "
+                "g(m)/m at %lld: %.17g", pairs[p].src, pairs[p].dst,
+                (long long) s[p].fit_from, (long long) s[p].fit_to,
+                s[p].fit_n, (long long) s[p].fit_to, s[p].g_over_m);
+      if (s[p].used_expected)
+        tsv_meta (w, "or_source", "%d %d expected messages (o_r(%lld) > "
+                  "g(%lld) for unexpected ones)", pairs[p].src,
+                  pairs[p].dst, (long long) c->o.min_bytes,
+                  (long long) c->o.min_bytes);
+    }
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  for (size_t p = 0; p < nres; p++)
+    {
+      char check[128];
+      loggp_check_text (s[p].flags, check, sizeof check);
+      if (s[p].flags)
+        warn ("pair %d->%d: LogGP summary inconsistent (%s): the parameters "
+              "concerned are written NA", pairs[p].src, pairs[p].dst, check);
+      tsv_put_int (w, pairs[p].src);
+      tsv_put_int (w, pairs[p].dst);
+      tsv_put_int (w, mpu_size);
+      tsv_put_num (w, s[p].L);
+      tsv_put_num (w, s[p].o);
+      tsv_put_num (w, s[p].g);
+      tsv_put_num (w, s[p].G);
+      tsv_put_num (w, s[p].os);
+      tsv_put_num (w, s[p].o_r);
+      tsv_put_str (w, check);
+      tsv_end_row (w);
+    }
+  free (s);
+}
+
+/* "#@KEY=V" with V in the shortest round-trip form.  */
+static void
+meta_num (tsv_writer *w, const char *key, double v)
+{
+  char buf[NUM_BUFSIZE];
+  num_format (v, -1, buf);
+  tsv_meta (w, key, "%s", buf);
+}
+
+static void
+write_output (struct lm_result *res, size_t nres,
+              const struct logp_pair *pairs, const struct config *c,
+              const char *hosts, double total, double load0, double load1)
+{
+  tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
+  if (w)
+    tsv_write_tool_meta (w, NULL);
+  mpu_write_meta (w);   /* collective */
+  if (mpu_rank != 0)
+    return;
+  tsv_meta_time_unit (w, "us");
+  tsv_meta (w, "method", "Kielmann, Bal, Verstoep fast LogP measurement%s",
+            c->o.saturate ? ", and g(m) by saturation" : "");
+  meta_num (w, "epsilon", c->o.eps);
+  tsv_meta (w, "seed", "%llu", (unsigned long long) c->seed);
+  tsv_meta (w, "sizes_bytes", "%lld..%lld (start %lld)",
+            (long long) c->o.min_bytes, (long long) c->o.max_bytes,
+            (long long) c->o.start_max);
+  tsv_meta (w, "max_reps", "%lld small, %lld from %lld bytes",
+            (long long) c->o.max_reps, (long long) c->o.max_reps_large,
+            (long long) c->o.large_bytes);
+  tsv_meta (w, "pairs", "%zu", nres);
+  double t_g0 = 0, t_sizes = 0, t_sat = 0;
+  for (size_t p = 0; p < nres; p++)
+    {
+      const double *h = res[p].head;
+      int s = pairs[p].src, d = pairs[p].dst;
+      double L = res[p].nrows ? res[p].rows[R_L] : NAN;
+      double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (L * US, -1, a);
+      num_format (g0 * US, -1, b);
+      tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
+                "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
+                hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
+                hosts + (size_t) d * MPI_MAX_PROCESSOR_NAME, a, b,
+                (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
+                res[p].nrows, (long long) h[H_NGROWN],
+                (long long) h[H_NREFINED]);
+      if (nres == 1)
+        {
+          tsv_meta (w, "L", "%s", a);
+          tsv_meta (w, "g0", "%s", b);
+        }
+      t_g0 += h[H_T_G0];
+      t_sizes += h[H_T_SIZES];
+      t_sat += h[H_T_SAT];
+    }
+  meta_num (w, "phase_g0_s", t_g0);
+  meta_num (w, "phase_sizes_s", t_sizes);
+  if (c->o.saturate)
+    meta_num (w, "phase_saturate_s", t_sat);
+  meta_num (w, "time_total_s", total);
+  if (isfinite (load0) && isfinite (load1))
+    {
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format (load0, -1, a);
+      num_format (load1, -1, b);
+      tsv_meta (w, "load_average", "%s at start, %s at end (rank 0's host, "
+                "1 minute)", a, b);
+    }
+
+  if (opt_raw)
+    write_raw (w, res, nres, pairs);
+  else if (opt_summary)
+    write_summary (w, res, nres, pairs, c);
+  else
+    write_rows (w, res, nres, c);
+  tsv_writer_close (w);
+}
+
+/* The 1-minute load average (Linux), or NaN: a loaded machine makes
+   every time here longer and noisier, so the stream records it.  */
+static double
+load_average (void)
+{
+  double v = NAN;
+  FILE *fp = fopen ("/proc/loadavg", "r");
+  if (fp != NULL)
+    {
+      char line[128];
+      if (fgets (line, sizeof line, fp) != NULL)
+        {
+          char *sp = strchr (line, ' ');
+          if (sp != NULL)
+            *sp = '\0';
+          if (num_parse_str (line, &v) != NUM_OK)
+            v = NAN;
+        }
+      fclose (fp);
+    }
+  return v;
+}
+
+/* ---------------------------------------------------------------- main */
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  mpu_init (&argc, &argv);
+  struct config c;
+  parse (argc, argv, &c);
+
+  if (mpu_size < 2)
+    die ("needs at least 2 MPI processes, the job has %d (run it as "
+         "'mpirun -np 2 %s')", mpu_size, PROGRAM);
+  size_t npairs;
+  struct logp_pair *pairs = make_pairs (&c, &npairs);
+  mpu_timeout (c.timeout);
+
+  /* Testing aid (documented in the man page): this rank stops answering,
+     as a hung partner would.  */
+  const char *stall = getenv ("LOGP_MEASURE_STALL_RANK");
+  if (stall != NULL && *stall && atoi (stall) == mpu_rank)
+    for (;;)
+      pause ();
+
+  c.o.timer_ovh = mpu_timer_overhead ();
+  c.o.tick = MPI_Wtick ();
+
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  memset (name, 0, sizeof name);
+  MPI_Get_processor_name (name, &len);
+  char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
+  char *buf = malloc ((size_t) c.o.max_bytes + 1);
+  struct lm_result *res = calloc (npairs + 1, sizeof *res);
+  if (hosts == NULL || buf == NULL || res == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  memset (buf, 'x', (size_t) c.o.max_bytes + 1);
+  mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
+                            MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                            MPI_COMM_WORLD), "MPI_Allgather");
+
+  double load0 = mpu_rank == 0 ? load_average () : NAN;
+  mpu_barrier ();
+  double t0 = MPI_Wtime ();
+  struct lm_sizes sizes;
+  memset (&sizes, 0, sizeof sizes);
+  for (size_t p = 0; p < npairs; p++)
+    {
+      int s = pairs[p].src, d = pairs[p].dst;
+      struct lm_result mine;
+      memset (&mine, 0, sizeof mine);
+      if (mpu_rank == s)
+        lm_measure (&c.o, s, d, buf, p == 0 ? NULL : &sizes,
+                    p == 0 ? &sizes : NULL, &mine);
+      else if (mpu_rank == d)
+        lm_mirror (&c.o, s, buf);
+      if (p == 0 && npairs > 1)
+        bcast_sizes (s, &sizes);
+      if (s != 0)
+        {
+          if (mpu_rank == s)
+            send_result (&mine);
+          else if (mpu_rank == 0)
+            recv_result (s, &res[p]);
+        }
+      if (mpu_rank == 0 && s == 0)
+        res[p] = mine;
+      else
+        lm_result_free (&mine);
+      /* One pair at a time: the next does not disturb this one.  */
+      mpu_barrier ();
+    }
+  double total = MPI_Wtime () - t0;
+  double load1 = mpu_rank == 0 ? load_average () : NAN;
+
+  write_output (res, npairs, pairs, &c, hosts, total, load0, load1);
+
+  for (size_t p = 0; p < npairs; p++)
+    lm_result_free (&res[p]);
+  free (res);
+  free (sizes.bytes);
+  free (sizes.origin);
+  free (pairs);
+  free (hosts);
+  free (buf);
+  mpu_finalize ();
+  return 0;
+}

@@ -1,0 +1,1110 @@
+/* plotgen: pictures of msgperf streams, drawn by gnuplot.
+ *
+ * main() parses the options, reads the streams into numeric blocks,
+ * describes the plot (struct plot_desc), has common/plotscript.c write
+ * the gnuplot script, then prints the script (--script) or runs gnuplot on
+ * it.  Nothing from the input reaches the script except through
+ * common/gpquote.c (strings) and num_format (numbers).  */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "hyperfit.h"
+#include "num.h"
+#include "plotscript.h"
+#include "tsv.h"
+
+extern char **environ;
+
+#define PROGRAM "plotgen"
+#define MAX_GROUPS 100
+
+/* ---------------------------------------------------------------- options */
+
+static char *opt_x, *opt_y, *opt_by, *opt_style, *opt_errorbars;
+static char *opt_title, *opt_xlabel, *opt_ylabel, *opt_size, *opt_output;
+static char *opt_data, *opt_fit, *opt_overlay, *opt_overlay_x, *opt_overlay_y;
+static int opt_logx, opt_logy, opt_script, opt_gantt, opt_matrix;
+
+static struct poptOption options[] = {
+  { NULL, 'x', POPT_ARG_STRING, &opt_x, 0,
+    "column on the x axis (default: bytes)", "COL" },
+  { NULL, 'y', POPT_ARG_STRING, &opt_y, 0,
+    "column(s) on the y axis, one series each (default: t)", "COL[,COL...]" },
+  { "by", '\0', POPT_ARG_STRING, &opt_by, 0,
+    "one series per value of this column", "COL" },
+  { "logx", '\0', POPT_ARG_NONE, &opt_logx, 0, "logarithmic x axis", NULL },
+  { "logy", '\0', POPT_ARG_NONE, &opt_logy, 0, "logarithmic y axis", NULL },
+  { "style", '\0', POPT_ARG_STRING, &opt_style, 0,
+    "lines, points, linespoints or steps (default: linespoints, "
+    "points with --fit)", "STYLE" },
+  { "errorbars", '\0', POPT_ARG_STRING, &opt_errorbars, 0,
+    "columns of the error bar ends, e.g. t_ci_lo,t_ci_hi", "LO,HI" },
+  { "title", '\0', POPT_ARG_STRING, &opt_title, 0, "title of the plot",
+    "TEXT" },
+  { "xlabel", '\0', POPT_ARG_STRING, &opt_xlabel, 0,
+    "x axis label (default: column name and #@time_unit)", "TEXT" },
+  { "ylabel", '\0', POPT_ARG_STRING, &opt_ylabel, 0,
+    "y axis label (default: column names and #@time_unit)", "TEXT" },
+  { "size", '\0', POPT_ARG_STRING, &opt_size, 0,
+    "picture size: pixels (default 800x600), characters for text "
+    "(default: the terminal window, or 79x24)", "WxH" },
+  { "output", 'o', POPT_ARG_STRING, &opt_output, 0,
+    "write the picture to FILE (.png, .svg or .pdf), atomically", "FILE" },
+  { "script", '\0', POPT_ARG_NONE, &opt_script, 0,
+    "print the gnuplot script instead of running it", NULL },
+  { "data", '\0', POPT_ARG_STRING, &opt_data, 0,
+    "with --script: write the data to FILE and reference it", "FILE" },
+  { "fit", '\0', POPT_ARG_STRING, &opt_fit, 0,
+    "draw a fitted model over each series: hyperbolic or linear", "MODEL" },
+  { "overlay", '\0', POPT_ARG_STRING, &opt_overlay, 0,
+    "draw a second stream over the first (dashed lines)", "FILE" },
+  { "overlay-x", '\0', POPT_ARG_STRING, &opt_overlay_x, 0,
+    "x column of the overlay (default: as -x)", "COL" },
+  { "overlay-y", '\0', POPT_ARG_STRING, &opt_overlay_y, 0,
+    "y column(s) of the overlay (default: as -y)", "COL[,COL...]" },
+  { "gantt", '\0', POPT_ARG_NONE, &opt_gantt, 0,
+    "Gantt chart of dag-predict --gantt (proc, start, end, kind)", NULL },
+  { "matrix", '\0', POPT_ARG_NONE, &opt_matrix, 0,
+    "heat map of src, dst and a value column (-y)", NULL },
+  CLI_COMMON_OPTIONS,
+  POPT_AUTOHELP
+  POPT_TABLEEND
+};
+
+/* ---------------------------------------------------------------- memory */
+
+static void *
+xrealloc (void *p, size_t n)
+{
+  p = realloc (p, n ? n : 1);
+  if (!p)
+    die ("out of memory");
+  return p;
+}
+
+static char *
+xstrdup (const char *s)
+{
+  char *d = strdup (s);
+  if (!d)
+    die ("out of memory");
+  return d;
+}
+
+/* Split "a,b,c" into a NULL-terminated array; empty items are a usage
+   error naming OPTION.  */
+static char **
+split_list (const char *option, const char *text, size_t *n)
+{
+  char **v = NULL;
+  size_t k = 0;
+  const char *p = text;
+  for (;;)
+    {
+      const char *e = strchr (p, ',');
+      size_t len = e ? (size_t) (e - p) : strlen (p);
+      if (len == 0)
+        die_usage ("%s: empty column name in '%s'", option, text);
+      v = xrealloc (v, (k + 2) * sizeof *v);
+      v[k] = xrealloc (NULL, len + 1);
+      memcpy (v[k], p, len);
+      v[k][len] = '\0';
+      k++;
+      if (!e)
+        break;
+      p = e + 1;
+    }
+  v[k] = NULL;
+  *n = k;
+  return v;
+}
+
+static void
+free_list (char **v)
+{
+  if (!v)
+    return;
+  for (size_t i = 0; v[i]; i++)
+    free (v[i]);
+  free (v);
+}
+
+/* ---------------------------------------------------------------- data */
+
+/* Rows of STRIDE numbers sharing one value of --by (or one kind).  */
+struct group
+{
+  char *key;
+  double *v;
+  size_t n, cap;       /* rows */
+  char *text;          /* the same rows as gnuplot data: the fields' own
+                          text (checked numbers, or NA), one line a row */
+  size_t tlen, tcap;
+};
+
+struct dataset
+{
+  size_t stride;
+  struct group *g;
+  size_t ng;
+  size_t rows;
+};
+
+static struct group *
+group_get (struct dataset *ds, const char *key)
+{
+  for (size_t i = ds->ng; i-- > 0;)
+    if (strcmp (ds->g[i].key, key) == 0)
+      return &ds->g[i];
+  if (ds->ng == MAX_GROUPS)
+    return NULL;
+  ds->g = xrealloc (ds->g, (ds->ng + 1) * sizeof *ds->g);
+  struct group *g = &ds->g[ds->ng++];
+  g->key = xstrdup (key);
+  g->v = NULL;
+  g->n = g->cap = 0;
+  g->text = NULL;
+  g->tlen = g->tcap = 0;
+  return g;
+}
+
+static double *
+group_push (struct dataset *ds, struct group *g)
+{
+  if (g->n == g->cap)
+    {
+      g->cap = g->cap ? 2 * g->cap : 64;
+      g->v = xrealloc (g->v, g->cap * ds->stride * sizeof *g->v);
+    }
+  ds->rows++;
+  return g->v + g->n++ * ds->stride;
+}
+
+/* Append to G's data text the fields COL[0..N-1] of R's current row, which
+   tsv_num has accepted: a number as the stream wrote it (a strict decimal
+   or scientific literal, which gnuplot reads as the same value) or NA.  */
+static void
+group_text (struct group *g, const tsv_reader *r, const size_t *col,
+            size_t n)
+{
+  size_t need = 0;
+  for (size_t i = 0; i < n; i++)
+    need += tsv_field_len (r, col[i]) + 1;
+  if (g->tlen + need + 1 > g->tcap)
+    {
+      size_t cap = g->tcap ? g->tcap : 4096;
+      while (cap < g->tlen + need + 1)
+        cap *= 2;
+      g->text = xrealloc (g->text, cap);
+      g->tcap = cap;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t len = tsv_field_len (r, col[i]);
+      memcpy (g->text + g->tlen, tsv_field (r, col[i]), len);
+      g->tlen += len;
+      g->text[g->tlen++] = i + 1 < n ? ' ' : '\n';
+    }
+}
+
+static void
+dataset_free (struct dataset *ds)
+{
+  for (size_t i = 0; i < ds->ng; i++)
+    {
+      free (ds->g[i].key);
+      free (ds->g[i].v);
+      free (ds->g[i].text);
+    }
+  free (ds->g);
+}
+
+/* The open inputs, kept for the time unit check (metadata may follow
+   rows).  */
+static tsv_reader **readers;
+static size_t nreaders;
+
+static tsv_reader *
+open_input (const char *path)
+{
+  tsv_reader *r = tsv_open (path);
+  readers = xrealloc (readers, (nreaders + 1) * sizeof *readers);
+  readers[nreaders++] = r;
+  return r;
+}
+
+/* What to read from an XY stream.  */
+struct xyspec
+{
+  const char *x;
+  char **y;
+  size_t ny;
+  const char *lo, *hi;   /* error bar columns, or NULL */
+  const char *by;        /* --by column, or NULL */
+  int by_optional;       /* the overlay: --by only if it has the column */
+  int by_used;           /* set by read_xy */
+};
+
+/* Read the XY columns of PATH into DS (stride 1 + ny [+ 2]).  */
+static void
+read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
+{
+  tsv_reader *r = open_input (path);
+  size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
+  size_t *col = xrealloc (NULL, nc * sizeof *col);
+  size_t k = 0;
+  col[k++] = tsv_col_required (r, sp->x);
+  for (size_t j = 0; j < sp->ny; j++)
+    col[k++] = tsv_col_required (r, sp->y[j]);
+  if (sp->lo)
+    {
+      col[k++] = tsv_col_required (r, sp->lo);
+      col[k++] = tsv_col_required (r, sp->hi);
+    }
+  long bycol = -1;
+  if (sp->by)
+    bycol = sp->by_optional ? tsv_col (r, sp->by)
+      : (long) tsv_col_required (r, sp->by);
+  sp->by_used |= bycol >= 0;
+  ds->stride = nc;
+  struct group *last = NULL;
+  while (tsv_next (r))
+    {
+      const char *key = bycol >= 0 ? tsv_field (r, (size_t) bycol) : "";
+      struct group *g = last && strcmp (last->key, key) == 0
+        ? last : group_get (ds, key);
+      if (!g)
+        tsv_die_field (r, (size_t) bycol,
+                       "more than %d distinct values: --by is for a few "
+                       "series", MAX_GROUPS);
+      last = g;
+      double *row = group_push (ds, g);
+      for (size_t i = 0; i < nc; i++)
+        row[i] = tsv_num (r, col[i], 1);
+      group_text (g, r, col, nc);
+    }
+  free (col);
+}
+
+/* dag-predict --gantt: proc, start, end, kind.  One group per kind, in
+   this order; rows are start, end, proc.  */
+static const char *const gantt_kinds[] = { "compute", "send", "recv", "wait" };
+static const char *const gantt_colors[] = {
+  "#4c72b0", "#dd8452", "#55a868", "#c0c0c0"
+};
+enum { NKINDS = 4 };
+
+static void
+read_gantt (const char *path, struct dataset *ds)
+{
+  tsv_reader *r = open_input (path);
+  size_t cproc = tsv_col_required (r, "proc");
+  size_t cstart = tsv_col_required (r, "start");
+  size_t cend = tsv_col_required (r, "end");
+  size_t ckind = tsv_col_required (r, "kind");
+  ds->stride = 3;
+  if (ds->ng == 0)
+    for (size_t i = 0; i < NKINDS; i++)
+      group_get (ds, gantt_kinds[i]);
+  while (tsv_next (r))
+    {
+      const char *kind = tsv_field (r, ckind);
+      size_t i = 0;
+      while (i < NKINDS && strcmp (kind, gantt_kinds[i]) != 0)
+        i++;
+      if (i == NKINDS)
+        tsv_die_field (r, ckind, "unknown kind '%s' (expected compute, "
+                       "send, recv or wait)", kind);
+      double *row = group_push (ds, &ds->g[i]);
+      row[0] = tsv_num (r, cstart, 0);
+      row[1] = tsv_num (r, cend, 0);
+      row[2] = tsv_num (r, cproc, 0);
+      size_t col[3] = { cstart, cend, cproc };
+      group_text (&ds->g[i], r, col, 3);
+      if (row[1] < row[0])
+        tsv_die_field (r, cend, "end %s is before start %s",
+                       tsv_field (r, cend), tsv_field (r, cstart));
+    }
+}
+
+/* logp-measure --all-pairs: src, dst, VALUE.  */
+static void
+read_matrix (const char *path, const char *value, struct dataset *ds)
+{
+  tsv_reader *r = open_input (path);
+  size_t csrc = tsv_col_required (r, "src");
+  size_t cdst = tsv_col_required (r, "dst");
+  size_t cval = tsv_col_required (r, value);
+  ds->stride = 3;
+  struct group *g = group_get (ds, "");
+  while (tsv_next (r))
+    {
+      double *row = group_push (ds, g);
+      row[0] = tsv_num (r, csrc, 0);
+      row[1] = tsv_num (r, cdst, 0);
+      row[2] = tsv_num (r, cval, 1);
+      size_t col[3] = { csrc, cdst, cval };
+      group_text (g, r, col, 3);
+    }
+}
+
+static int
+cmp_pair (const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* A heat map has one value per (src, dst) pair: a stream with several
+   (one row per message size, as logp-measure --all-pairs writes) is an
+   error that says how to choose.  */
+static void
+check_pairs_unique (const struct dataset *ds, const char *value)
+{
+  const struct group *g = &ds->g[0];
+  double *p = xrealloc (NULL, 2 * g->n * sizeof *p);
+  for (size_t i = 0; i < g->n; i++)
+    {
+      p[2 * i] = g->v[i * ds->stride];
+      p[2 * i + 1] = g->v[i * ds->stride + 1];
+    }
+  qsort (p, g->n, 2 * sizeof *p, cmp_pair);
+  for (size_t i = 1; i < g->n; i++)
+    if (p[2 * i] == p[2 * i - 2] && p[2 * i + 1] == p[2 * i - 1])
+      {
+        char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
+        num_format (p[2 * i], -1, s);
+        num_format (p[2 * i + 1], -1, d);
+        free (p);
+        die ("--matrix: the pair src=%s dst=%s has several '%s' values "
+             "(one row per pair is needed: select one message size first, "
+             "e.g. with awk)", s, d, value);
+      }
+  free (p);
+}
+
+/* Rows of G with finite values in columns A and B.  */
+static size_t
+count_finite (const struct dataset *ds, const struct group *g, size_t a,
+              size_t b)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < g->n; i++)
+    {
+      const double *row = g->v + i * ds->stride;
+      n += isfinite (row[a]) && isfinite (row[b]);
+    }
+  return n;
+}
+
+/* Are all values of column C integers within a span of at most 40?  */
+static int
+small_integer_column (const struct dataset *ds, size_t c)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t k = 0; k < ds->ng; k++)
+    for (size_t i = 0; i < ds->g[k].n; i++)
+      {
+        double v = ds->g[k].v[i * ds->stride + c];
+        if (!isfinite (v))
+          continue;
+        if (v != floor (v))
+          return 0;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+      }
+  return lo <= hi && hi - lo <= 40;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static struct plot_text datatext;
+
+static void
+text_add (struct plot_text *t, const char *s, size_t n)
+{
+  if (t->len + n + 1 > t->cap)
+    {
+      size_t cap = t->cap ? t->cap : 4096;
+      while (cap < t->len + n + 1)
+        cap *= 2;
+      t->s = xrealloc (t->s, cap);
+      t->cap = cap;
+    }
+  memcpy (t->s + t->len, s, n);
+  t->len += n;
+  t->s[t->len] = '\0';
+}
+
+/* Append the groups of DS as blocks (separated by two blank lines, which
+   gnuplot numbers with "index").  Returns the number of blocks written;
+   empty groups are skipped and their index set to SIZE_MAX.  */
+static size_t
+emit_blocks (const struct dataset *ds, size_t first_block, size_t *index)
+{
+  size_t b = first_block;
+  for (size_t k = 0; k < ds->ng; k++)
+    {
+      const struct group *g = &ds->g[k];
+      if (g->n == 0)
+        {
+          index[k] = SIZE_MAX;
+          continue;
+        }
+      if (b > 0)
+        text_add (&datatext, "\n\n", 2);
+      index[k] = b++;
+      text_add (&datatext, g->text, g->tlen);
+    }
+  return b - first_block;
+}
+
+/* Strings made here (titles, labels), freed at the end.  */
+static char **owned;
+static size_t nowned;
+
+static char *
+own (char *s)
+{
+  owned = xrealloc (owned, (nowned + 1) * sizeof *owned);
+  owned[nowned++] = s;
+  return s;
+}
+
+static char *
+xasprintf (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+static char *
+xasprintf (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  int n = vsnprintf (NULL, 0, fmt, ap);
+  va_end (ap);
+  if (n < 0)
+    die ("out of memory");
+  char *s = xrealloc (NULL, (size_t) n + 1);
+  va_start (ap, fmt);
+  vsnprintf (s, (size_t) n + 1, fmt, ap);
+  va_end (ap);
+  return own (s);
+}
+
+/* Columns that count things rather than measure time: their axis label
+   gets no time unit.  */
+static int
+is_count_column (const char *name)
+{
+  static const char *const counts[] = {
+    "bytes", "P", "nprocs", "procs", "hops", "reps", "S", "src", "dst",
+    "proc", "rank", "size", "n", "fanout", "depth", "seed", NULL
+  };
+  for (size_t i = 0; counts[i]; i++)
+    if (strcmp (name, counts[i]) == 0)
+      return 1;
+  return 0;
+}
+
+static char *
+axis_label (char **names, size_t n, const char *unit)
+{
+  size_t len = 1;
+  for (size_t i = 0; i < n; i++)
+    len += strlen (names[i]) + 2;
+  char *s = xrealloc (NULL, len);
+  s[0] = '\0';
+  int time = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (i)
+        strcat (s, ", ");
+      strcat (s, names[i]);
+      time |= !is_count_column (names[i]);
+    }
+  if (unit && time)
+    {
+      char *t = xasprintf ("%s (%s)", s, unit);
+      free (s);
+      return t;
+    }
+  return own (s);
+}
+
+static const char *
+base_name (const char *path)
+{
+  const char *s = strrchr (path, '/');
+  return s ? s + 1 : path;
+}
+
+/* ---------------------------------------------------------------- fits */
+
+/* Fit the model KIND to the finite points (column 0, column YC) of G with
+   hyper-reduce's fit (common/hyperfit.c: eq. (2) of the hyperbolic-model
+   paper, or Hockney's alpha + beta x) and describe the curve in *C.  A
+   series that cannot be fitted gets a warning and no curve.  */
+static void
+add_fit (const struct dataset *ds, const struct group *g, size_t yc,
+         enum plot_curve_kind kind, const char *title, unsigned linetype,
+         struct plot_curve *c, size_t *nc)
+{
+  double *x = xrealloc (NULL, g->n * sizeof *x);
+  double *t = xrealloc (NULL, g->n * sizeof *t);
+  size_t n = 0;
+  for (size_t i = 0; i < g->n; i++)
+    {
+      const double *row = g->v + i * ds->stride;
+      if (isfinite (row[0]) && isfinite (row[yc]))
+        {
+          x[n] = row[0];
+          t[n] = row[yc];
+          n++;
+        }
+    }
+  struct hfit_options opt = {
+    .model = kind == PLOT_CURVE_LINEAR ? HFIT_LINEAR : HFIT_HYPERBOLIC,
+    .weight = HFIT_WEIGHT_RELATIVE
+  };
+  struct hfit_result res;
+  enum hfit_status st = hfit_fit (x, t, n, &opt, &res);
+  free (x);
+  free (t);
+  const char *model = kind == PLOT_CURVE_LINEAR ? "linear" : "hyperbolic";
+  if (st != HFIT_OK)
+    {
+      warn ("series '%s': no %s fit: %s", title, model, hfit_strerror (st));
+      return;
+    }
+  char p1[NUM_BUFSIZE], p2[NUM_BUFSIZE];
+  num_format (res.p[0], 4, p1);
+  num_format (res.p[1], 4, p2);
+  *c = (struct plot_curve) {
+    .kind = kind, .p1 = res.p[0], .p2 = res.p[1], .linetype = linetype,
+    .title = kind == PLOT_CURVE_LINEAR
+      ? xasprintf ("%s: alpha=%s beta=%s", title, p1, p2)
+      : xasprintf ("%s: a=%s b=%s", title, p1, p2) };
+  (*nc)++;
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* Temporary files also go when an interrupt (^C, a kill) ends the
+   program while gnuplot draws: err.h's cleanup runs only on die().  */
+#define MAX_TEMPS 4
+static const char *volatile temps[MAX_TEMPS];
+
+static void
+on_signal (int sig)
+{
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (temps[i])
+      unlink (temps[i]);
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static void
+temp_add (const char *path)
+{
+  static int installed;
+  if (!installed)
+    {
+      static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+      for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        {
+          struct sigaction sa;
+          memset (&sa, 0, sizeof sa);
+          sa.sa_handler = on_signal;
+          sigemptyset (&sa.sa_mask);
+          sigaction (sigs[i], &sa, NULL);
+        }
+      installed = 1;
+    }
+  err_cleanup_add (path);
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (!temps[i])
+      {
+        temps[i] = path;
+        return;
+      }
+}
+
+static void
+temp_remove (const char *path)
+{
+  for (size_t i = 0; i < MAX_TEMPS; i++)
+    if (temps[i] == path)
+      temps[i] = NULL;
+  err_cleanup_remove (path);
+}
+
+/* A temporary file beside PATH ("DIR/.NAME.XXXXXX"), registered for
+   removal if the program dies.  Dies naming PATH when the directory does
+   not exist or is not writable.  */
+static char *
+temp_beside (const char *path)
+{
+  const char *base = base_name (path);
+  size_t dirlen = (size_t) (base - path);
+  char *tmp = xasprintf ("%.*s.%s.XXXXXX", (int) dirlen, path, base);
+  int fd = mkstemp (tmp);
+  if (fd < 0)
+    die ("cannot create '%s': %s", path, strerror (errno));
+  close (fd);
+  temp_add (tmp);
+  return tmp;
+}
+
+/* Give TMP the usual permissions of a new file and rename it to PATH.  */
+static void
+commit_temp (char *tmp, const char *path)
+{
+  mode_t mask = umask (0);
+  umask (mask);
+  if (chmod (tmp, 0666 & ~mask) != 0 || rename (tmp, path) != 0)
+    die ("cannot write '%s': %s", path, strerror (errno));
+  temp_remove (tmp);
+}
+
+static void
+write_all (int fd, const char *s, size_t n, const char *what)
+{
+  while (n > 0)
+    {
+      ssize_t w = write (fd, s, n);
+      if (w < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          die ("cannot write %s: %s", what, strerror (errno));
+        }
+      s += w;
+      n -= (size_t) w;
+    }
+}
+
+static void
+write_file (const char *path, const char *s, size_t n)
+{
+  char *tmp = temp_beside (path);
+  int fd = open (tmp, O_WRONLY | O_TRUNC);
+  if (fd < 0)
+    die ("cannot write '%s': %s", path, strerror (errno));
+  write_all (fd, s, n, path);
+  if (close (fd) != 0)
+    die ("cannot write '%s': %s", path, strerror (errno));
+  commit_temp (tmp, path);
+}
+
+/* ---------------------------------------------------------------- gnuplot */
+
+/* The gnuplot program: $GNUPLOT, else the one configure found.  */
+static const char *
+gnuplot_program (void)
+{
+  const char *gp = getenv ("GNUPLOT");
+  return gp && *gp ? gp : GNUPLOT_PATH;
+}
+
+/* Run gnuplot on SCRIPT, written to a temporary file first: gnuplot reads
+   a file much faster than a pipe, whose lines it takes a few bytes at a
+   time.  gnuplot's standard output is ours (the dumb terminal).  Dies
+   when gnuplot cannot be started or fails.  */
+static void
+run_gnuplot (const char *script, size_t len)
+{
+  const char *gp = gnuplot_program ();
+  const char *dir = getenv ("TMPDIR");
+  char *path = xasprintf ("%s/plotgen.XXXXXX.gp", dir && *dir ? dir : "/tmp");
+  int fd = mkstemps (path, 3);
+  if (fd < 0)
+    die ("cannot create a temporary file in '%s': %s",
+         dir && *dir ? dir : "/tmp", strerror (errno));
+  temp_add (path);
+  write_all (fd, script, len, "the gnuplot script");
+  if (close (fd) != 0)
+    die ("cannot write the gnuplot script: %s", strerror (errno));
+
+  posix_spawnattr_t attr;
+  sigset_t def;
+  posix_spawnattr_init (&attr);
+  sigemptyset (&def);
+  sigaddset (&def, SIGPIPE);
+  posix_spawnattr_setsigdefault (&attr, &def);
+  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGDEF);
+  /* -d: ignore the user's ~/.gnuplot, so that it cannot change a result */
+  char *argv[] = { (char *) gp, (char *) "-d", path, NULL };
+  fflush (stdout);
+  pid_t pid;
+  int rc = posix_spawnp (&pid, gp, NULL, &attr, argv, environ);
+  posix_spawnattr_destroy (&attr);
+  if (rc != 0)
+    {
+      if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
+        die ("cannot run gnuplot '%s': %s; install it (Debian/Ubuntu: "
+             "apt-get install gnuplot-nox) or set GNUPLOT to its path",
+             gp, strerror (rc));
+      die ("cannot run gnuplot '%s': %s", gp, strerror (rc));
+    }
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      die ("cannot wait for gnuplot: %s", strerror (errno));
+  unlink (path);
+  temp_remove (path);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
+    die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
+         "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    die ("gnuplot failed (%s %d); nothing was written (plotgen --script "
+         "shows the script)",
+         WIFEXITED (status) ? "exit status" : "signal",
+         WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status));
+}
+
+/* ---------------------------------------------------------------- main */
+
+static void
+parse_size (const char *text, unsigned *w, unsigned *h, int dumb)
+{
+  const char *x = strchr (text, 'x');
+  if (!x || x == text || !x[1])
+    die_usage ("--size: '%s' is not WIDTHxHEIGHT (e.g. 800x600)", text);
+  char *wt = xasprintf ("%.*s", (int) (x - text), text);
+  int64_t lo = dumb ? 10 : 16;
+  int64_t hi = dumb ? 1000 : 20000;
+  *w = (unsigned) cli_int ("--size", wt, lo, hi);
+  *h = (unsigned) cli_int ("--size", x + 1, lo, hi);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  poptContext con = cli_parse (argc, (const char **) argv, options,
+                               "[FILE...]", NULL);
+  const char **files = poptGetArgs (con);
+  static const char *const stdin_only[] = { "-", NULL };
+  if (!files || !files[0])
+    files = (const char **) stdin_only;
+
+  /* ---- what to draw */
+  if (opt_gantt && opt_matrix)
+    die_usage ("--gantt and --matrix cannot be used together");
+  enum plot_mode mode = opt_gantt ? PLOT_MODE_GANTT
+    : opt_matrix ? PLOT_MODE_MATRIX : PLOT_MODE_XY;
+  if (mode != PLOT_MODE_XY)
+    {
+      const char *m = opt_gantt ? "--gantt" : "--matrix";
+      if (opt_x || opt_by || opt_errorbars || opt_fit || opt_overlay
+          || opt_style || opt_logx || opt_logy)
+        die_usage ("%s draws its own axes: -x, --by, --style, --errorbars, "
+                   "--logx, --logy, --fit and --overlay do not apply", m);
+      if (opt_gantt && opt_y)
+        die_usage ("--gantt reads proc, start, end and kind: -y does not "
+                   "apply");
+    }
+  if ((opt_overlay_x || opt_overlay_y) && !opt_overlay)
+    die_usage ("--overlay-x and --overlay-y need --overlay FILE");
+  enum plot_draw draw = opt_fit ? PLOT_DRAW_POINTS : PLOT_DRAW_LINESPOINTS;
+  if (opt_style && plot_draw_from_name (opt_style, &draw) != 0)
+    die_usage ("--style: unknown style '%s' (lines, points, linespoints or "
+               "steps)", opt_style);
+  enum plot_curve_kind fitkind = PLOT_CURVE_HYPERBOLIC;
+  if (opt_fit)
+    {
+      if (strcmp (opt_fit, "hyperbolic") == 0)
+        fitkind = PLOT_CURVE_HYPERBOLIC;
+      else if (strcmp (opt_fit, "linear") == 0)
+        fitkind = PLOT_CURVE_LINEAR;
+      else
+        die_usage ("--fit: unknown model '%s' (hyperbolic or linear)",
+                   opt_fit);
+    }
+
+  /* ---- where to draw it */
+  struct plot_desc d = { 0 };
+  d.mode = mode;
+  d.term = PLOT_TERM_DUMB;
+  if (opt_output)
+    {
+      if (!*opt_output)
+        die_usage ("-o: empty file name");
+      if (plot_term_from_path (opt_output, &d.term) != 0)
+        die_usage ("-o: cannot tell the format of '%s' (use a .png, .svg or "
+                   ".pdf file name; without -o the plot is drawn as text)",
+                   opt_output);
+    }
+  if (opt_data && !opt_script)
+    die_usage ("--data FILE goes with --script");
+  if (opt_data && !*opt_data)
+    die_usage ("--data: empty file name");
+  if (opt_size)
+    parse_size (opt_size, &d.width, &d.height, d.term == PLOT_TERM_DUMB);
+  else if (d.term == PLOT_TERM_DUMB)
+    {
+      struct winsize ws;
+      d.width = 79;
+      d.height = 24;
+      if (!opt_script && isatty (STDOUT_FILENO)
+          && ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0
+          && ws.ws_col >= 10 && ws.ws_row >= 10)
+        {
+          d.width = ws.ws_col;
+          d.height = ws.ws_row - 1u;
+        }
+    }
+  else
+    {
+      d.width = 800;
+      d.height = 600;
+    }
+
+  /* ---- read */
+  struct dataset main_ds = { 0 }, over_ds = { 0 };
+  struct xyspec sp = { 0 }, osp = { 0 };
+  char **errorbar_cols = NULL;
+  if (mode == PLOT_MODE_XY)
+    {
+      sp.x = opt_x ? opt_x : "bytes";
+      sp.y = split_list ("-y", opt_y ? opt_y : "t", &sp.ny);
+      sp.by = opt_by;
+      if (opt_errorbars)
+        {
+          size_t n;
+          char **lh = errorbar_cols
+            = split_list ("--errorbars", opt_errorbars, &n);
+          if (n != 2)
+            die_usage ("--errorbars: '%s' is not two columns LO,HI",
+                       opt_errorbars);
+          if (sp.ny != 1)
+            die_usage ("--errorbars goes with a single -y column");
+          sp.lo = lh[0];
+          sp.hi = lh[1];
+        }
+      for (size_t i = 0; files[i]; i++)
+        read_xy (files[i], &sp, &main_ds);
+      if (opt_overlay)
+        {
+          osp.x = opt_overlay_x ? opt_overlay_x : sp.x;
+          if (opt_overlay_y)
+            osp.y = split_list ("--overlay-y", opt_overlay_y, &osp.ny);
+          else
+            {
+              osp.y = sp.y;
+              osp.ny = sp.ny;
+            }
+          osp.by = sp.by;
+          osp.by_optional = 1;
+          read_xy (opt_overlay, &osp, &over_ds);
+        }
+    }
+  else if (mode == PLOT_MODE_GANTT)
+    for (size_t i = 0; files[i]; i++)
+      read_gantt (files[i], &main_ds);
+  else
+    {
+      if (!opt_y || strchr (opt_y, ','))
+        die_usage ("--matrix needs one value column: -y COL");
+      for (size_t i = 0; files[i]; i++)
+        read_matrix (files[i], opt_y, &main_ds);
+      if (main_ds.rows)
+        check_pairs_unique (&main_ds, opt_y);
+    }
+  size_t nfiles = 0;
+  while (files[nfiles])
+    nfiles++;
+  if (main_ds.rows == 0)
+    {
+      if (nfiles == 1)
+        die ("%s: no rows to plot", tsv_name (readers[0]));
+      die ("no rows to plot in the %zu inputs", nfiles);
+    }
+  if (opt_overlay && over_ds.rows == 0)
+    warn ("%s: no rows: nothing to overlay", opt_overlay);
+  const char *unit = tsv_time_unit (readers, nreaders);
+
+  /* ---- describe: data blocks, series, curves */
+  size_t nmain = main_ds.ng, nover = over_ds.ng;
+  size_t *index = xrealloc (NULL, (nmain + nover + 1) * sizeof *index);
+  size_t nblocks = emit_blocks (&main_ds, 0, index);
+  if (nover)
+    emit_blocks (&over_ds, nblocks, index + nmain);
+  size_t maxseries = (nmain * sp.ny * 2) + (nover * osp.ny) + NKINDS + 1;
+  struct plot_series *series = xrealloc (NULL, maxseries * sizeof *series);
+  struct plot_curve *curves = xrealloc (NULL, (nmain * sp.ny + 1)
+                                        * sizeof *curves);
+  size_t ns = 0, nc = 0;
+  unsigned lt = 1;
+  /* linetype of main series (group k, column j), for the overlay */
+  unsigned *main_lt = xrealloc (NULL, (nmain * sp.ny + 1) * sizeof *main_lt);
+  memset (main_lt, 0, (nmain * sp.ny + 1) * sizeof *main_lt);
+  if (mode == PLOT_MODE_XY)
+    {
+      for (size_t k = 0; k < nmain; k++)
+        for (size_t j = 0; j < sp.ny; j++)
+          {
+            const struct group *g = &main_ds.g[k];
+            const char *title = sp.by
+              ? (sp.ny > 1 ? xasprintf ("%s %s=%s", sp.y[j], sp.by, g->key)
+                 : xasprintf ("%s=%s", sp.by, g->key))
+              : sp.y[j];
+            size_t good = count_finite (&main_ds, g, 0, 1 + j);
+            if (good == 0)
+              {
+                warn ("series '%s' has no numeric point: not drawn", title);
+                continue;
+              }
+            if (sp.lo)
+              series[ns++] = (struct plot_series) {
+                .title = NULL, .block = index[k], .ycol = 2,
+                .locol = 3, .hicol = 4, .draw = PLOT_DRAW_ERRORBARS,
+                .linetype = lt };
+            series[ns++] = (struct plot_series) {
+              .title = title, .block = index[k], .ycol = (unsigned) (2 + j),
+              .draw = draw, .linetype = lt };
+            main_lt[k * sp.ny + j] = lt;
+            if (opt_fit)
+              add_fit (&main_ds, g, 1 + j, fitkind, title, lt, &curves[nc],
+                       &nc);
+            lt++;
+          }
+      for (size_t k = 0; k < nover; k++)
+        for (size_t j = 0; j < osp.ny; j++)
+          {
+            const struct group *g = &over_ds.g[k];
+            const char *name = base_name (opt_overlay);
+            const char *title = osp.by_used
+              ? xasprintf ("%s: %s %s=%s", name, osp.y[j], osp.by, g->key)
+              : xasprintf ("%s: %s", name, osp.y[j]);
+            if (count_finite (&over_ds, g, 0, 1 + j) == 0)
+              {
+                warn ("series '%s' has no numeric point: not drawn", title);
+                continue;
+              }
+            /* the color of the measured series it is compared with: same
+               --by value, same position in -y */
+            unsigned olt = 0;
+            for (size_t m = 0; m < nmain && !olt; m++)
+              if (strcmp (main_ds.g[m].key, g->key) == 0)
+                olt = main_lt[m * sp.ny + (j < sp.ny ? j : 0)];
+            series[ns++] = (struct plot_series) {
+              .title = title, .block = index[nmain + k],
+              .ycol = (unsigned) (2 + j), .draw = PLOT_DRAW_LINES,
+              .linetype = olt ? olt : lt++, .dashed = 1 };
+          }
+      if (ns == 0)
+        die ("nothing to plot: every value is NA");
+      d.xlabel = opt_xlabel ? opt_xlabel
+        : axis_label ((char **) &sp.x, 1, unit);
+      d.ylabel = opt_ylabel ? opt_ylabel : axis_label (sp.y, sp.ny, unit);
+      d.logx = opt_logx;
+      d.logy = opt_logy;
+    }
+  else if (mode == PLOT_MODE_GANTT)
+    {
+      for (size_t k = 0; k < NKINDS; k++)
+        if (index[k] != SIZE_MAX)
+          series[ns++] = (struct plot_series) {
+            .title = gantt_kinds[k], .block = index[k], .ycol = 3,
+            .draw = PLOT_DRAW_BOXES, .color = gantt_colors[k] };
+      d.xlabel = opt_xlabel ? opt_xlabel
+        : unit ? xasprintf ("time (%s)", unit) : "time";
+      d.ylabel = opt_ylabel ? opt_ylabel : "proc";
+      d.integer_ytics = small_integer_column (&main_ds, 2);
+    }
+  else
+    {
+      series[ns++] = (struct plot_series) {
+        .title = NULL, .block = 0, .ycol = 3, .draw = PLOT_DRAW_CELLS };
+      d.xlabel = opt_xlabel ? opt_xlabel : "src";
+      d.ylabel = opt_ylabel ? opt_ylabel : "dst";
+      d.cblabel = axis_label (&opt_y, 1, unit);
+      d.integer_xtics = small_integer_column (&main_ds, 0);
+      d.integer_ytics = small_integer_column (&main_ds, 1);
+    }
+  d.title = opt_title;
+  d.version = PROGRAM " (" PACKAGE_NAME ") " PACKAGE_VERSION;
+  d.argv = cli.argv_line;
+  d.series = series;
+  d.nseries = ns;
+  d.curves = curves;
+  d.ncurves = nc;
+  if (opt_data)
+    d.data_file = opt_data;
+  else
+    {
+      d.data = datatext.s;
+      d.data_len = datatext.len;
+    }
+
+  /* ---- draw */
+  char *tmp = NULL;
+  if (opt_output)
+    {
+      if (opt_script)
+        d.output = opt_output;
+      else
+        d.output = tmp = temp_beside (opt_output);
+    }
+  struct plot_text script = { 0 };
+  if (plot_script (&d, &script) != 0)
+    die ("cannot build the gnuplot script: out of memory");
+  if (opt_script)
+    {
+      if (opt_data)
+        write_file (opt_data, datatext.s, datatext.len);
+      if (fwrite (script.s, 1, script.len, stdout) != script.len)
+        die ("cannot write the script: %s", strerror (errno));
+    }
+  else
+    {
+      run_gnuplot (script.s, script.len);
+      if (tmp)
+        {
+          struct stat st;
+          if (stat (tmp, &st) != 0 || st.st_size == 0)
+            die ("gnuplot wrote nothing to '%s'", opt_output);
+          commit_temp (tmp, opt_output);
+        }
+    }
+
+  plot_text_free (&script);
+  plot_text_free (&datatext);
+  for (size_t i = 0; i < nreaders; i++)
+    tsv_close (readers[i]);
+  free (readers);
+  dataset_free (&main_ds);
+  dataset_free (&over_ds);
+  free (series);
+  free (curves);
+  free (index);
+  free (main_lt);
+  if (osp.y != sp.y)
+    free_list (osp.y);
+  free_list (sp.y);
+  free_list (errorbar_cols);
+  for (size_t i = 0; i < nowned; i++)
+    free (owned[i]);
+  free (owned);
+  poptFreeContext (con);
+  return 0;
+}
