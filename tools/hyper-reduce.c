@@ -219,7 +219,6 @@ static const struct poptOption eval_options[] = {
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
     "name of the column written (default: time)", "NAME" },
   CLI_COMMON_OPTIONS,
-  POPT_AUTOHELP
   POPT_TABLEEND
 };
 
@@ -500,7 +499,6 @@ static const struct poptOption reduce_options[] = {
     "column of the block names in the block tables (default: name)",
     "NAME" },
   CLI_COMMON_OPTIONS,
-  POPT_AUTOHELP
   POPT_TABLEEND
 };
 
@@ -889,7 +887,6 @@ static const struct poptOption fit_options[] = {
     "name of the time column (default: time, or t when there is no time "
     "column)", "NAME" },
   CLI_COMMON_OPTIONS,
-  POPT_AUTOHELP
   POPT_TABLEEND
 };
 
@@ -1116,7 +1113,6 @@ static const struct poptOption invert_options[] = {
     "name of the time column (default: time, or t when there is no time "
     "column)", "NAME" },
   CLI_COMMON_OPTIONS,
-  POPT_AUTOHELP
   POPT_TABLEEND
 };
 

@@ -4,9 +4,12 @@
  *
  * main(): parse the options (every rank, identically), run the pairs one
  * at a time (measure on the pair's first rank, mirror on the second),
- * gather the results at rank 0 and write one stream.  The protocol is in
- * common/mpi/logp_proto.c, the size selection in common/logp_sizes.c, the
- * equations and the LogGP summary in common/logp_params.c.  */
+ * gather the results at rank 0 through an MRNet-style overlay tree
+ * (common/mpi/overlay.h, concat filter; --classes: bin filter) and write
+ * one stream.  The protocol is in common/mpi/logp_proto.c, the size
+ * selection in common/logp_sizes.c, the equations and the LogGP summary
+ * in common/logp_params.c, the record packing and the link classes in
+ * common/logp_classes.c.  */
 #include <config.h>
 
 #include <math.h>
@@ -18,9 +21,11 @@
 #include "cli.h"
 #include "err.h"
 #include "mpi/logp_proto.h"
+#include "logp_classes.h"
 #include "logp_pairs.h"
 #include "logp_params.h"
 #include "mpi/mpiutil.h"
+#include "mpi/overlay.h"
 #include "num.h"
 #include "stats.h"
 #include "tsv.h"
@@ -32,9 +37,10 @@
 static char *opt_pair, *opt_sample, *opt_seed, *opt_timeout, *opt_eps;
 static char *opt_min_bytes, *opt_max_bytes, *opt_start_bytes;
 static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
-static char *opt_time_cap;
+static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
+static char *opt_class_bytes;
 static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
-static int opt_summary, opt_raw, opt_progress;
+static int opt_summary, opt_raw, opt_progress, opt_classes;
 
 static struct poptOption options[] = {
   { "pair", '\0', POPT_ARG_STRING, &opt_pair, 0,
@@ -56,6 +62,22 @@ static struct poptOption options[] = {
     "print the LogGP parameters (Table 1), one row per pair", NULL },
   { "raw", '\0', POPT_ARG_NONE, &opt_raw, 0,
     "print every sample instead of the per-size rows", NULL },
+  { "classes", '\0', POPT_ARG_NONE, &opt_classes, 0,
+    "with --all-pairs: print the links grouped into classes of similar "
+    "parameters instead of the per-size rows", NULL },
+  { "class-by", '\0', POPT_ARG_STRING, &opt_class_by, 0,
+    "the parameter of the classes: L, g0, os, or, g or rtt (default: L)",
+    "PARAM" },
+  { "class-bytes", '\0', POPT_ARG_STRING, &opt_class_bytes, 0,
+    "the size at which os, or, g or rtt is taken (default: --min-bytes)",
+    "N" },
+  { "class-width", '\0', POPT_ARG_STRING, &opt_class_width, 0,
+    "relative width of a class: each spans a factor 1+W (default: 0.1)",
+    "W" },
+  { "topology", '\0', POPT_ARG_STRING, &opt_topology, 0,
+    "tree that gathers the results at rank 0: flat, b:F^D, b:F1xF2.., "
+    "k:K[@N], g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: k:2)",
+    "SPEC" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal", NULL },
   { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
@@ -87,7 +109,20 @@ struct config
   int64_t sample;
   uint64_t seed;
   double timeout;
+  const char *topology;   /* --topology */
+  char *topology_text;    /* contents of a file:PATH topology, rank 0 */
+  int class_by;           /* enum class_param */
+  int64_t class_bytes;
+  double class_width;
 };
+
+/* The parameters --classes can group links by: per pair (L, g0) or at
+   one size (the others).  */
+enum class_param { CP_L, CP_G0, CP_OS, CP_OR, CP_G, CP_RTT, CP_N };
+static const char *const class_param_name[CP_N] = { "L", "g0", "os", "or",
+                                                    "g", "rtt" };
+static const int class_param_field[CP_N] = { R_L, R_G0, R_OS, R_OR, R_G,
+                                             R_RTT };
 
 static void
 parse_pair (const char *text, int *i, int *j)
@@ -164,6 +199,31 @@ parse (int argc, char **argv, struct config *c)
     die_usage ("--raw and --summary exclude each other");
   if (opt_sample && !opt_all_pairs)
     die_usage ("--sample needs --all-pairs");
+  if (opt_classes && !opt_all_pairs)
+    die_usage ("--classes needs --all-pairs");
+  if (opt_classes && (opt_raw || opt_summary))
+    die_usage ("--classes excludes --raw and --summary");
+  if ((opt_class_by || opt_class_bytes || opt_class_width) && !opt_classes)
+    die_usage ("--class-by, --class-bytes and --class-width need --classes");
+  c->class_width = opt_class_width
+    ? cli_double ("class-width", opt_class_width, 1e-6, 1e6) : 0.1;
+  c->class_by = CP_L;
+  if (opt_class_by)
+    {
+      int k = 0;
+      while (k < CP_N && strcmp (class_param_name[k], opt_class_by) != 0)
+        k++;
+      if (k == CP_N)
+        die_usage ("option '--class-by': '%s' is not one of L, g0, os, or, "
+                   "g, rtt", opt_class_by);
+      c->class_by = k;
+    }
+  c->class_bytes = opt_class_bytes
+    ? cli_int ("class-bytes", opt_class_bytes, 0, INT64_MAX) : o->min_bytes;
+  if (opt_class_bytes && c->class_by <= CP_G0)
+    die_usage ("--class-bytes: %s is one value per pair, not per size",
+               class_param_name[c->class_by]);
+  c->topology = opt_topology ? opt_topology : "k:2";
   if (opt_all_pairs && (opt_pair || opt_reverse))
     die_usage ("--all-pairs measures every ordered pair: it takes neither "
                "--pair nor --reverse");
@@ -215,36 +275,6 @@ make_pairs (const struct config *c, size_t *n)
   return p;
 }
 
-/* Ship a result from the measure rank to rank 0.  */
-static void
-send_result (const struct lm_result *r)
-{
-  MPI_Comm w = MPI_COMM_WORLD;
-  mpu_check (MPI_Send (r->head, H_NF, MPI_DOUBLE, 0, 201, w), "MPI_Send");
-  mpu_check (MPI_Send (r->rows, (int) (r->nrows * R_NF), MPI_DOUBLE, 0, 202,
-                       w), "MPI_Send");
-  mpu_check (MPI_Send (r->samples, (int) (r->nsamples * S_NF), MPI_DOUBLE,
-                       0, 203, w), "MPI_Send");
-}
-
-static void
-recv_result (int from, struct lm_result *r)
-{
-  MPI_Comm w = MPI_COMM_WORLD;
-  mpu_check (MPI_Recv (r->head, H_NF, MPI_DOUBLE, from, 201, w,
-                       MPI_STATUS_IGNORE), "MPI_Recv");
-  r->nrows = (size_t) r->head[H_NROWS];
-  r->nsamples = (size_t) r->head[H_NSAMPLES];
-  r->rows = malloc ((r->nrows * R_NF + 1) * sizeof (double));
-  r->samples = malloc ((r->nsamples * S_NF + 1) * sizeof (double));
-  if (r->rows == NULL || r->samples == NULL)
-    mpu_die (EXIT_DATA, "out of memory");
-  mpu_check (MPI_Recv (r->rows, (int) (r->nrows * R_NF), MPI_DOUBLE, from,
-                       202, w, MPI_STATUS_IGNORE), "MPI_Recv");
-  mpu_check (MPI_Recv (r->samples, (int) (r->nsamples * S_NF), MPI_DOUBLE,
-                       from, 203, w, MPI_STATUS_IGNORE), "MPI_Recv");
-}
-
 /* The sizes chosen by the first pair, to every rank.  */
 static void
 bcast_sizes (int root, struct lm_sizes *s)
@@ -268,6 +298,192 @@ bcast_sizes (int root, struct lm_sizes *s)
 /* -------------------------------------------------------------- output */
 
 static const double US = 1e6;
+
+/* ------------------------------------------------------------- gather */
+
+/* Every rank reads a file:PATH topology (so that a missing file is the
+   same usage error everywhere), and builds the overlay; a spec that does
+   not fit the job is a usage error on every rank (msgperf-trees(7)).  */
+static void
+build_overlay (struct config *c, struct overlay *ov)
+{
+  const char *path = treespec_file_path (c->topology);
+  if (path)
+    {
+      FILE *fp = fopen (path, "r");
+      if (!fp)
+        die_usage ("option '--topology': cannot read '%s': %m", path);
+      size_t cap = 4096, len = 0, got;
+      char *text = malloc (cap);
+      while (text && (got = fread (text + len, 1, cap - len - 1, fp)) > 0)
+        if ((len += got) + 1 == cap)
+          {
+            char *n = realloc (text, cap *= 2);
+            if (!n)
+              free (text);
+            text = n;
+          }
+      if (!text)
+        mpu_die (EXIT_DATA, "out of memory");
+      int bad = ferror (fp);
+      fclose (fp);
+      text[len] = '\0';
+      if (bad || memchr (text, '\0', len))
+        die_usage ("option '--topology': cannot read '%s'", path);
+      c->topology_text = text;
+    }
+  struct treespec_error err;
+  if (ov_build (ov, c->topology, c->topology_text, MPI_COMM_WORLD, &err)
+      == 0)
+    return;
+  if (path && err.line > 0)
+    die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
+               err.msg);
+  if (err.col > 0)
+    die_usage ("option '--topology': '%s': column %d: %s", c->topology,
+               err.col, err.msg);
+  die_usage ("option '--topology': %s", err.msg);
+}
+
+enum part { PART_HEAD, PART_ROWS, PART_SAMPLES };
+
+/* One upward wave of the concat filter that brings one part of every
+   result to rank 0: each rank sends a record {pair, index, packed
+   values} per head, row or sample of the pairs it measured (RES[p] on
+   the pair's src rank), rank 0 puts each record back in its place.  This
+   replaces a point-to-point gather: the overlay's internal ranks merge
+   their subtrees' records, so rank 0 receives one packet per child.  */
+static void
+gather_part (struct overlay *ov, enum part part, struct lm_result *res,
+             const struct logp_pair *pairs, size_t npairs)
+{
+  size_t nf = part == PART_HEAD ? H_NF : part == PART_ROWS ? R_NF : S_NF;
+  struct tf_params tp;
+  memset (&tp, 0, sizeof tp);
+  tp.m = nf + 4;
+  size_t nrec = 0;
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      nrec += part == PART_HEAD ? 1 : part == PART_ROWS ? res[p].nrows
+                                                         : res[p].nsamples;
+  double *rec = malloc ((nrec * tp.m + 1) * sizeof (double));
+  if (rec == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  size_t r = 0;
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      {
+        size_t n = part == PART_HEAD ? 1 : part == PART_ROWS
+          ? res[p].nrows : res[p].nsamples;
+        for (size_t k = 0; k < n; k++, r++)
+          {
+            const double *v = part == PART_HEAD ? res[p].head
+              : part == PART_ROWS ? res[p].rows + k * R_NF
+              : res[p].samples + k * S_NF;
+            rec[r * tp.m] = (double) p;
+            rec[r * tp.m + 1] = (double) k;
+            logp_pack (v, nf, rec + r * tp.m + 2);
+          }
+      }
+  struct tf_buf mine, all;
+  tf_buf_init (&mine);
+  tf_buf_init (&all);
+  const char *e = tf_concat_rows (&tp, mpu_rank, rec, nrec, &mine);
+  if (e)
+    mpu_die (EXIT_DATA, "gathering the results: %s", e);
+  free (rec);
+  ov_reduce_packet (ov, TF_CONCAT, &tp, &mine, NULL, &all, NULL);
+  tf_buf_free (&mine);
+  if (mpu_rank == 0)
+    for (size_t i = 0; i + tp.m + 1 <= all.len; i += tp.m + 1)
+      {
+        const double *x = all.v + i + 1;
+        size_t p = (size_t) x[0], k = (size_t) x[1];
+        if (!(x[0] >= 0 && p < npairs && x[1] >= 0))
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+        struct lm_result *t = &res[p];
+        double *dst;
+        if (part == PART_HEAD)
+          {
+            dst = t->head;
+            if (t->rows == NULL)  /* a pair measured elsewhere */
+              {
+                double h[H_NF];
+                if (logp_unpack (x + 2, nf, h) != 0)
+                  mpu_die (EXIT_DATA, "gathering the results: bad record");
+                t->nrows = (size_t) h[H_NROWS];
+                t->nsamples = (size_t) h[H_NSAMPLES];
+                t->rows = malloc ((t->nrows * R_NF + 1) * sizeof (double));
+                t->samples = malloc ((t->nsamples * S_NF + 1)
+                                     * sizeof (double));
+                if (t->rows == NULL || t->samples == NULL)
+                  mpu_die (EXIT_DATA, "out of memory");
+              }
+          }
+        else if (part == PART_ROWS && k < t->nrows)
+          dst = t->rows + k * R_NF;
+        else if (part == PART_SAMPLES && k < t->nsamples)
+          dst = t->samples + k * S_NF;
+        else
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+        if (logp_unpack (x + 2, nf, dst) != 0)
+          mpu_die (EXIT_DATA, "gathering the results: bad record");
+      }
+  tf_buf_free (&all);
+}
+
+/* The results of every pair at rank 0 (heads first: they give the number
+   of rows and samples).  Elsewhere RES is freed.  */
+static void
+gather_results (struct overlay *ov, struct lm_result *res,
+                const struct logp_pair *pairs, size_t npairs)
+{
+  gather_part (ov, PART_HEAD, res, pairs, npairs);
+  gather_part (ov, PART_ROWS, res, pairs, npairs);
+  if (opt_raw)
+    gather_part (ov, PART_SAMPLES, res, pairs, npairs);
+  if (mpu_rank != 0)
+    for (size_t p = 0; p < npairs; p++)
+      lm_result_free (&res[p]);
+}
+
+/* The value of pair result R that --classes groups by (microseconds), NaN
+   when R has no row of the size asked for.  */
+static double
+class_value (const struct config *c, const struct lm_result *r)
+{
+  int f = class_param_field[c->class_by];
+  for (size_t k = 0; k < r->nrows; k++)
+    {
+      const double *x = r->rows + k * R_NF;
+      if (c->class_by <= CP_G0 || (int64_t) x[R_BYTES] == c->class_bytes)
+        return x[f] * US;
+    }
+  return NAN;
+}
+
+/* --classes: every rank files the links it measured under their class
+   (logp_class_key), one upward wave of the bin filter merges the class
+   lists, rank 0 gets {key, count, members} per class, members being
+   src * P + dst, sorted.  */
+static void
+gather_classes (struct overlay *ov, const struct config *c,
+                const struct lm_result *res, const struct logp_pair *pairs,
+                size_t npairs, struct tf_buf *classes)
+{
+  struct tf_buf mine;
+  tf_buf_init (&mine);
+  for (size_t p = 0; p < npairs; p++)
+    if (pairs[p].src == mpu_rank)
+      tf_bin_add (&mine, logp_class_key (class_value (c, &res[p]),
+                                         c->class_width), 0,
+                  (double) pairs[p].src * mpu_size + pairs[p].dst);
+  struct tf_params tp;
+  memset (&tp, 0, sizeof tp);
+  tp.m = 1;
+  ov_reduce_packet (ov, TF_BIN, &tp, &mine, NULL, classes, NULL);
+  tf_buf_free (&mine);
+}
 
 static void
 put_us (tsv_writer *w, double seconds)
@@ -460,10 +676,106 @@ meta_num (tsv_writer *w, const char *key, double v)
   tsv_meta (w, key, "%s", buf);
 }
 
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* --classes: one row per class of the bin packet CLASSES (rank 0's
+   result of gather_classes), in key order (not measured, not positive,
+   then the positive classes from the smallest value up).  */
+static void
+write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
+               const struct logp_pair *pairs, const struct config *c,
+               const struct tf_buf *classes)
+{
+  const char *cols[] = { "class", "param", "bytes", "lo", "hi", "value",
+                         "min", "max", "count", "members" };
+  const char *param = class_param_name[c->class_by];
+  tsv_meta (w, "classes", "%zu (of %zu links, by %s; each [lo, hi) spans "
+            "a factor 1+W)", tf_bin_nclasses (classes->v, classes->len),
+            nres, param);
+  meta_num (w, "class_width", c->class_width);
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  double *vals = malloc ((nres + 1) * sizeof (double));
+  size_t mlen = 0, mcap = 64;
+  char *members = malloc (mcap);
+  if (vals == NULL || members == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  size_t nclass = 0;
+  for (size_t i = 0; i + 2 <= classes->len; nclass++)
+    {
+      double key = classes->v[i];
+      size_t count = (size_t) classes->v[i + 1], nv = 0;
+      const double *ids = classes->v + i + 2;
+      i += 2 + count;
+      if (i > classes->len)
+        mpu_die (EXIT_DATA, "classes: bad packet");
+      mlen = 0;
+      members[0] = '\0';
+      for (size_t k = 0; k < count; k++)
+        {
+          int src = (int) ids[k] / mpu_size, dst = (int) ids[k] % mpu_size;
+          for (size_t p = 0; p < nres; p++)
+            if (pairs[p].src == src && pairs[p].dst == dst)
+              {
+                double v = class_value (c, &res[p]);
+                if (isfinite (v))
+                  vals[nv++] = v;
+              }
+          char one[64];
+          int n = snprintf (one, sizeof one, "%s%d-%d", k ? "," : "", src,
+                            dst);
+          while (mlen + (size_t) n + 1 > mcap)
+            {
+              char *m = realloc (members, mcap *= 2);
+              if (m == NULL)
+                mpu_die (EXIT_DATA, "out of memory");
+              members = m;
+            }
+          memcpy (members + mlen, one, (size_t) n + 1);
+          mlen += (size_t) n;
+        }
+      qsort (vals, nv, sizeof *vals, cmp_double);
+      double lo = NAN, hi = NAN;
+      if (key == LOGP_CLASS_NONPOS)
+        hi = 0;
+      else if (key != LOGP_CLASS_NA)
+        logp_class_bounds (key, c->class_width, &lo, &hi);
+      if (key == LOGP_CLASS_NA && c->class_by <= CP_G0)
+        warn ("%zu link(s) have no %s: class %zu (value NA)", count, param,
+              nclass + 1);
+      else if (key == LOGP_CLASS_NA)
+        warn ("%zu link(s) have no %s at %lld bytes (--class-bytes; not a "
+              "measured size): class %zu (value NA)", count, param,
+              (long long) c->class_bytes, nclass + 1);
+      tsv_put_int (w, (int64_t) nclass + 1);
+      tsv_put_str (w, param);
+      if (c->class_by <= CP_G0)
+        tsv_put_num (w, NAN);
+      else
+        tsv_put_int (w, c->class_bytes);
+      tsv_put_num (w, lo);
+      tsv_put_num (w, hi);
+      tsv_put_num (w, nv == 0 ? NAN : nv % 2 ? vals[nv / 2]
+                   : (vals[nv / 2 - 1] + vals[nv / 2]) / 2);
+      tsv_put_num (w, nv ? vals[0] : NAN);
+      tsv_put_num (w, nv ? vals[nv - 1] : NAN);
+      tsv_put_int (w, (int64_t) count);
+      tsv_put_str (w, members);
+      tsv_end_row (w);
+    }
+  free (vals);
+  free (members);
+}
+
 static void
 write_output (struct lm_result *res, size_t nres,
               const struct logp_pair *pairs, const struct config *c,
-              const char *hosts, double total, double load0, double load1)
+              const char *hosts, double total, double t_gather,
+              double load0, double load1, const struct tf_buf *classes)
 {
   tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
   if (w)
@@ -514,6 +826,9 @@ write_output (struct lm_result *res, size_t nres,
   if (c->o.saturate)
     meta_num (w, "phase_saturate_s", t_sat);
   meta_num (w, "time_total_s", total);
+  tsv_meta (w, "gather", "overlay %s, concat filter%s", c->topology,
+            opt_classes ? ", bin filter" : "");
+  meta_num (w, "phase_gather_s", t_gather);
   if (isfinite (load0) && isfinite (load1))
     {
       char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
@@ -527,6 +842,8 @@ write_output (struct lm_result *res, size_t nres,
     write_raw (w, res, nres, pairs);
   else if (opt_summary)
     write_summary (w, res, nres, pairs, c);
+  else if (opt_classes)
+    write_classes (w, res, nres, pairs, c, classes);
   else
     write_rows (w, res, nres, c);
   tsv_writer_close (w);
@@ -571,6 +888,8 @@ main (int argc, char **argv)
   size_t npairs;
   struct logp_pair *pairs = make_pairs (&c, &npairs);
   mpu_timeout (c.timeout);
+  struct overlay ov;
+  build_overlay (&c, &ov);
 
   /* Testing aid (documented in the man page): this rank stops answering,
      as a hung partner would.  */
@@ -604,39 +923,39 @@ main (int argc, char **argv)
   for (size_t p = 0; p < npairs; p++)
     {
       int s = pairs[p].src, d = pairs[p].dst;
-      struct lm_result mine;
-      memset (&mine, 0, sizeof mine);
+      /* The result stays on the measure rank until the gather.  */
       if (mpu_rank == s)
         lm_measure (&c.o, s, d, buf, p == 0 ? NULL : &sizes,
-                    p == 0 ? &sizes : NULL, &mine);
+                    p == 0 ? &sizes : NULL, &res[p]);
       else if (mpu_rank == d)
         lm_mirror (&c.o, s, buf);
       if (p == 0 && npairs > 1)
         bcast_sizes (s, &sizes);
-      if (s != 0)
-        {
-          if (mpu_rank == s)
-            send_result (&mine);
-          else if (mpu_rank == 0)
-            recv_result (s, &res[p]);
-        }
-      if (mpu_rank == 0 && s == 0)
-        res[p] = mine;
-      else
-        lm_result_free (&mine);
       /* One pair at a time: the next does not disturb this one.  */
       mpu_barrier ();
     }
   double total = MPI_Wtime () - t0;
   double load1 = mpu_rank == 0 ? load_average () : NAN;
 
-  write_output (res, npairs, pairs, &c, hosts, total, load0, load1);
+  double t1 = MPI_Wtime ();
+  struct tf_buf classes;
+  tf_buf_init (&classes);
+  if (opt_classes)
+    gather_classes (&ov, &c, res, pairs, npairs, &classes);
+  gather_results (&ov, res, pairs, npairs);
+  double t_gather = MPI_Wtime () - t1;
+
+  write_output (res, npairs, pairs, &c, hosts, total, t_gather, load0,
+                load1, &classes);
 
   for (size_t p = 0; p < npairs; p++)
     lm_result_free (&res[p]);
   free (res);
   free (sizes.bytes);
   free (sizes.origin);
+  tf_buf_free (&classes);
+  ov_free (&ov);
+  free (c.topology_text);
   free (pairs);
   free (hosts);
   free (buf);

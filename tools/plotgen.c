@@ -84,7 +84,6 @@ static struct poptOption options[] = {
   { "matrix", '\0', POPT_ARG_NONE, &opt_matrix, 0,
     "heat map of src, dst and a value column (-y)", NULL },
   CLI_COMMON_OPTIONS,
-  POPT_AUTOHELP
   POPT_TABLEEND
 };
 
