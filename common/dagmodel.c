@@ -43,6 +43,7 @@ dag_params_default (struct dag_params *p)
   p->b = 0;
   p->n = 2;
   p->kd = 1.9375;   /* 2 k_d = 3.875 on Alewife's 4 x 8 mesh, eq. (11) */
+  p->Gc = NAN;      /* the channel time per byte: G unless set */
 }
 
 static double *
@@ -60,6 +61,7 @@ slot (struct dag_params *p, const char *name)
     { "b", offsetof (struct dag_params, b) },
     { "n", offsetof (struct dag_params, n) },
     { "kd", offsetof (struct dag_params, kd) },
+    { "Gc", offsetof (struct dag_params, Gc) },
   };
   for (size_t i = 0; i < sizeof tbl / sizeof tbl[0]; i++)
     if (strcmp (name, tbl[i].name) == 0)
@@ -83,6 +85,8 @@ dag_params_set (struct dag_params *p, const char *name, double v)
     return -2;
   if (strcmp (name, "n") == 0 && (v < 1 || v != floor (v)))
     return -2;
+  if (strcmp (name, "Gc") == 0 && !(v > 0))
+    return -2;
   if (strcmp (name, "o") == 0)
     {
       p->os = p->or_ = v;
@@ -95,6 +99,8 @@ dag_params_set (struct dag_params *p, const char *name, double v)
 double
 dag_params_get (const struct dag_params *p, const char *name)
 {
+  if (strcmp (name, "Gc") == 0 && isnan (p->Gc))
+    return logpc_gc_default (p->G);
   return *slot ((struct dag_params *) p, name);
 }
 
@@ -107,7 +113,7 @@ dag_model_param_names (enum dag_model m)
                                          "S", NULL };
   static const char *const hyper[] = { "a", "b", NULL };
   static const char *const logpc[] = { "L", "os", "or", "g", "G", "n",
-                                       "kd", NULL };
+                                       "kd", "Gc", NULL };
   switch (m)
     {
     case MODEL_LOGP: return logp;
@@ -187,6 +193,9 @@ dag_predict (const struct dag *d, enum dag_model m,
     }
   struct logpc_net net;
   logpc_net_set (&net, (int) p->n, p->kd, 1);
+  /* The channel occupancy of a B-byte message is B Gc (eqs. 3 to 7),
+     Gc = G by default, as loGPC-solve does.  */
+  net.Gc = dag_params_get (p, "Gc");
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   /* static: freed by the next call if a simulation dies (harnesses) */
   static double *rate;

@@ -20,15 +20,19 @@ struct dag_params
   double L, os, or_, g, G, O, S;   /* LogGOPS */
   double a, b;                      /* hyperbolic */
   double n, kd;                     /* LoGPC network: dimension, k_d */
+  double Gc;                        /* LoGPC channel time per byte; NaN:
+                                       logpc_gc_default (G) */
 };
 
 /* LogGOPSim's defaults (L=2500, o=1500, g=1000, G=6, O=0, S=65535),
-   a=1, b=0, and LoGPC's Alewife mesh (n=2, kd=1.9375).  */
+   a=1, b=0, and LoGPC's Alewife mesh (n=2, kd=1.9375) with Gc unset
+   (G, see logpc_gc_default).  */
 void dag_params_default (struct dag_params *p);
 
-/* Set parameter NAME (L, o, os, or, g, G, O, S, a, b, n, kd; "o" sets os
-   and or) to V.  Returns 0, -1 for an unknown name, -2 for a value out
-   of range (negative; S may be "inf" only through dag_params_set_S).  */
+/* Set parameter NAME (L, o, os, or, g, G, O, S, a, b, n, kd, Gc; "o" sets
+   os and or) to V.  Returns 0, -1 for an unknown name, -2 for a value out
+   of range (negative, Gc <= 0; S may be "inf" only through
+   dag_params_set_S).  */
 int dag_params_set (struct dag_params *p, const char *name, double v);
 
 /* Is NAME a parameter name?  */
@@ -37,6 +41,7 @@ int dag_params_known (const char *name);
 /* Names of the parameters a model uses, NULL-terminated, and their
    values.  */
 const char *const *dag_model_param_names (enum dag_model m);
+/* The value of NAME; for Gc the one in effect (G by default).  */
 double dag_params_get (const struct dag_params *p, const char *name);
 
 /* The simulator's cost rules for model M.  */

@@ -31,37 +31,55 @@ logpc_net_set (struct logpc_net *net, int n, double kd, int bidirectional)
   net->n = n;
   net->kd = kd;
   net->chan = bidirectional ? 2.0 : 1.0;
+  net->Gc = 1.0;
+}
+
+double
+logpc_gc_default (double G)
+{
+  return isfinite (G) && G > 0 ? G : 1.0;
 }
 
 static int
 net_ok (const struct logpc_net *net)
 {
   return net->n >= 1 && isfinite (net->kd) && net->kd >= 0
-         && (net->chan == 1.0 || net->chan == 2.0);
+         && (net->chan == 1.0 || net->chan == 2.0) && isfinite (net->Gc)
+         && net->Gc > 0;
 }
 
 static void
 clear (struct logpc_contention *c)
 {
   c->m = c->rho = c->wb = c->Cn = c->m_sat = NAN;
-  c->T = c->Tc = c->mult = c->qa = c->qb = c->qc = NAN;
+  c->T = c->Tc = c->mult = c->qa = c->qb = c->qc = c->s = NAN;
   c->clamped = 0;
+}
+
+double
+logpc_occupancy (const struct logpc_net *net, double B)
+{
+  /* B bytes at Gc time units per byte; the paper's B cycles when
+     Gc = 1 cycle per byte (Alewife).  */
+  return B * net->Gc;
 }
 
 double
 logpc_rho (const struct logpc_net *net, double B, double m)
 {
-  /* eq. (4): a message travels n k_d hops, occupies each channel for B
-     (byte) cycles, and a switch has chan * n outgoing channels.  */
-  return B * m * (double) net->n * net->kd / (net->chan * (double) net->n);
+  /* eq. (4): a message travels n k_d hops, occupies each channel for
+     s = B Gc, and a switch has chan * n outgoing channels.  */
+  double s = logpc_occupancy (net, B);
+  return s * m * (double) net->n * net->kd / (net->chan * (double) net->n);
 }
 
 double
 logpc_saturation_rate (const struct logpc_net *net, double B)
 {
-  if (!(B > 0) || !(net->kd > 0))
+  double s = logpc_occupancy (net, B);
+  if (!(s > 0) || !(net->kd > 0))
     return INFINITY;
-  return net->chan / (B * net->kd);
+  return net->chan / (s * net->kd);
 }
 
 /* The (k_d - 1) factor of eqs. (3), (5), (9) and (10), clamped at 0.  */
@@ -82,6 +100,7 @@ logpc_contention (const struct logpc_net *net, double B, double m,
       || !(m >= 0))
     return LOGPC_DOMAIN;
   out->m = m;
+  out->s = logpc_occupancy (net, B);
   out->m_sat = logpc_saturation_rate (net, B);
   out->rho = logpc_rho (net, B, m);                          /* eq. (4) */
   if (out->rho >= 1.0)
@@ -89,9 +108,10 @@ logpc_contention (const struct logpc_net *net, double B, double m,
   double f = kd_factor (net, &out->clamped);
   double n = (double) net->n;
   if (net->kd > 0)
-    /* eq. (3): w_b = rho B / (1 - rho) (k_d - 1) / k_d^2 (1 + 1/n),
-       which is eq. (5) once rho = B m k_d / 2 is substituted.  */
-    out->wb = out->rho * B / (1.0 - out->rho) * f / (net->kd * net->kd)
+    /* eq. (3): w_b = rho s / (1 - rho) (k_d - 1) / k_d^2 (1 + 1/n),
+       which is eq. (5) once rho = s m k_d / 2 is substituted; the paper
+       writes B for s (Gc = 1 cycle per byte).  */
+    out->wb = out->rho * out->s / (1.0 - out->rho) * f / (net->kd * net->kd)
               * (1.0 + 1.0 / n);
   else
     out->wb = 0;
@@ -119,12 +139,15 @@ logpc_closed (const struct logpc_net *net, double B, double T, double mult,
   int clamped;
   double f = kd_factor (net, &clamped);
   double n = (double) net->n;
-  /* C_n(m) = A' m / (1 - beta m) with A' = B^2 (k_d - 1)(n + 1) / chan
-     (eqs. 4 to 6, as in eqs. 9 and 10) and beta = B k_d / chan.
+  /* C_n(m) = A' m / (1 - beta m) with A' = s^2 (k_d - 1)(n + 1) / chan
+     (eqs. 4 to 6, as in eqs. 9 and 10) and beta = s k_d / chan, where
+     s = B Gc is the channel occupancy (the paper's B).
      m (T + mult C_n(m)) = 1 becomes (A - beta T) m^2 + (T + beta) m - 1
      = 0 with A = mult A'.  */
-  double A = mult * B * B * f * (n + 1.0) / net->chan;
-  double beta = B * net->kd / net->chan;
+  double s = logpc_occupancy (net, B);
+  double A = mult * s * s * f * (n + 1.0) / net->chan;
+  double beta = s * net->kd / net->chan;
+  out->s = s;
   out->T = T;
   out->mult = mult;
   out->clamped = clamped;
@@ -149,9 +172,9 @@ logpc_closed (const struct logpc_net *net, double B, double T, double mult,
   /* C_n from eq. (7) itself, T_c = T + mult C_n, agrees with eq. (6) at
      the root; eq. (6) is used so that the terms stay consistent.  */
   struct logpc_contention open;
-  enum logpc_status s = logpc_contention (net, B, m, &open);
-  if (s != LOGPC_OK)
-    return s;
+  enum logpc_status st = logpc_contention (net, B, m, &open);
+  if (st != LOGPC_OK)
+    return st;
   out->wb = open.wb;
   out->Cn = open.Cn;
   return LOGPC_OK;
@@ -194,8 +217,9 @@ logpc_bound (const struct logpc_net *net, double G, struct logpc_bound *out)
   out->F = out->inflation = out->mcB = NAN;
   if (!isfinite (G) || !(G > 0))
     return LOGPC_DOMAIN;
-  /* eq. (13) with B = 1: m_c = 1 / (2 G + C_n(m_c)); every term scales
-     so that m_c B is the same for any B.  */
+  /* eq. (13) with B = 1: m_c = 1 / (2 G + C_n(m_c)), C_n with the
+     occupancy s = Gc; every term scales so that m_c B is the same for
+     any B.  */
   enum logpc_status s = logpc_closed (net, 1.0, 2.0 * G, 1.0, &c);
   if (s != LOGPC_OK)
     return s;

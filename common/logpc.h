@@ -6,9 +6,14 @@
  * the comments are the paper's.
  *
  * Units: every time is in one unit (cycles, us, ...), message sizes are
- * in bytes, rates are messages per time unit, G and Gm are time per byte.
- * Like the paper, a channel is taken to carry one byte per time unit in
- * the contention terms (eqs. 3 to 6 use B as the channel occupancy).
+ * in bytes, rates are messages per time unit, G, Gm and Gc are time per
+ * byte.  The contention terms (eqs. 3 to 7 and Section 3.4) need the
+ * time a B-byte message occupies a channel: s = B Gc, where Gc is the
+ * channel time per byte (struct logpc_net).  The paper measures time in
+ * Alewife network cycles, in which a channel carries one byte per cycle
+ * (Gc = 1) and writes B for s; on a machine timed in microseconds s is
+ * B Gc us, not B.  Sizes stay in bytes where the equations use B as a
+ * size, e.g. the (B - 1) G of eqs. (8) to (10).
  *
  * Nothing here prints or exits: functions return a status and fill a
  * result structure.  */
@@ -35,9 +40,20 @@ struct logpc_net
   double chan;    /* physical channels per dimension and switch: 2 for
                      bidirectional channels (the 2 of eq. 4), 1 for
                      unidirectional ones */
+  double Gc;      /* channel time per byte (> 0): a B-byte message
+                     occupies each channel of its path for s = B Gc time
+                     units.  1 is the paper's byte per network cycle;
+                     on a measured machine, its G */
 };
 
-/* Fill NET; BIDIRECTIONAL selects chan = 2 or 1.  */
+/* The default channel time per byte for a machine whose network gap per
+   byte is G: G when G > 0 and finite (a measured machine: a channel
+   moves bytes at the rate the network delivers them), else 1 (the
+   paper's one byte per time unit).  */
+double logpc_gc_default (double G);
+
+/* Fill NET; BIDIRECTIONAL selects chan = 2 or 1; Gc is set to 1 (the
+   paper's one byte per time unit): set NET->Gc for any other unit.  */
 void logpc_net_set (struct logpc_net *net, int n, double kd,
                     int bidirectional);
 
@@ -48,7 +64,8 @@ struct logpc_contention
   double rho;     /* channel utilisation, eq. (4) */
   double wb;      /* delay per switch, eqs. (3) and (5) */
   double Cn;      /* network contention per message, eq. (6) */
-  double m_sat;   /* saturation rate: rho = 1, i.e. chan / (B k_d) */
+  double m_sat;   /* saturation rate: rho = 1, i.e. chan / (s k_d) */
+  double s;       /* channel occupancy s = B Gc of one message */
   double T;       /* closed model: contention-free inter-message time */
   double Tc;      /* closed model: T + mult * Cn = 1 / m_c */
   double mult;    /* closed model: the MULT of logpc_closed */
@@ -58,7 +75,10 @@ struct logpc_contention
                      delay negative; it is taken as 0 */
 };
 
-/* eq. (4): rho = B m k_d / chan.  */
+/* The channel occupancy s = B Gc of a B-byte message.  */
+double logpc_occupancy (const struct logpc_net *net, double B);
+
+/* eq. (4): rho = s m k_d / chan, s = B Gc.  */
 double logpc_rho (const struct logpc_net *net, double B, double m);
 
 /* The rate at which rho reaches 1 for B-byte messages.  */
@@ -67,7 +87,8 @@ double logpc_saturation_rate (const struct logpc_net *net, double B);
 /* Open model (Agarwal, eqs. 3 to 6): contention of B-byte messages
    injected at rate M per node.  LOGPC_SATURATED when rho >= 1 (OUT->m_sat
    is then the rate not to exceed); LOGPC_DOMAIN for B <= 0, M < 0,
-   k_d < 0, n < 1 or non-finite input.  */
+   k_d < 0, n < 1, Gc <= 0 or non-finite input.  With s = B Gc:
+   w_b = rho s / (1 - rho) (k_d - 1) / k_d^2 (1 + 1/n), C_n = n k_d w_b.  */
 enum logpc_status logpc_contention (const struct logpc_net *net, double B,
                                     double m, struct logpc_contention *out);
 
@@ -81,7 +102,8 @@ double logpc_cn (const struct logpc_net *net, double B, double m);
    (MULT = 1 is eq. 7 and eq. 13; MULT = 2 is the Diamond DAG's
    m_c = 1 / (v + 2 C_n)).  This is the quadratic
        (A - beta T) m^2 + (T + beta) m - 1 = 0,
-       A = MULT B^2 (k_d - 1)(n + 1) / chan,   beta = B k_d / chan,
+       A = MULT s^2 (k_d - 1)(n + 1) / chan,   beta = s k_d / chan,
+   s = B Gc,
    whose physical root, the only one with 0 < m_c < m_sat, is
        m_c = 2 / ((T + beta) + sqrt((T - beta)^2 + 4 A)).
    It always exists for k_d > 1 and T > 0; LOGPC_SATURATED only when the
@@ -129,7 +151,9 @@ struct logpc_bound
 };
 
 /* Section 3.4: maximal injection (T = 2 G B) on NET.  B cancels; the
-   solve is done with B = 1.  LOGPC_DOMAIN for G <= 0.  */
+   solve is done with B = 1 (occupancy s = Gc).  F depends on G / Gc
+   only: the paper's 2.17 (Alewife, G = 0.5) needs Gc = 1.  LOGPC_DOMAIN
+   for G <= 0.  */
 enum logpc_status logpc_bound (const struct logpc_net *net, double G,
                                struct logpc_bound *out);
 

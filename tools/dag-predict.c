@@ -143,7 +143,7 @@ handle (int val, poptContext con)
     "logp, loggp, loggops, hyperbolic or logpc (default loggops)", \
     "MODEL" }, \
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET, \
-    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd " \
+    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd, Gc " \
     "(repeatable)", "NAME=VALUE[,...]" }, \
   { "params", 'p', POPT_ARG_STRING, &opt_params, 0, \
     "read the parameters from the first row of a TSV file", "FILE" }
@@ -219,10 +219,11 @@ set_param (const char *name, const char *text, const char *where)
   int rc = dag_params_set (&params, name, v);
   if (rc == -1)
     die_usage ("%s: unknown parameter '%s' (expected L, o, os, or, g, G, "
-               "O, S, a, b, n or kd)", where, name);
+               "O, S, a, b, n, kd or Gc)", where, name);
   if (rc == -2)
     die_usage ("%s: parameter '%s': '%s' is out of range (a time or size "
-               "must be >= 0; n a whole number >= 1)", where, name, text);
+               "must be >= 0; Gc > 0; n a whole number >= 1)", where, name,
+               text);
 }
 
 static void
@@ -267,7 +268,7 @@ read_params_file (const char *path)
     }
   if (!any)
     die_at (tsv_name (r), tsv_lineno (r), 0, "no parameter column (L, o, "
-            "os, or, g, G, O, S, a, b, n, kd)");
+            "os, or, g, G, O, S, a, b, n, kd, Gc)");
   return r;
 }
 

@@ -29,7 +29,8 @@
 /* Numeric parameters: one option --NAME and one column NAME each.  */
 enum param
 {
-  PR_L, PR_OS, PR_OR, PR_OSL, PR_ORL, PR_G, PR_GM, PR_A, PR_BYTES, PR_M,
+  PR_L, PR_OS, PR_OR, PR_OSL, PR_ORL, PR_G, PR_GM, PR_GC, PR_A, PR_BYTES,
+  PR_M,
   PR_T, PR_KD, PR_N, PR_P, PR_CR, PR_DAGN, PR_BLOCKS, PR_TASK, PR_AGG,
   PR_MSGS, NPARAM
 };
@@ -52,6 +53,8 @@ static const struct pdef pdefs[NPARAM] = {
                "receive overhead o_rl, long messages (with the interrupt)" },
   [PR_G] = { "G", R_NONNEG, "gap per byte G of the network" },
   [PR_GM] = { "Gm", R_NONNEG, "gap per byte G_m of the memory transfer" },
+  [PR_GC] = { "Gc", R_POS,
+              "channel time per byte Gc of the contention terms" },
   [PR_A] = { "hdr_bytes", R_NONNEG,
              "bytes a that arrive before the receive interrupt" },
   [PR_BYTES] = { "bytes", R_ONE, "message size B in bytes" },
@@ -81,6 +84,8 @@ static const char *const snames[NSPARAM] = {
 struct params
 {
   double v[NPARAM];          /* NaN: not given */
+  double P_file;             /* P of --params: not the network's rank
+                                count (see network), NaN: not given */
   const char *s[NSPARAM];    /* NULL: not given */
 };
 
@@ -89,6 +94,7 @@ params_clear (struct params *p)
 {
   for (int i = 0; i < NPARAM; i++)
     p->v[i] = NAN;
+  p->P_file = NAN;
   for (int i = 0; i < NSPARAM; i++)
     p->s[i] = NULL;
 }
@@ -200,6 +206,10 @@ static struct poptOption param_table[] = {
     "gap per byte G of the network", "TIME" },
   { "Gm", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_GM,
     "gap per byte G_m of the memory (DMA) transfer", "TIME" },
+  { "Gc", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_GC,
+    "channel time per byte Gc: a B-byte message occupies a channel for "
+    "s = B Gc in eqs. 3-7 (default: G if known and > 0, else 1, the "
+    "paper's byte per cycle)", "TIME" },
   { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PR_A,
     "bytes a received before the interrupt is taken", "BYTES" },
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PR_BYTES,
@@ -560,6 +570,14 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
             sval (p, PS_TRAFFIC, traffic_dflt));
   c->P = p->v[PR_P];
   c->kd_opt = p->v[PR_KD];
+  if (o.explain && isnan (c->P) && !isnan (p->P_file))
+    {
+      char b1[NUM_BUFSIZE];
+      EXPLAIN ("P = %s from --params is not used as the network's rank "
+               "count (a measured row's P is the ranks it was measured "
+               "with): one rank per node; give --P or a 'P' column to place "
+               "fewer ranks", fmt (p->P_file, b1));
+    }
   c->n_opt = p->v[PR_N];
 
   int torus, bidir;
@@ -710,14 +728,53 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
 
 /* ------------------------------------------------------------ the model */
 
+/* The network of C with the channel time per byte of P: --Gc (or a 'Gc'
+   column), else G when known and > 0 (a measured machine: a channel
+   moves bytes at the network's gap per byte), else 1 (the paper's
+   Alewife, one byte per network cycle).  */
+static struct logpc_net
+model_net (const struct network *c, const struct params *p)
+{
+  struct logpc_net net = c->net;
+  double G = p->v[PR_G];
+  const char *why;
+  if (!isnan (p->v[PR_GC]))
+    {
+      net.Gc = p->v[PR_GC];
+      why = "given";
+    }
+  else if (isfinite (G) && G > 0)
+    {
+      net.Gc = logpc_gc_default (G);
+      why = "the default: the network's gap per byte G";
+    }
+  else
+    {
+      net.Gc = logpc_gc_default (G);
+      why = G == 0 ? "the default: G = 0 is no channel time, so the "
+                     "paper's one byte per time unit"
+            : "the default: no G, so the paper's one byte per time unit";
+    }
+  if (o.explain)
+    {
+      char b1[NUM_BUFSIZE];
+      EXPLAIN ("channel time per byte Gc = %s (%s): a B-byte message "
+               "occupies a channel for s = B Gc in eqs. (3)-(7)",
+               fmt (net.Gc, b1), why);
+    }
+  return net;
+}
+
 static void
 saturated (const struct logpc_contention *c, double B)
 {
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
+  char b5[NUM_BUFSIZE];
   fail ("the network is saturated: injection rate m = %s gives channel "
         "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
-        "B = %s bytes is m_sat = %s messages per time unit",
-        fmt (c->m, b1), fmt (c->rho, b2), fmt (B, b3), fmt (c->m_sat, b4));
+        "B = %s bytes (channel occupancy s = B Gc = %s) is m_sat = %s "
+        "messages per time unit", fmt (c->m, b1), fmt (c->rho, b2),
+        fmt (B, b3), fmt (c->s, b5), fmt (c->m_sat, b4));
 }
 
 static void
@@ -761,13 +818,15 @@ explain_contention (const struct logpc_net *net, double B,
                c->qa > 0 ? "negative" : c->qa < 0 ? "beyond saturation"
                : "absent: the equation is linear");
     }
-  EXPLAIN ("eq. (4): rho = B m k_d / %g = %s * %s * %s / %g = %s",
-           net->chan, fmt (B, b1), fmt (c->m, b2), fmt (net->kd, b3),
+  EXPLAIN ("channel occupancy s = B Gc = %s * %s = %s", fmt (B, b1),
+           fmt (net->Gc, b2), fmt (c->s, b3));
+  EXPLAIN ("eq. (4): rho = s m k_d / %g = %s * %s * %s / %g = %s",
+           net->chan, fmt (c->s, b1), fmt (c->m, b2), fmt (net->kd, b3),
            net->chan, fmt (c->rho, b4));
   if (c->clamped)
     EXPLAIN ("eq. (3): k_d <= 1: Agarwal's (k_d - 1) factor would make the "
              "delay negative; w_b taken as 0");
-  EXPLAIN ("eq. (3)/(5): w_b = rho B / (1 - rho) (k_d - 1) / k_d^2 "
+  EXPLAIN ("eq. (3)/(5): w_b = rho s / (1 - rho) (k_d - 1) / k_d^2 "
            "(1 + 1/n) = %s", fmt (c->wb, b1));
   EXPLAIN ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
            fmt (net->kd, b1), fmt (c->wb, b2), fmt (c->Cn, b3));
@@ -814,12 +873,13 @@ static void
 do_contention (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   double B = need (p, PR_BYTES), m = need (p, PR_M);
   struct logpc_contention r;
-  enum logpc_status s = logpc_contention (&c->net, B, m, &r);
-  explain_contention (&c->net, B, &r);
+  enum logpc_status s = logpc_contention (&net, B, m, &r);
+  explain_contention (&net, B, &r);
   check (s, &r, B);
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = r.rho;
   out[2] = r.wb;
   out[3] = r.Cn;
@@ -834,12 +894,13 @@ static void
 do_solve (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   double B = need (p, PR_BYTES), T = need (p, PR_T);
   struct logpc_contention r;
-  enum logpc_status s = logpc_closed (&c->net, B, T, 1.0, &r);
-  explain_contention (&c->net, B, &r);
+  enum logpc_status s = logpc_closed (&net, B, T, 1.0, &r);
+  explain_contention (&net, B, &r);
   check (s, &r, B);
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = r.m;
   out[2] = r.Tc;
   out[3] = r.Cn;
@@ -858,6 +919,7 @@ static void
 do_transfer (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   double B = need (p, PR_BYTES);
   const char *kind = o.kind ? o.kind : "all";
   int all = strcmp (kind, "all") == 0;
@@ -867,9 +929,9 @@ do_transfer (const struct params *p, double *out)
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
 
   if (!isnan (p->v[PR_M]))
-    s = logpc_contention (&c->net, B, p->v[PR_M], &r);
+    s = logpc_contention (&net, B, p->v[PR_M], &r);
   else if (!isnan (p->v[PR_T]))
-    s = logpc_closed (&c->net, B, p->v[PR_T], 1.0, &r);
+    s = logpc_closed (&net, B, p->v[PR_T], 1.0, &r);
   else
     {
       if (cur_reader)
@@ -878,9 +940,9 @@ do_transfer (const struct params *p, double *out)
       die_usage ("no injection rate: give --m (open model) or --T (closed "
                  "model, eq. 7)");
     }
-  explain_contention (&c->net, B, &r);
+  explain_contention (&net, B, &r);
   check (s, &r, B);
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = isnan (r.T) ? NAN : r.m;
   out[2] = r.rho;
   out[3] = r.Cn;
@@ -931,6 +993,7 @@ static void
 do_bound (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   double G = need (p, PR_G);
   struct logpc_bound b;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
@@ -939,17 +1002,17 @@ do_bound (const struct params *p, double *out)
   if (o.explain)
     {
       struct logpc_contention r;
-      logpc_closed (&c->net, 1.0, 2.0 * G, 1.0, &r);
+      logpc_closed (&net, 1.0, 2.0 * G, 1.0, &r);
       EXPLAIN ("eq. (13): maximal injection T = 2 G B; B cancels, solved "
                "with B = 1");
-      explain_contention (&c->net, 1.0, &r);
+      explain_contention (&net, 1.0, &r);
     }
-  enum logpc_status s = logpc_bound (&c->net, G, &b);
+  enum logpc_status s = logpc_bound (&net, G, &b);
   if (s != LOGPC_OK)
     fail ("%s", logpc_strerror (s));
   EXPLAIN ("eq. (13): m_c = 1 / (F B) with F = %s", fmt (b.F, b1));
   EXPLAIN ("eq. (14): T_c / T = F / (2 G) = %s", fmt (b.inflation, b2));
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = b.F;
   out[2] = b.inflation;
   out[3] = b.mcB;
@@ -967,6 +1030,7 @@ static void
 do_remap (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   double B = need (p, PR_BYTES);
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
   if (o.style && strcmp (o.style, "long") == 0)
@@ -977,12 +1041,12 @@ do_remap (const struct params *p, double *out)
         bad ("the long-message remap needs G > 0");
       EXPLAIN ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
                                                                b1));
-      enum logpc_status s = logpc_remap_long (&c->net, G, B, &r);
-      explain_contention (&c->net, B, &r.c);
+      enum logpc_status s = logpc_remap_long (&net, G, B, &r);
+      explain_contention (&net, B, &r.c);
       check (s, &r.c, B);
       EXPLAIN ("eq. (13): one message every %s = %s B time units",
                fmt (r.Tc, b1), fmt (r.Tc / B, b2));
-      out[0] = c->net.kd;
+      out[0] = net.kd;
       out[1] = r.T;
       out[2] = r.Tc;
       out[3] = r.c.m;
@@ -996,7 +1060,7 @@ do_remap (const struct params *p, double *out)
   mp.os = need (p, PR_OS);
   mp.orr = need (p, PR_OR);
   mp.L = need (p, PR_L);
-  enum logpc_status s = logpc_remap_short (&c->net, &mp, B, p->v[PR_CR],
+  enum logpc_status s = logpc_remap_short (&net, &mp, B, p->v[PR_CR],
                                            &r);
   EXPLAIN ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
            fmt (r.logp_sync, b1));
@@ -1006,15 +1070,15 @@ do_remap (const struct params *p, double *out)
   EXPLAIN ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
            "2 C_n), i.e. eq. (7) with T = t_lopc / 2 = %s",
            fmt (r.lopc_sync / 2, b1));
-  explain_contention (&c->net, B, &r.sync);
+  explain_contention (&net, B, &r.sync);
   EXPLAIN ("Table 4, LoGPC: + 2 C_n = %s", fmt (r.logpc_sync, b1));
   EXPLAIN ("Section 5.1.2, asynchronous: os + or = %s per message, m = "
            "1 / (os + or) = %s", fmt (r.async, b1), fmt (1 / r.async, b2));
-  explain_contention (&c->net, B, &r.async_c);
+  explain_contention (&net, B, &r.async_c);
   check (s, &r.async_c, B);
   EXPLAIN ("asynchronous: C_n = %s adds latency only (LogP = LoPC = LoGPC "
            "= %s)", fmt (r.async_c.Cn, b1), fmt (r.async, b3));
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = r.logp_sync;
   out[2] = r.Cr;
   out[3] = r.lopc_sync;
@@ -1033,6 +1097,7 @@ static void
 do_diamond (const struct params *p, double *out)
 {
   const struct network *c = network (p, "neighbor", 0);
+  struct logpc_net net = model_net (c, p);
   struct logpc_machine mp;
   struct logpc_diamond_in in;
   struct logpc_diamond r;
@@ -1040,7 +1105,8 @@ do_diamond (const struct params *p, double *out)
   logpc_machine_init (&mp);
   in.n_dag = need (p, PR_DAGN);
   in.b = need (p, PR_BLOCKS);
-  in.P = need (p, PR_P);
+  in.P = isnan (p->v[PR_P]) && !isnan (p->P_file) ? p->P_file
+         : need (p, PR_P);
   in.task = need (p, PR_TASK);
   in.agg = opt_or (p, PR_AGG, 0);
   in.B = need (p, PR_BYTES);
@@ -1053,7 +1119,7 @@ do_diamond (const struct params *p, double *out)
   if (in.B - 1 < mp.a)
     bad ("B = %g bytes is shorter than the header a + 1 = %g bytes "
           "(O_r = (B - 1 - a) G would be negative)", in.B, mp.a + 1);
-  enum logpc_status s = logpc_diamond (&c->net, &mp, &in, &r);
+  enum logpc_status s = logpc_diamond (&net, &mp, &in, &r);
   EXPLAIN ("Section 5.2.1: w_a = n^2 / (P b) task = %s, W = w_a + alpha "
            "n / b = %s", fmt (r.wa, b1), fmt (r.W, b2));
   EXPLAIN ("Section 5.2.1: d = L + a G = %s, O_s = os + (B-1) G = %s, "
@@ -1065,11 +1131,11 @@ do_diamond (const struct params *p, double *out)
            fmt (r.M, b1));
   EXPLAIN ("Section 5.2.1: m_c = 1 / (v + 2 C_n), eq. (7) with T = v and "
            "twice the contention");
-  explain_contention (&c->net, in.B, &r.c);
+  explain_contention (&net, in.B, &r.c);
   check (s, &r.c, in.B);
   EXPLAIN ("Section 5.2.1: bound M + ((P - 1) + 2 (b - 1)) C_n = %s + %s "
            "C_n = %s", fmt (r.M, b1), fmt (r.sends, b2), fmt (r.Mc, b3));
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = r.W;
   out[2] = r.d;
   out[3] = r.Os;
@@ -1091,6 +1157,7 @@ static void
 do_em3d (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
+  struct logpc_net net = model_net (c, p);
   struct logpc_machine mp;
   struct logpc_em3d r;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
@@ -1100,15 +1167,15 @@ do_em3d (const struct params *p, double *out)
   mp.orr = need (p, PR_OR);
   if (!(mp.os + mp.orr > 0))
     bad ("os + or must be > 0 (the injection rate is 1 / (os + or))");
-  enum logpc_status s = logpc_em3d (&c->net, &mp, B, msgs, &r);
+  enum logpc_status s = logpc_em3d (&net, &mp, B, msgs, &r);
   EXPLAIN ("Section 5.3: os + or = %s per message, m = 1 / (os + or)",
            fmt (r.t_msg, b1));
-  explain_contention (&c->net, B, &r.c);
+  explain_contention (&net, B, &r.c);
   check (s, &r.c, B);
   EXPLAIN ("Section 5.3: %s messages: %s without hotspots, %s if every "
            "send stalls for C_n", fmt (msgs, b1), fmt (r.t_comm, b2),
            fmt (r.t_comm_c, b3));
-  out[0] = c->net.kd;
+  out[0] = net.kd;
   out[1] = r.t_msg;
   out[2] = r.t_comm;
   out[3] = r.c.rho;
@@ -1152,6 +1219,11 @@ read_params_file (const char *path, struct params *p, tsv_reader **keep)
           p->s[k] = s;
         }
     }
+  /* A measured row's P (logp-measure --summary: the ranks measured) is
+     not the network's rank count: the topology takes P only from --P or
+     a 'P' column (the diamond DAG still reads it as its processors).  */
+  p->P_file = p->v[PR_P];
+  p->v[PR_P] = NAN;
   if (tsv_next (r))
     die_at (tsv_name (r), tsv_lineno (r), 0,
             "more than one parameter row (select one row first, e.g. with "
@@ -1166,6 +1238,8 @@ params_over (struct params *dst, const struct params *src)
   for (int i = 0; i < NPARAM; i++)
     if (!isnan (src->v[i]))
       dst->v[i] = src->v[i];
+  if (!isnan (src->P_file))
+    dst->P_file = src->P_file;
   for (int i = 0; i < NSPARAM; i++)
     if (src->s[i])
       dst->s[i] = src->s[i];
@@ -1186,7 +1260,7 @@ put_shown (tsv_writer *w, const struct params *p, const char *name)
   int k = param_index (name);
   if (k >= 0)
     {
-      tsv_put_num (w, p->v[k]);
+      tsv_put_num (w, k == PR_P && isnan (p->v[k]) ? p->P_file : p->v[k]);
       return;
     }
   k = sparam_index (name);

@@ -219,30 +219,44 @@ test_logpc (void)
 {
   /* One 8-byte message, os = or = 100: rank 0's busy span is os, so its
      injection rate is m = 1/100 from the second simulation on, and the
-     third confirms the makespan: 3 simulations.
-     eq. (4): rho = B m k_d / 2; eq. (5): w_b = (m B^2 / 2) / (1 - rho)
+     third confirms the makespan: 3 simulations.  With the channel
+     occupancy s = B Gc (Gc = G by default):
+     eq. (4): rho = s m k_d / 2; eq. (5): w_b = (m s^2 / 2) / (1 - rho)
      (k_d - 1) / k_d (1 + 1/n); eq. (6): C_n = n k_d w_b.  */
   struct dag_params p = P0;
   p.os = p.or_ = 100;
   p.n = 2;
   p.kd = 1.9375;
-  double B = 8, m = 0.01, kd = p.kd, n = p.n;
-  double rho = B * m * kd / 2;
-  double wb = (m * B * B / 2) / (1 - rho) * (kd - 1) / kd * (1 + 1 / n);
-  double Cn = n * kd * wb;
   const char *one = "num_ranks 2\nrank 0 {\nsend 8b to 1\n}\n"
     "rank 1 {\nrecv 8b from 0\n}\n";
   struct dag d;
   dag_init (&d, "one");
   goal_parse (one, strlen (one), "one", &d);
   dag_finalize (&d);
-  int it;
-  double ms = predict (&d, MODEL_LOGPC, &p, &it);
-  CHECK_NEAR (ms, 100 + 10 + Cn + 100 + 7 * 0.5, 1e-9);
-  CHECK (it == 3);
+  /* Gc unset (G = 0.5), then the paper's Gc = 1 byte per time unit.  */
+  CHECK (dag_params_get (&p, "Gc") == p.G);
+  double gcs[] = { NAN, 1 };
+  for (int i = 0; i < 2; i++)
+    {
+      p.Gc = gcs[i];
+      double Gc = isnan (p.Gc) ? p.G : p.Gc;
+      double B = 8, m = 0.01, kd = p.kd, n = p.n, s = B * Gc;
+      double rho = s * m * kd / 2;
+      double wb = (m * s * s / 2) / (1 - rho) * (kd - 1) / kd * (1 + 1 / n);
+      double Cn = n * kd * wb;
+      int it;
+      double ms = predict (&d, MODEL_LOGPC, &p, &it);
+      CHECK_NEAR (ms, 100 + 10 + Cn + 100 + 7 * 0.5, 1e-9);
+      CHECK (it == 3);
+    }
+  CHECK (dag_params_get (&p, "Gc") == 1);
+  /* Gc must be > 0.  */
+  CHECK (dag_params_set (&p, "Gc", 0) == -2);
+  CHECK (dag_params_set (&p, "Gc", 2) == 0 && p.Gc == 2);
   /* k_d = 1: no contention, LoGPC is LogGP.  */
   p.kd = 1;
-  ms = predict (&d, MODEL_LOGPC, &p, &it);
+  int it;
+  double ms = predict (&d, MODEL_LOGPC, &p, &it);
   CHECK_NEAR (ms, 213.5, 1e-12);
   CHECK (it == 2);
   dag_free (&d);

@@ -317,6 +317,79 @@ test_paper (void)
   CHECK (logpc_em3d (&net, &p, 1000, 10, &e) == LOGPC_SATURATED);
 }
 
+/* The channel time per byte Gc: the same machine in cycles and in
+   microseconds (every time and Gc scaled by the clock period) gives the
+   same answers scaled by the period; rates scale by its inverse.  */
+static void
+test_units (void)
+{
+  const double per = 1.0 / 33.0;   /* us per cycle: Alewife's 33 MHz */
+  struct logpc_net cyc, us;
+  struct logpc_contention a, b;
+  logpc_net_set (&cyc, 2, 1.9375, 1);
+  CHECK (cyc.Gc == 1);
+  logpc_net_set (&us, 2, 1.9375, 1);
+  us.Gc = per;
+  CHECK_NEAR (logpc_occupancy (&us, 200), 200 * per, 1e-15);
+  /* Open model: the same utilisation at the rate scaled by 1/per.  */
+  CHECK (logpc_contention (&cyc, 200, 0.001, &a) == LOGPC_OK);
+  CHECK (logpc_contention (&us, 200, 0.001 / per, &b) == LOGPC_OK);
+  CHECK_NEAR (b.rho, a.rho, 1e-14);
+  CHECK_NEAR (b.wb, a.wb * per, 1e-12 * a.wb * per);
+  CHECK_NEAR (b.Cn, a.Cn * per, 1e-12 * a.Cn * per);
+  CHECK_NEAR (b.m_sat, a.m_sat / per, 1e-12 * a.m_sat / per);
+  CHECK_NEAR (b.s, a.s * per, 1e-15);
+  /* Closed model, both multiplicities.  */
+  for (double mult = 1; mult <= 2; mult++)
+    {
+      CHECK (logpc_closed (&cyc, 64, 300, mult, &a) == LOGPC_OK);
+      CHECK (logpc_closed (&us, 64, 300 * per, mult, &b) == LOGPC_OK);
+      CHECK_NEAR (b.m, a.m / per, 1e-12 * a.m / per);
+      CHECK_NEAR (b.Tc, a.Tc * per, 1e-12 * a.Tc * per);
+      CHECK_NEAR (b.Cn, a.Cn * per, 1e-12 * a.Cn * per);
+      CHECK_NEAR (b.rho, a.rho, 1e-12);
+    }
+  /* The bound is dimensionless: F / (2 G) depends on G / Gc only.  */
+  struct logpc_bound ba, bb;
+  CHECK (logpc_bound (&cyc, 0.5, &ba) == LOGPC_OK);
+  CHECK (logpc_bound (&us, 0.5 * per, &bb) == LOGPC_OK);
+  CHECK_NEAR (bb.inflation, ba.inflation, 1e-12);
+  CHECK_NEAR (bb.F, ba.F * per, 1e-12 * ba.F * per);
+  /* Table 4 in microseconds.  */
+  struct logpc_machine pc, pu;
+  struct logpc_remap ra, rb;
+  logpc_machine_init (&pc);
+  logpc_machine_init (&pu);
+  pc.L = 21, pc.os = 15, pc.orr = 122;
+  pu.L = 21 * per, pu.os = 15 * per, pu.orr = 122 * per;
+  CHECK (logpc_remap_short (&cyc, &pc, 16, NAN, &ra) == LOGPC_OK);
+  CHECK (logpc_remap_short (&us, &pu, 16, NAN, &rb) == LOGPC_OK);
+  CHECK_NEAR (rb.logpc_sync, ra.logpc_sync * per, 1e-12 * ra.logpc_sync);
+  CHECK_NEAR (rb.async_c.Cn, ra.async_c.Cn * per, 1e-12 * ra.async_c.Cn);
+  /* The defect this guards against: a measured cluster (us, G = 0.5 ns
+     per byte) with B taken as the occupancy in us saturates an 8 x 8
+     mesh at T = 1 us for 8 bytes; with Gc = G it is far from it.  */
+  struct logpc_net mesh;
+  logpc_net_set (&mesh, 2, 2.625, 1);   /* (k^2 - 1) / (3 k), k = 8 */
+  CHECK (logpc_closed (&mesh, 8, 1.0, 1, &a) == LOGPC_OK);
+  CHECK (a.rho > 0.5);                  /* Gc = 1: nonsense */
+  mesh.Gc = 0.0005;
+  double prev = 0;
+  for (double B = 8; B <= 65536; B *= 2)
+    {
+      CHECK (logpc_closed (&mesh, B, 1.0, 1, &a) == LOGPC_OK);
+      CHECK (isfinite (a.Cn) && a.Cn > prev && a.rho < 1);
+      prev = a.Cn;
+    }
+  CHECK (logpc_closed (&mesh, 8, 1.0, 1, &a) == LOGPC_OK && a.rho < 0.01);
+  /* Gc must be > 0.  */
+  mesh.Gc = 0;
+  CHECK (logpc_contention (&mesh, 8, 0.1, &a) == LOGPC_DOMAIN);
+  CHECK (logpc_closed (&mesh, 8, 1.0, 1, &a) == LOGPC_DOMAIN);
+  mesh.Gc = NAN;
+  CHECK (logpc_contention (&mesh, 8, 0.1, &a) == LOGPC_DOMAIN);
+}
+
 int
 main (void)
 {
@@ -325,5 +398,6 @@ main (void)
   test_contention ();
   test_closed ();
   test_paper ();
+  test_units ();
   return unit_done ();
 }
