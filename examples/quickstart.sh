@@ -36,11 +36,13 @@ at () {
 }
 fmt () { awk -v v="$1" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf "%.3g", v }'; }
 
-step "measuring LogP/LogGP parameters with 2 ranks (1 byte to 1 MiB)"
-$MPIEXEC -np 2 logp-measure --start-bytes 1048576 --max-bytes 1048576 \
+# Up to 256 KiB: beyond the caches, a shared-memory copy changes speed and
+# the large-message G stops being one number.
+step "measuring LogP/LogGP parameters with 2 ranks (1 byte to 256 KiB)"
+$MPIEXEC -np 2 logp-measure --start-bytes 262144 --max-bytes 262144 \
   > "$out/logp.tsv"
-$MPIEXEC -np 2 logp-measure --summary --start-bytes 1048576 \
-  --max-bytes 1048576 > "$out/loggp.tsv"
+$MPIEXEC -np 2 logp-measure --summary --start-bytes 262144 \
+  --max-bytes 262144 > "$out/loggp.tsv"
 
 step "fitting the hyperbolic model T(x) = a^2/(a+bx) + bx to the round trips"
 hyper-reduce fit -q --time-col rtt "$out/logp.tsv" > "$out/hyperbolic-fit.tsv"
@@ -81,8 +83,10 @@ g=$(col "$out/loggp.tsv" g); G=$(col "$out/loggp.tsv" G)
 a=$(col "$out/hyperbolic-fit.tsv" a); b=$(col "$out/hyperbolic-fit.tsv" b)
 r2=$(col "$out/hyperbolic-fit.tsv" r2)
 nseg=$(grep -vc '^#' "$out/hyperbolic-segments.tsv"); nseg=$((nseg - 1))
-bw=$(awk -v G="$G" 'BEGIN { if (G > 0) printf "%.0f", 1 / G; else print "NA" }')
-bwb=$(awk -v b="$b" 'BEGIN { if (b > 0) printf "%.0f", 1 / b; else print "NA" }')
+fitnote=$(awk -v r="$r2" 'BEGIN { if (r == "NA" || r + 0 < 0.9) print "  One hyperbola fits the whole range poorly: the curve changes protocol on the way."; }')
+# MB/s from us/byte: 1/x bytes per microsecond is 1/x MB/s.
+per_byte () { awk -v v="$1" 'BEGIN { if (v != "NA" && v + 0 > 0) printf "about %.0f MB/s", 1 / v; else print "no bandwidth" }'; }
+bw=$(per_byte "$G"); bwb=$(per_byte "$b")
 if test -f "$out/contention.tsv"; then
   t8=$(at "$out/contention.tsv" 8 t_e2e); t8c=$(at "$out/contention.tsv" 8 t_e2e_c)
   t32k=$(at "$out/contention.tsv" 32768 t_e2e); t32kc=$(at "$out/contention.tsv" 32768 t_e2e_c)
@@ -108,19 +112,19 @@ What was measured (logp-measure, fast method of Kielmann, Bal and Verstoep):
   send overhead o_s          $(fmt "$os") us   (CPU time to hand a message to MPI)
   receive overhead o_r       $(fmt "$or") us   (CPU time to take one out)
   gap g                      $(fmt "$g") us   (least time between two small messages)
-  gap per byte G             $(fmt "$G") us/byte, i.e. about $bw MB/s for large messages
+  gap per byte G             $(fmt "$G") us/byte ($bw for large messages)
   consistency check          $check
 
 What the hyperbolic model makes of the round trips (hyper-reduce fit):
-  a = $(fmt "$a") us (small-message time), b = $(fmt "$b") us/byte (about $bwb MB/s), R^2 = $(fmt "$r2")
-  a piecewise fit finds $nseg protocol segments (hyperbolic-segments.tsv).
+  a = $(fmt "$a") us (small-message time), b = $(fmt "$b") us/byte ($bwb), R^2 = $(fmt "$r2")
+$fitnote
+  A piecewise fit finds $nseg segments, one per protocol (hyperbolic-segments.tsv).
 
 $models
 
-Files in $out/:
-  logp.tsv (per-size os, or, g, rtt with 95% intervals), loggp.tsv (LogGP
-  summary), hyperbolic-fit.tsv, hyperbolic-segments.tsv, contention.tsv,
-  diamond.tsv, rtt.png (measured round trip with the fitted curve).
+Files in $out/: $(cd "$out" && ls | tr '\n' ' ')
+  logp.tsv: per-size os, or, g, rtt with 95% intervals; loggp.tsv: the LogGP
+  summary; rtt.png: the measured round trip with the fitted curve.
 
 Try next:
   mpiexec --mca btl self,tcp -np 2 logp-measure      the TCP path instead of shared memory

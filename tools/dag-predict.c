@@ -247,7 +247,25 @@ apply_set_lists (void)
     }
 }
 
-/* --params FILE: the known columns of its first row.  */
+/* Does a --set list give parameter NAME?  */
+static int
+set_by_option (const char *name)
+{
+  size_t len = strlen (name);
+  for (int i = 0; i < nset; i++)
+    for (const char *p = set_list[i]; p; p = strchr (p, ','))
+      {
+        if (*p == ',')
+          p++;
+        if (strncmp (p, name, len) == 0 && p[len] == '=')
+          return 1;
+      }
+  return 0;
+}
+
+/* --params FILE: the known columns of its first row.  An NA there (a
+   parameter the measurement could not derive) keeps the default, and the
+   user is told so unless --set gives the value.  */
 static tsv_reader *
 read_params_file (const char *path)
 {
@@ -258,8 +276,17 @@ read_params_file (const char *path)
   for (size_t i = 0; i < tsv_ncols (r); i++)
     {
       const char *name = tsv_colname (r, i);
-      if (!dag_params_known (name) || tsv_is_na (r, i))
+      if (!dag_params_known (name))
         continue;
+      if (tsv_is_na (r, i))
+        {
+          if (!set_by_option (name))
+            warn ("%s:%ld:%zu: parameter '%s' is NA: the default %g is used "
+                  "(give it with --set %s=VALUE)", tsv_name (r),
+                  tsv_lineno (r), i + 1, name, dag_params_get (&params, name),
+                  name);
+          continue;
+        }
       double v = tsv_num (r, i, 0);
       if (dag_params_set (&params, name, v) != 0)
         tsv_die_field (r, i, "parameter '%s' out of range: '%s'", name,
