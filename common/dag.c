@@ -8,15 +8,7 @@
 
 #include "dag.h"
 #include "err.h"
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  void *q = realloc (p, n ? n : 1);
-  if (!q)
-    die ("out of memory (%zu bytes)", n);
-  return q;
-}
+#include "xalloc.h"
 
 void
 dag_reserve (struct dag *d, size_t nodes, size_t edges)

@@ -18,6 +18,7 @@
 
 #include "dagsim.h"
 #include "err.h"
+#include "xalloc.h"
 #include "hyperbolic.h"   /* hyper_time: eq. (2) */
 
 /* --------------------------------------------------------- event queue */
@@ -946,18 +947,6 @@ run_msg (struct sim *s, int32_t m, double t)
     enqueue (s, r, W_MSG, m);
   else
     handle_msg (s, m, t);
-}
-
-static void *
-xcalloc (size_t n, size_t size)
-{
-  if (n && size > SIZE_MAX / n)
-    die ("out of memory (%zu x %zu bytes)", n, size);
-  size_t bytes = (n ? n : 1) * size;
-  void *p = calloc (1, bytes);
-  if (!p)
-    die ("out of memory (%zu bytes)", bytes);
-  return p;
 }
 
 /* Append ", KIND DESCRIPTION" to the message being built.  */

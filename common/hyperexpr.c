@@ -4,6 +4,7 @@
 
 #include "hyperexpr.h"
 #include "num.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -70,24 +71,6 @@ struct parser
   struct hexpr_error *err;
   int failed;
 };
-
-static void *
-xmalloc (size_t n)
-{
-  void *p = malloc (n ? n : 1);
-  if (!p)
-    abort ();
-  return p;
-}
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  p = realloc (p, n ? n : 1);
-  if (!p)
-    abort ();
-  return p;
-}
 
 static char *
 xstrndup (const char *s, size_t n)

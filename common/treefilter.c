@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include "treefilter.h"
+#include "xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,18 +37,6 @@ tf_names (void)
 }
 
 /* ---------------------------------------------------------------- buffers */
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  p = realloc (p, n ? n : 1);
-  if (!p)
-    {
-      fputs ("treefilter: out of memory\n", stderr);
-      abort ();
-    }
-  return p;
-}
 
 void
 tf_buf_init (struct tf_buf *b)

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include "treespec.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -35,18 +36,6 @@ fail (struct treespec_error *err, int line, int col, const char *fmt, ...)
       va_end (ap);
     }
   return -1;
-}
-
-static void *
-xcalloc (size_t n, size_t size)
-{
-  void *p = calloc (n ? n : 1, size);
-  if (!p)
-    {
-      fputs ("treespec: out of memory\n", stderr);
-      abort ();
-    }
-  return p;
 }
 
 void

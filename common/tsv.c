@@ -13,26 +13,9 @@
 #include "cli.h"
 #include "err.h"
 #include "num.h"
+#include "xalloc.h"
 
 int tsv_precision = -1;
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  void *q = realloc (p, n ? n : 1);
-  if (!q)
-    die ("out of memory");
-  return q;
-}
-
-static char *
-xstrdup (const char *s)
-{
-  char *d = strdup (s);
-  if (!d)
-    die ("out of memory");
-  return d;
-}
 
 /* ================================================================ reader */
 

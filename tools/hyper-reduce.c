@@ -24,33 +24,9 @@
 #include "hyperinvert.h"
 #include "num.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 /* ------------------------------------------------------------ helpers */
-
-static void *
-xmalloc (size_t n)
-{
-  void *p = malloc (n ? n : 1);
-  if (!p)
-    die ("out of memory");
-  return p;
-}
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  p = realloc (p, n ? n : 1);
-  if (!p)
-    die ("out of memory");
-  return p;
-}
-
-static char *
-xstrdup (const char *s)
-{
-  size_t n = strlen (s) + 1;
-  return memcpy (xmalloc (n), s, n);
-}
 
 /* A growable array of doubles.  */
 struct dvec

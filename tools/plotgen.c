@@ -29,6 +29,7 @@
 #include "num.h"
 #include "plotscript.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 extern char **environ;
 
@@ -88,24 +89,6 @@ static struct poptOption options[] = {
 };
 
 /* ---------------------------------------------------------------- memory */
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  p = realloc (p, n ? n : 1);
-  if (!p)
-    die ("out of memory");
-  return p;
-}
-
-static char *
-xstrdup (const char *s)
-{
-  char *d = strdup (s);
-  if (!d)
-    die ("out of memory");
-  return d;
-}
 
 /* Split "a,b,c" into a NULL-terminated array; empty items are a usage
    error naming OPTION.  */

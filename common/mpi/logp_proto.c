@@ -27,6 +27,7 @@
 #include "logp_params.h"
 #include "mpiutil.h"
 #include "stats.h"
+#include "xalloc.h"
 
 enum { TAG_CMD = 101, TAG_DATA = 102 };
 enum { OP_DONE = 0, OP_SIZE = 1, OP_SAT = 2 };
@@ -74,15 +75,6 @@ spin (double seconds)
   double t = wtime ();
   while (wtime () - t < seconds)
     ;
-}
-
-static void *
-xrealloc (void *p, size_t n)
-{
-  void *q = realloc (p, n ? n : 1);
-  if (q == NULL)
-    mpu_die (EXIT_DATA, "out of memory");
-  return q;
 }
 
 static void

@@ -11,6 +11,7 @@
 
 #include "clockskew.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 
 enum
 {
@@ -22,24 +23,6 @@ enum
   TAG_STAMP,                 /* clock-skew answer */
   TAG_SKEW                   /* clock-skew upward wave */
 };
-
-static void *
-xmalloc (size_t n)
-{
-  void *p = malloc (n ? n : 1);
-  if (!p)
-    mpu_die (EXIT_DATA, "out of memory");
-  return p;
-}
-
-static void *
-xcalloc (size_t n, size_t s)
-{
-  void *p = calloc (n ? n : 1, s);
-  if (!p)
-    mpu_die (EXIT_DATA, "out of memory");
-  return p;
-}
 
 /* ---------------------------------------------------------------- build */
 

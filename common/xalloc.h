@@ -1,0 +1,15 @@
+/* xalloc.h: allocation that cannot fail silently.  Out of memory is a
+   runtime failure like any other: die() names it and the program exits 1
+   (MPI programs abort the job through err.h's exit hook).  */
+#ifndef MSGPERF_XALLOC_H
+#define MSGPERF_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc (size_t n);
+/* N elements of SIZE bytes, zeroed; the product is checked for overflow. */
+void *xcalloc (size_t n, size_t size);
+void *xrealloc (void *p, size_t n);
+char *xstrdup (const char *s);
+
+#endif
