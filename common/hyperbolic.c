@@ -13,7 +13,13 @@ hyper_time (double x, double a, double b)
   double d = a + b * x;
   if (a == 0)
     return b * x;
-  return a * a / d + b * x;
+  double a2 = a * a;
+  /* a^2 overflows for a > 1e154 (and is 0 below 1e-162) although T is
+     about a: then a (a/d), which differs from a^2/d in the last bit only,
+     so the ordinary range keeps its usual rounding.  */
+  if (isinf (a2) || a2 == 0)
+    return a * (a / d) + b * x;
+  return a2 / d + b * x;
 }
 
 double

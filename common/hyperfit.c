@@ -77,6 +77,38 @@ count_distinct (const double *x, size_t n)
   return d;
 }
 
+/* rms and r2 for times so large (about 1e154 and more) that the sums of
+   squares overflow: the same sums with every term divided by the largest
+   |time| or |residual| S first, so each is at most n.  */
+static void
+scaled_stats (const double *x, const double *t, size_t n,
+              struct hfit_result *r)
+{
+  double s = 0, mean = 0, ss = 0, sst = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double e = hfit_eval (r, x[i]) - t[i];
+      if (fabs (t[i]) > s)
+        s = fabs (t[i]);
+      if (isfinite (e) && fabs (e) > s)
+        s = fabs (e);
+    }
+  if (!(s > 0) || !isfinite (s))
+    return;
+  for (size_t i = 0; i < n; i++)
+    mean += t[i] / s;
+  mean /= (double) n;
+  for (size_t i = 0; i < n; i++)
+    {
+      double e = (hfit_eval (r, x[i]) - t[i]) / s;
+      double c = t[i] / s - mean;
+      ss += e * e;
+      sst += c * c;
+    }
+  r->rms = s * sqrt (ss / (double) n);
+  r->r2 = sst > 0 ? 1 - ss / sst : NAN;
+}
+
 /* Residual statistics for a filled-in model.  */
 static void
 fill_stats (const double *x, const double *t, size_t n,
@@ -105,6 +137,8 @@ fill_stats (const double *x, const double *t, size_t n,
   r->rel_rms = sqrt (rel / (double) n);
   r->cost = cost;
   r->r2 = sst > 0 ? 1 - ss / sst : NAN;
+  if (!isfinite (ss) || !isfinite (sst))
+    scaled_stats (x, t, n, r);
 }
 
 /* Weighted linear least squares of t = alpha + beta x.  */

@@ -48,6 +48,34 @@ kcube_parse_dims (const char *text, struct kcube *t)
   return 0;
 }
 
+int
+kcube_dims_too_big (const char *text)
+{
+  const char *s = text;
+  int n = 0;
+  double nodes = 1;     /* inexact above 2^53, exact enough for > 2^40 */
+  if (!s || !*s)
+    return 0;
+  for (;;)
+    {
+      double v = 0;
+      if (!isdigit ((unsigned char) *s))
+        return 0;
+      while (isdigit ((unsigned char) *s))
+        v = v * 10 + (*s++ - '0');
+      if (v < 1)
+        return 0;
+      n++;
+      nodes *= v;
+      if (*s == '\0')
+        break;
+      if (*s != 'x' && *s != 'X' && *s != ',')
+        return 0;
+      s++;
+    }
+  return n <= KCUBE_MAXDIM && nodes > (double) KCUBE_MAXNODES;
+}
+
 const char *
 kcube_invalid (const struct kcube *t)
 {

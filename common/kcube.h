@@ -27,6 +27,10 @@ struct kcube
    Returns 0, or -1 when TEXT is not such a list (T untouched).  */
 int kcube_parse_dims (const char *text, struct kcube *t);
 
+/* Does kcube_parse_dims refuse TEXT only because its radices multiply
+   to more than KCUBE_MAXNODES nodes?  (For the error message.)  */
+int kcube_dims_too_big (const char *text);
+
 /* Is the topology meaningful?  A mesh needs bidirectional channels.
    Returns NULL when valid, else a phrase saying why not.  */
 const char *kcube_invalid (const struct kcube *t);

@@ -368,6 +368,9 @@ cmd_eval (int argc, const char **argv)
         {
           if (tsv_nmeta (r) != nmeta)
             {
+              /* A #@time_unit between rows must agree with the others
+                 (the readers stay open until the end for this).  */
+              tsv_time_unit (rs, nfiles);
               tsv_copy_meta (w, r);
               nmeta = tsv_nmeta (r);
             }
@@ -411,9 +414,12 @@ cmd_eval (int argc, const char **argv)
               eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
             }
         }
-      tsv_close (r);
+      /* Metadata after the last row.  */
+      tsv_time_unit (rs, nfiles);
     }
   tsv_writer_close (w);
+  for (size_t f = 0; f < nfiles; f++)
+    tsv_close (rs[f]);
   free (rs);
   free (in_names);
   for (int k = 0; k < 3; k++)
@@ -893,21 +899,46 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
   tsv_put_num (w, r->r2);
   tsv_put_int (w, (int64_t) r->n);
   tsv_end_row (w);
-  if (r->rel_rms > FIT_BAD_REL_RMS)
+  char where[300] = "";
+  if (by && segmented)
+    snprintf (where, sizeof where, "group %s='%s', segment %zu: ", opt_by,
+              key, seg + 1);
+  else if (by)
+    snprintf (where, sizeof where, "group %s='%s': ", opt_by, key);
+  else if (segmented)
+    snprintf (where, sizeof where, "segment %zu: ", seg + 1);
+  if (r->rel_rms > FIT_BAD_REL_RMS && isfinite (r->rel_rms))
     {
-      char v[NUM_BUFSIZE], where[300] = "";
+      char v[NUM_BUFSIZE];
       num_format (100 * r->rel_rms, 3, v);
-      if (by && segmented)
-        snprintf (where, sizeof where, "group %s='%s', segment %zu: ", opt_by,
-                  key, seg + 1);
-      else if (by)
-        snprintf (where, sizeof where, "group %s='%s': ", opt_by, key);
-      else if (segmented)
-        snprintf (where, sizeof where, "segment %zu: ", seg + 1);
       warn ("%sthe residuals are large (relative RMS %s%%): the data do "
             "not look %s", where, v,
             r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
     }
+  /* A value written NA: say which and why (CONVENTIONS.md 2).  */
+  int lin = r->model == HFIT_LINEAR;
+  const char *cols[7] = { lin ? "alpha" : "a", lin ? "beta" : "b",
+                          lin ? "alpha_se" : "a_se", lin ? "beta_se" : "b_se",
+                          "rms", "rel_rms", "r2" };
+  double vals[7] = { r->p[0], r->p[1], r->se[0], r->se[1], r->rms,
+                     r->rel_rms, r->r2 };
+  char list[100] = "";
+  size_t len = 0, nna = 0;
+  for (int i = 0; i < 7; i++)
+    if (!isfinite (vals[i]))
+      {
+        len += (size_t) snprintf (list + len, sizeof list - len, "%s%s",
+                                  nna ? ", " : "", cols[i]);
+        nna++;
+      }
+  if (nna == 1 && !isfinite (r->r2))
+    warn_once ("fit-r2", "%sr2 is NA: every time is the same, so r2 = 1 - "
+               "SS_res/SS_tot is undefined", where);
+  else if (nna)
+    warn_once ("fit-overflow", "%s%s %s NA: %s overflow%s a double (values "
+               "near 1e308; rescale the times or sizes, e.g. to a larger "
+               "unit)", where, list, nna > 1 ? "are" : "is",
+               nna > 1 ? "they" : "it", nna > 1 ? "" : "s");
 }
 
 static int
