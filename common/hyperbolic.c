@@ -14,11 +14,12 @@ hyper_time (double x, double a, double b)
   if (a == 0)
     return b * x;
   double a2 = a * a;
-  /* a^2 overflows for a > 1e154 (and is 0 below 1e-162) although T is
-     about a: then a (a/d), which differs from a^2/d in the last bit only,
-     so the ordinary range keeps its usual rounding.  */
-  if (isinf (a2) || a2 == 0)
-    return a * (a / d) + b * x;
+  /* a^2 overflows for a > 1e154 (and is 0 below 1e-162), and d for
+     a + b x above the largest double, although T itself may be finite:
+     then the same T as a / (1 + b x / a) + b x.  The ordinary range keeps
+     a^2/d and its usual rounding.  */
+  if (isinf (a2) || a2 == 0 || isinf (d))
+    return a / (1 + b * x / a) + b * x;
   return a2 / d + b * x;
 }
 

@@ -210,14 +210,16 @@ static void
 eval_row (tsv_writer *w, double x, double a, double b, double m, double p,
           int exact)
 {
+  double t = hyper_time (x, a, b);                      /* eq. (2) */
+  double ts = exact ? hyper_sawtooth (x, a, m, p) : 0;  /* eq. (1) */
   if (exact)
-    {
-      tsv_put_num (w, hyper_sawtooth (x, a, m, p));    /* eq. (1) */
-      tsv_put_num (w, hyper_time (x, a, b));            /* eq. (2) */
-    }
-  else
-    tsv_put_num (w, hyper_time (x, a, b));              /* eq. (2) */
+    tsv_put_num (w, ts);
+  tsv_put_num (w, t);
   tsv_end_row (w);
+  if ((isinf (t) || isinf (ts)) && !isnan (x) && !isnan (a) && !isnan (b))
+    warn_once ("inf", "a time above the largest double (about 1.8e308) is "
+               "written NA (rescale a, b or the sizes, e.g. to a larger "
+               "unit)");
 }
 
 static int
@@ -695,6 +697,14 @@ cmd_reduce (int argc, const char **argv)
               "results that depend on it are NA");
         break;
       }
+  for (size_t row = 0; row < ncomb; row++)
+    if (isinf (outs[row].a) || isinf (outs[row].b))
+      {
+        warn ("a reduced a or b is above the largest double (about "
+              "1.8e308) and is written NA (rescale the blocks, e.g. to a "
+              "larger time unit)");
+        break;
+      }
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nfiles, "reduce");
   tsv_meta (w, "expression", "%s", text);
@@ -780,8 +790,8 @@ groups_free (struct groups *gs)
 /* Read (bytes, time) rows from FILES into groups by BY (NULL: one group).
    Rows with NA in bytes or time are skipped (with a warning).  */
 static void
-read_points (const char **files, const char *by, struct groups *gs,
-             tsv_reader ***rsp, size_t *nrp)
+read_points (const char **files, const char *by, int by_count,
+             struct groups *gs, tsv_reader ***rsp, size_t *nrp)
 {
   const char *stdin_only[] = { "-", NULL };
   if (!files)
@@ -816,8 +826,15 @@ read_points (const char **files, const char *by, struct groups *gs,
           if (!(t > 0))
             tsv_die_field (r, ct, "a time must be > 0, not '%s'",
                            tsv_field (r, ct));
-          struct group *g = group_get (gs, cg >= 0 ? tsv_field (r, (size_t) cg)
-                                                   : "");
+          /* BY_COUNT: the groups are whole numbers (invert's pattern
+             size), checked where they are read and keyed by value.  */
+          char count[32];
+          if (cg >= 0 && by_count)
+            snprintf (count, sizeof count, "%lld",
+                      (long long) tsv_int (r, (size_t) cg));
+          struct group *g = group_get (gs, cg < 0 ? ""
+                                       : by_count ? count
+                                       : tsv_field (r, (size_t) cg));
           dvec_push (&g->x, x);
           dvec_push (&g->t, t);
         }
@@ -1000,7 +1017,7 @@ cmd_fit (int argc, const char **argv)
   struct groups gs = { NULL, 0 };
   tsv_reader **rs;
   size_t nr;
-  read_points (poptGetArgs (con), opt_by, &gs, &rs, &nr);
+  read_points (poptGetArgs (con), opt_by, 0, &gs, &rs, &nr);
 
   int segmented = opt_segments != NULL;
   struct hfit_result *res = xmalloc ((kmax + at.n + 1) * sizeof *res);
@@ -1171,16 +1188,13 @@ cmd_invert (int argc, const char **argv)
   struct groups gs = { NULL, 0 };
   tsv_reader **rs;
   size_t nr;
-  read_points (args[1] ? args + 1 : NULL, opt_n_col, &gs, &rs, &nr);
+  read_points (args[1] ? args + 1 : NULL, opt_n_col, 1, &gs, &rs, &nr);
   size_t m = gs.n + (opt_rtt ? 1 : 0);
   struct hinv_obs *obs = xmalloc (m * sizeof *obs);
   for (size_t i = 0; i < gs.n; i++)
     {
-      double n;
+      double n = strtod (gs.v[i].key, NULL);   /* a whole number */
       char what[300];
-      if (num_parse_str (gs.v[i].key, &n) != NUM_OK || n != floor (n))
-        die ("column '%s': the pattern size must be an integer, not '%s'",
-             opt_n_col, gs.v[i].key);
       snprintf (what, sizeof what, "%s=%s: ", opt_n_col, gs.v[i].key);
       obs[i] = observe (what, n, 0, &gs.v[i].x, &gs.v[i].t);
     }
@@ -1191,7 +1205,7 @@ cmd_invert (int argc, const char **argv)
       tsv_reader **rrs;
       size_t nrr;
       const char *rf[] = { opt_rtt, NULL };
-      read_points (rf, NULL, &rg, &rrs, &nrr);
+      read_points (rf, NULL, 0, &rg, &rrs, &nrr);
       rr = rrs[0];
       free (rrs);
       if (rg.n == 0)

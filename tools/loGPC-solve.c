@@ -1329,6 +1329,19 @@ stdin_has_data (void)
   return 1;
 }
 
+/* The time unit of the inputs (checked again whenever more metadata
+   were read: a #@time_unit may stand between rows), which must agree
+   with --time-unit.  */
+static const char *
+time_unit_again (tsv_reader *const *readers, size_t nr, const char *given)
+{
+  const char *unit = tsv_time_unit (readers, nr);
+  if (given && unit && strcmp (given, unit) != 0)
+    die ("--time-unit %s conflicts with the input's #@time_unit=%s",
+         given, unit);
+  return unit;
+}
+
 static int
 run (const struct sub *sub, int argc, const char **argv)
 {
@@ -1368,10 +1381,7 @@ run (const struct sub *sub, int argc, const char **argv)
     readers[nr++] = pr;
   if (in)
     readers[nr++] = in;
-  const char *unit = tsv_time_unit (readers, nr);
-  if (o.time_unit && unit && strcmp (o.time_unit, unit) != 0)
-    die ("--time-unit %s conflicts with the input's #@time_unit=%s",
-         o.time_unit, unit);
+  const char *unit = time_unit_again (readers, nr, o.time_unit);
   if (o.time_unit)
     unit = o.time_unit;
 
@@ -1474,8 +1484,17 @@ run (const struct sub *sub, int argc, const char **argv)
       tsv_write_header (w, nn, names);
       cur_reader = in;
       struct params p;
+      size_t nmeta = tsv_nmeta (in);
       while (tsv_next (in))
         {
+          if (tsv_nmeta (in) != nmeta)
+            {
+              /* Metadata between rows: copied, and a #@time_unit must
+                 agree with the rest.  */
+              time_unit_again (readers, nr, o.time_unit);
+              tsv_copy_meta (w, in);
+              nmeta = tsv_nmeta (in);
+            }
           explain_row = tsv_lineno (in);
           p = base;
           for (size_t i = 0; i < ni; i++)
@@ -1505,6 +1524,7 @@ run (const struct sub *sub, int argc, const char **argv)
              into this row: forget the pointers, keep the copies.  */
         }
       cur_reader = NULL;
+      time_unit_again (readers, nr, o.time_unit);
       free (pk);
       free (sk);
       free (at);
