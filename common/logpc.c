@@ -20,7 +20,9 @@ logpc_strerror (enum logpc_status s)
     case LOGPC_SATURATED:
       return "the network is saturated (channel utilisation rho >= 1)";
     case LOGPC_DOMAIN:
-      return "an input is outside the model's domain";
+      return "an input is outside the model's domain, or a value computed "
+             "from the inputs is above the largest double (about 1.8e308: "
+             "rescale the times or sizes)";
     }
   return "unknown status";
 }

@@ -111,7 +111,7 @@ range_text (enum range r)
     case R_ONE:
       return "a number >= 1";
     case R_COUNT:
-      return "a whole number >= 1";
+      return "a whole number from 1 to 2^40 = 1099511627776";
     }
   return "";
 }
@@ -128,7 +128,8 @@ in_range (enum range r, double v)
     case R_ONE:
       return v >= 1;
     case R_COUNT:
-      return v >= 1 && v == floor (v) && v <= 9007199254740992.0;
+      /* The range of the options (cli_int in handle_option).  */
+      return v >= 1 && v == floor (v) && v <= (double) (INT64_C (1) << 40);
     }
   return 0;
 }
@@ -778,7 +779,8 @@ saturated (const struct logpc_contention *c, double B)
   fail ("the network is saturated: injection rate m = %s gives channel "
         "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
         "B = %s bytes (channel occupancy s = B Gc = %s) is m_sat = %s "
-        "messages per time unit", fmt (c->m, b1), fmt (c->rho, b2),
+        "messages per time unit", fmt (c->m, b1),
+        isfinite (c->rho) ? fmt (c->rho, b2) : "above 1.8e308",
         fmt (B, b3), fmt (c->s, b5), fmt (c->m_sat, b4));
 }
 
@@ -1329,6 +1331,22 @@ stdin_has_data (void)
   return 1;
 }
 
+/* A computed value above the largest double is written NA: say so, once
+   (CONVENTIONS.md 2).  NaN results are the documented "does not apply"
+   of some columns and are not reported.  */
+static void
+warn_overflow (const struct sub *sub, const double *out, size_t nc)
+{
+  for (size_t j = 0; j < nc; j++)
+    if (isinf (out[j]))
+      {
+        warn_once ("overflow", "column '%s' (and any other value above the "
+                   "largest double, about 1.8e308) is written NA: rescale "
+                   "the times or sizes", sub->cols[j]);
+        return;
+      }
+}
+
 /* The time unit of the inputs (checked again whenever more metadata
    were read: a #@time_unit may stand between rows), which must agree
    with --time-unit.  */
@@ -1400,7 +1418,10 @@ run (const struct sub *sub, int argc, const char **argv)
   /* Without input rows, compute before writing anything: an error leaves
      stdout empty.  */
   if (!in)
-    sub->compute (&base, out);
+    {
+      sub->compute (&base, out);
+      warn_overflow (sub, out, nc);
+    }
   tsv_writer *w = tsv_writer_open (NULL);
   if (pr)
     tsv_copy_meta (w, pr);
@@ -1503,6 +1524,7 @@ run (const struct sub *sub, int argc, const char **argv)
             else if (sk[i] >= 0 && !tsv_is_na (in, i))
               p.s[sk[i]] = tsv_field (in, i);
           sub->compute (&p, out);
+          warn_overflow (sub, out, nc);
           for (size_t i = 0; i < ni; i++)
             if (from[i] < 0)
               tsv_put_strn (w, tsv_field (in, i), tsv_field_len (in, i));
