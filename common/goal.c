@@ -137,11 +137,13 @@ integer (struct goal *g, const struct tok *t, int64_t max, const char *what)
           char text[64];
           snprintf (text, sizeof text, "%.*s", (int) (t->len < 60 ? t->len
                                                           : 60), t->s);
-          die_at (g->name, g->line, t->col, "negative %s '%s'", what, text);
+          die_at (g->name, g->line, t->col, "%s must be >= 0, not '%s'",
+                  what, text);
         }
-      bad (g, t, what);
+      if (st != NUM_RANGE || t->s[0] == '+' || t->s[0] == '-')
+        bad (g, t, what);
     }
-  if (v > max)
+  if (st == NUM_RANGE || v > max)
     {
       char text[64];
       snprintf (text, sizeof text, "%.*s", (int) (t->len < 60 ? t->len
@@ -226,6 +228,8 @@ operation (struct goal *g, struct tok *tk, int n, int i,
       const struct tok *t = &tk[i + 1];
       double w;
       enum num_status st = num_parse (t->s, t->len, &w);
+      if (st == NUM_RANGE)
+        bad (g, t, "a time below about 1.8e308");
       if (st != NUM_OK)
         bad (g, t, "a time");
       if (w < 0)

@@ -296,6 +296,10 @@ read_params_file (const char *path)
   if (!any)
     die_at (tsv_name (r), tsv_lineno (r), 0, "no parameter column (L, o, "
             "os, or, g, G, O, S, a, b, n, kd, Gc)");
+  /* The later rows are not used, but read: a #@time_unit among them is
+     the file's too (and a broken row is still an error).  */
+  while (tsv_next (r))
+    ;
   return r;
 }
 
@@ -729,6 +733,16 @@ run_predict (int argc, const char **argv)
         }
     }
   double t2 = now (), c2 = cpu_now ();
+  /* A time past the largest double is written NA: say so (CONVENTIONS.md
+     2).  The schedule's times are finite when the makespan is.  */
+  for (size_t i = 0; i < (opt_sweep ? nsweep : 1); i++)
+    if (!isfinite (opt_sweep ? ms[i] : r.makespan))
+      {
+        warn ("the makespan is above the largest double (about 1.8e308) "
+              "and is written NA, as are the times past it: rescale the "
+              "work or the parameters, e.g. to a larger time unit");
+        break;
+      }
 
   tsv_writer *w = tsv_writer_open (NULL);
   for (size_t i = 0; i < nrd; i++)
