@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -218,6 +219,20 @@ dataset_free (struct dataset *ds)
   free (ds->g);
 }
 
+/* gnuplot takes any value of magnitude DBL_MAX/2 or more for undefined
+   (VERYLARGE in its syscfg.h) and leaves the point out: say so, once.  */
+static double
+drawable (const tsv_reader *r, size_t col, double v)
+{
+  if (fabs (v) >= DBL_MAX / 2 && !isnan (v))
+    warn_once ("verylarge", "%s:%ld:%zu: column '%s': '%s' is beyond "
+               "gnuplot's range (magnitude below about 8.9e307): such "
+               "points are left out of the plot (rescale the column)",
+               tsv_name (r), tsv_lineno (r), col + 1, tsv_colname (r, col),
+               tsv_field (r, col));
+  return v;
+}
+
 /* The open inputs, kept for the time unit check (metadata may follow
    rows).  */
 static tsv_reader **readers;
@@ -279,7 +294,7 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
       last = g;
       double *row = group_push (ds, g);
       for (size_t i = 0; i < nc; i++)
-        row[i] = tsv_num (r, col[i], 1);
+        row[i] = drawable (r, col[i], tsv_num (r, col[i], 1));
       group_text (g, r, col, nc);
     }
   free (col);
@@ -315,8 +330,8 @@ read_gantt (const char *path, struct dataset *ds)
         tsv_die_field (r, ckind, "unknown kind '%s' (expected compute, "
                        "send, recv or wait)", kind);
       double *row = group_push (ds, &ds->g[i]);
-      row[0] = tsv_num (r, cstart, 0);
-      row[1] = tsv_num (r, cend, 0);
+      row[0] = drawable (r, cstart, tsv_num (r, cstart, 0));
+      row[1] = drawable (r, cend, tsv_num (r, cend, 0));
       row[2] = tsv_num (r, cproc, 0);
       size_t col[3] = { cstart, cend, cproc };
       group_text (&ds->g[i], r, col, 3);
@@ -341,7 +356,7 @@ read_matrix (const char *path, const char *value, struct dataset *ds)
       double *row = group_push (ds, g);
       row[0] = tsv_num (r, csrc, 0);
       row[1] = tsv_num (r, cdst, 0);
-      row[2] = tsv_num (r, cval, 1);
+      row[2] = drawable (r, cval, tsv_num (r, cval, 1));
       size_t col[3] = { csrc, cdst, cval };
       group_text (g, r, col, 3);
     }
