@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -198,6 +199,11 @@ cli_double (const char *option, const char *text, double lo, double hi)
       char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
       num_format (lo, -1, a);
       num_format (hi, -1, b);
+      /* No upper bound (HUGE_VAL or DBL_MAX): say only the lower one
+         (HUGE_VAL printed "0 to NA").  */
+      if (hi >= DBL_MAX)
+        die_usage ("option '--%s': '%s' is out of range (a number >= %s "
+                   "expected)", option, text, a);
       die_usage ("option '--%s': '%s' is out of range (%s to %s)", option,
                  text, a, b);
     }

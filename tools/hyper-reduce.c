@@ -139,8 +139,8 @@ opt_nonneg (const char *option, const char *text)
     die_usage ("option '%s': invalid number '%s' (%s)", option, text,
                num_strerror (st));
   if (v < 0)
-    die_usage ("option '%s': '%s' is out of range (it must be >= 0)", option,
-               text);
+    die_usage ("option '%s': '%s' is out of range (a number >= 0 "
+               "expected)", option, text);
   return v;
 }
 
@@ -240,7 +240,8 @@ cmd_eval (int argc, const char **argv)
                    "a/p + m");
       p = opt_nonneg ("--packet", opt_packet);
       if (p == 0)
-        die_usage ("option '--packet': the packet size must be > 0");
+        die_usage ("option '--packet': '%s' is out of range (a number > 0 "
+                   "expected: the packet size)", opt_packet);
       m = opt_nonneg ("--per-byte", opt_per_byte);
     }
   else if (opt_exact)
