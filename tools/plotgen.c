@@ -788,8 +788,10 @@ parse_size (const char *text, unsigned *w, unsigned *h, int dumb)
   char *wt = xasprintf ("%.*s", (int) (x - text), text);
   int64_t lo = dumb ? 10 : 16;
   int64_t hi = dumb ? 1000 : 20000;
-  *w = (unsigned) cli_int ("--size", wt, lo, hi);
-  *h = (unsigned) cli_int ("--size", x + 1, lo, hi);
+  /* cli_int adds the dashes ("----size" before).  */
+  *w = (unsigned) cli_int ("size", wt, lo, hi);
+  *h = (unsigned) cli_int ("size", x + 1, lo, hi);
+  free (wt);
 }
 
 int
