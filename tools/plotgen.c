@@ -791,7 +791,6 @@ parse_size (const char *text, unsigned *w, unsigned *h, int dumb)
   /* cli_int adds the dashes ("----size" before).  */
   *w = (unsigned) cli_int ("size", wt, lo, hi);
   *h = (unsigned) cli_int ("size", x + 1, lo, hi);
-  free (wt);
 }
 
 int
