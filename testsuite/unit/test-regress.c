@@ -1,10 +1,13 @@
-/* test-regress: inputs the fuzz harnesses (fuzz/) found to break common/,
+/* test-regress: inputs the fuzz harnesses (fuzz/) and the bad-input matrix
+   (testsuite/badinput.at) found to break common/,
    each with the property it broke.  One function per finding.  */
 #include <config.h>
 
 #include <float.h>
 #include <math.h>
 
+#include "hyperbolic.h"
+#include "hyperfit.h"
 #include "kcube.h"
 #include "num.h"
 #include "unit.h"
@@ -63,10 +66,56 @@ dims_product_overflow (void)
   CHECK (t.n == 1 && kcube_nodes (&t) == KCUBE_MAXNODES);
 }
 
+/* The bad-input matrix (testsuite/badinput.at): the --dims message did
+   not say that a topology is refused for its 2^40 nodes; the
+   diagnosis must tell that case from a syntax error.  */
+static void
+dims_too_big (void)
+{
+  CHECK (kcube_dims_too_big ("4294967296x4294967296"));
+  CHECK (kcube_dims_too_big ("1048576x1048577"));
+  CHECK (kcube_dims_too_big ("99999999999999999999999"));
+  CHECK (!kcube_dims_too_big ("1048576x1048576"));
+  CHECK (!kcube_dims_too_big ("8x"));
+  CHECK (!kcube_dims_too_big ("8x0x99999999999999"));
+  CHECK (!kcube_dims_too_big (""));
+  /* 17 dimensions is a syntax error whatever the product.  */
+  CHECK (!kcube_dims_too_big ("1024x1024x1024x1024x2x2x2x2x2x2x2x2x2x2x2x2x2"));
+}
+
+/* The bad-input matrix, huge.tsv: eq. (2) computed a^2 first, so that
+   T(1; 1e308, 1e308) was 1e308 (and inf past a = 1e154), not 1.5e308;
+   the ordinary range keeps its rounding.  */
+static void
+hyper_time_no_overflow (void)
+{
+  CHECK (hyper_time (1, 1e308, 1e308) == 1.5e308);
+  CHECK (fabs (hyper_time (0, 1e200, 1) - 1e200) <= 1e200 * DBL_EPSILON);
+  CHECK (hyper_time (10, 3, 0.5) == 3.0 * 3.0 / (3 + 5.0) + 5.0);
+  CHECK (hyper_time (1e-170, 1e-170, 1) > 0);
+}
+
+/* The bad-input matrix, huge.tsv: a fit with one time of 1e308 gave rms
+   and r2 NA (the sums of squares overflow); they are finite.  */
+static void
+fit_stats_no_overflow (void)
+{
+  const double x[] = { 1, 1024, 65536, 1048576 };
+  const double t[] = { 1e308, 11.19, 262.5, 4194.3 };
+  struct hfit_options o = { HFIT_HYPERBOLIC, HFIT_WEIGHT_RELATIVE };
+  struct hfit_result r;
+  CHECK (hfit_fit (x, t, 4, &o, &r) == HFIT_OK);
+  CHECK (isfinite (r.rms) && r.rms > 1e307);
+  CHECK (isfinite (r.r2) && r.r2 < 1);
+}
+
 int
 main (void)
 {
   format_rounds_past_max ();
   dims_product_overflow ();
+  dims_too_big ();
+  hyper_time_no_overflow ();
+  fit_stats_no_overflow ();
   return unit_done ();
 }
