@@ -1210,7 +1210,7 @@ cmd_invert (int argc, const char **argv)
       rr = rrs[0];
       free (rrs);
       if (rg.n == 0)
-        die ("%s: no round-trip times", opt_rtt);
+        die ("%s: no round-trip times", tsv_name (rr));
       /* RTT/2: the one-way time of eq. (3).  */
       for (size_t j = 0; j < rg.v[0].t.n; j++)
         rg.v[0].t.v[j] /= 2;
