@@ -235,6 +235,7 @@ mirror_size (int src, char *buf, int64_t m, int64_t count, int expected)
     {
       chk (MPI_Recv (buf, cnt, MPI_BYTE, src, TAG_DATA, w,
                      MPI_STATUS_IGNORE), "MPI_Recv");
+      mpu_slow_hook (m);   /* MSGPERF_MPI_SLOW, a testing aid */
       chk (MPI_Send (NULL, 0, MPI_BYTE, src, TAG_DATA, w), "MPI_Send");
       chk (MPI_Recv (NULL, 0, MPI_BYTE, src, TAG_DATA, w,
                      MPI_STATUS_IGNORE), "MPI_Recv");
