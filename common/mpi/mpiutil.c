@@ -93,6 +93,10 @@ mpu_slow_hook (int64_t bytes)
 void
 mpu_init (int *argc, char ***argv)
 {
+  /* Each line to stderr in one write: the messages of several ranks that
+     fail alike (die() writes a message in pieces) then come out whole
+     instead of mixed within a line.  Every exit path flushes it.  */
+  setvbuf (stderr, NULL, _IOLBF, 0);
   int rc = MPI_Init (argc, argv);
   if (rc != MPI_SUCCESS)
     {
