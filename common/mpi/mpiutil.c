@@ -59,12 +59,10 @@ slow_parse (const char *v)
   const char *c2 = c1 ? strchr (c1 + 1, ':') : NULL;
   int64_t rank, bytes;
   double sec;
-  char tail[NUM_BUFSIZE];
-  size_t lt = c2 ? strlen (c2 + 1) : 0;
-  if (c2 == NULL || lt >= sizeof tail
+  if (c2 == NULL
       || num_parse_int64 (v, (size_t) (c1 - v), &rank) != NUM_OK
       || num_parse_int64 (c1 + 1, (size_t) (c2 - c1 - 1), &bytes) != NUM_OK
-      || num_parse (c2 + 1, lt, &sec) != NUM_OK
+      || num_parse_str (c2 + 1, &sec) != NUM_OK
       || rank < 0 || rank > INT32_MAX || bytes < 0 || !(sec >= 0)
       || sec > 3600)
     die ("environment variable MSGPERF_MPI_SLOW: '%s' is not "
