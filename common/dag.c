@@ -160,6 +160,8 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
   d->eto[d->ne] = to;
   d->ekind[d->ne] = (uint8_t) k;
   d->ne++;
+  if (k == DAG_IREQUIRES)
+    d->has_irequires = 1;
 }
 
 void
@@ -333,12 +335,15 @@ dag_finalize (struct dag *d)
   free (fill);
 
   /* Kahn's algorithm: every node must be reachable in topological
-     order, otherwise there is a cycle.  */
+     order, otherwise there is a cycle.  The nodes ready go through a
+     first-in first-out queue (each node enters it once), which visits
+     the graph level by level, close to the order of the node array for
+     the generators' DAGs: fewer cache misses than a stack.  */
   uint32_t *left = malloc ((n ? n : 1) * sizeof *left);
-  int32_t *stack = malloc ((n ? n : 1) * sizeof *stack);
-  if (!left || !stack)
+  int32_t *queue = malloc ((n ? n : 1) * sizeof *queue);
+  if (!left || !queue)
     die ("out of memory");
-  size_t sp = 0, done = 0;
+  size_t qhead = 0, qtail = 0;
   /* The message of a native SEND (node v) reaches its RECV (v + 1): an
      edge for this check, though not a dependency of the simulation.  */
   for (size_t v = 0; v < n; v++)
@@ -346,23 +351,22 @@ dag_finalize (struct dag *d)
               + (d->node[v].op == DAG_RECV && d->node[v].derived);
   for (size_t v = 0; v < n; v++)
     if (!left[v])
-      stack[sp++] = (int32_t) v;
-  while (sp)
+      queue[qtail++] = (int32_t) v;
+  while (qhead < qtail)
     {
-      int32_t v = stack[--sp];
-      done++;
+      int32_t v = queue[qhead++];
       if (d->node[v].op == DAG_SEND && d->node[v].derived
           && --left[v + 1] == 0)
-        stack[sp++] = v + 1;
+        queue[qtail++] = v + 1;
       for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
         {
           uint32_t w = d->succ[i] >> 1;
           if (--left[w] == 0)
-            stack[sp++] = (int32_t) w;
+            queue[qtail++] = (int32_t) w;
         }
     }
-  free (stack);
-  if (done < n)
+  free (queue);
+  if (qtail < n)
     die_cycle (d, left);   /* frees LEFT */
   free (left);
 

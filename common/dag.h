@@ -53,6 +53,7 @@ struct dag
   uint32_t *succ;
   uint32_t *npred;
   int has_wildcard;         /* a RECV with DAG_ANY source or tag */
+  int has_irequires;        /* an edge of kind DAG_IREQUIRES */
 
   /* Names (task ids, GOAL labels): NUL-terminated strings.  */
   char *pool;
