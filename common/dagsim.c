@@ -1014,47 +1014,6 @@ run_msg (struct sim *s, int32_t m, double t)
     handle_msg (s, m, t);
 }
 
-/* The round being run is known in advance: fetch the state of the
-   events a few places ahead into the cache (the operations of a round
-   are spread over the DAG), in two steps: an operation's own state
-   first, its processor's (which needs the former) a few events later.  */
-enum { PF_FAR = 0, PF_NEAR = 0 };
-
-static inline void
-prefetch (const struct sim *s)
-{
-  const struct heap *h = &s->h;
-  if (h->bpos + PF_FAR < h->blen)
-    {
-      uint64_t k = h->batch[h->bpos + PF_FAR];
-      int32_t v = (int32_t) (k & 0x3fffffff);
-      int type = (int) ((k >> 30) & 3);
-      if (type == EV_WAKE)
-        {
-          __builtin_prefetch (&s->pl[v / W_NCLASS]);
-          __builtin_prefetch (&s->ps[v / W_NCLASS]);
-        }
-      else
-        {
-          __builtin_prefetch (&s->ns[v]);
-          __builtin_prefetch (&s->d->node[v]);
-          __builtin_prefetch (&s->d->succ_off[v]);
-          if (type == EV_MSG)
-            __builtin_prefetch (&s->ns[v + 1]);
-        }
-    }
-  if (h->bpos + PF_NEAR < h->blen)
-    {
-      uint64_t k = h->batch[h->bpos + PF_NEAR];
-      int32_t v = (int32_t) (k & 0x3fffffff);
-      int type = (int) ((k >> 30) & 3);
-      if (type == EV_OP)
-        __builtin_prefetch (&s->ps[s->ns[v].proc]);
-      else if (type == EV_MSG && s->d->node[v].derived)
-        __builtin_prefetch (&s->ps[s->ns[v + 1].proc]);
-    }
-}
-
 /* Append ", KIND DESCRIPTION" to the message being built.  */
 static void
 stuck_item (const struct dag *d, char *msg, size_t cap, const char *kind,
@@ -1211,7 +1170,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       int type;
       int32_t v;
       heap_pop (&s.h, &t, &type, &v);
-      prefetch (&s);
       events++;
       if (type == EV_OP)
         run_op (&s, v, t);
@@ -1261,19 +1219,31 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             }
         }
     }
-  /* The per-operation state is no longer needed: free it before the
-     results are allocated (peak memory).  */
   free (s.ns);
   s.ns = NULL;
   free (s.uq_next);
   s.uq_next = NULL;
-  r->proc = xmalloc (np * sizeof *r->proc);
+  r->proc = acc;
+  /* Into the DAG's numbering, in place: follow each cycle of the
+     permutation (porig is spent on the way).  */
   for (size_t p = 0; p < np; p++)
+    acc[p].finish = s.ps[p].cpu;
+  for (size_t i = 0; i < np; i++)
     {
-      acc[p].finish = s.ps[p].cpu;
-      r->proc[s.porig[p]] = acc[p];
+      if (s.porig[i] < 0)
+        continue;
+      struct dagsim_proc val = acc[i];
+      size_t cur = i;
+      while (s.porig[cur] >= 0)
+        {
+          size_t dst = (size_t) s.porig[cur];
+          s.porig[cur] = -1;
+          struct dagsim_proc tmp = acc[dst];
+          acc[dst] = val;
+          val = tmp;
+          cur = dst;
+        }
     }
-  free (acc);
   r->makespan = 0;
   r->last_proc = 0;
   for (size_t p = 0; p < np; p++)
