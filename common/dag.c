@@ -5,10 +5,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "dag.h"
 #include "err.h"
 #include "xalloc.h"
+
+void *
+dag_populate (void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+  long pg = sysconf (_SC_PAGESIZE);
+  if (p && pg > 0 && len >= ((size_t) 1 << 22))
+    {
+      uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1)
+                    & ~((uintptr_t) pg - 1);
+      uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+      if (e > a)
+        (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
+    }
+#else
+  (void) len;
+#endif
+  return p;
+}
 
 void
 dag_reserve (struct dag *d, size_t nodes, size_t edges)
@@ -17,14 +38,17 @@ dag_reserve (struct dag *d, size_t nodes, size_t edges)
     die ("%s: too many operations (over 2^30)", d->source);
   if (nodes > d->cap)
     {
-      d->node = xrealloc (d->node, nodes * sizeof *d->node);
+      d->node = dag_populate (xrealloc (d->node, nodes * sizeof *d->node),
+                              nodes * sizeof *d->node);
       d->cap = nodes;
     }
   if (edges > d->ecap)
     {
-      d->efrom = xrealloc (d->efrom, edges * sizeof *d->efrom);
-      d->eto = xrealloc (d->eto, edges * sizeof *d->eto);
-      d->ekind = xrealloc (d->ekind, edges);
+      d->efrom = dag_populate (xrealloc (d->efrom, edges * sizeof *d->efrom),
+                               edges * sizeof *d->efrom);
+      d->eto = dag_populate (xrealloc (d->eto, edges * sizeof *d->eto),
+                             edges * sizeof *d->eto);
+      d->ekind = dag_populate (xrealloc (d->ekind, edges), edges);
       d->ecap = edges;
     }
 }
@@ -311,6 +335,9 @@ dag_finalize (struct dag *d)
   d->npred = calloc (n ? n : 1, sizeof *d->npred);
   if (!d->succ_off || !d->succ || !d->npred)
     die ("out of memory (%zu operations, %zu dependencies)", n, d->ne);
+  dag_populate (d->succ_off, (n + 1) * sizeof *d->succ_off);
+  dag_populate (d->succ, d->ne * sizeof *d->succ);
+  dag_populate (d->npred, n * sizeof *d->npred);
   for (size_t e = 0; e < d->ne; e++)
     {
       if (d->efrom[e] == d->eto[e])
@@ -343,6 +370,8 @@ dag_finalize (struct dag *d)
   int32_t *queue = malloc ((n ? n : 1) * sizeof *queue);
   if (!left || !queue)
     die ("out of memory");
+  dag_populate (left, n * sizeof *left);
+  dag_populate (queue, n * sizeof *queue);
   size_t qhead = 0, qtail = 0;
   /* The message of a native SEND (node v) reaches its RECV (v + 1): an
      edge for this check, though not a dependency of the simulation.  */

@@ -70,6 +70,13 @@ void dag_free (struct dag *d);
    from generators that know their size).  */
 void dag_reserve (struct dag *d, size_t nodes, size_t edges);
 
+/* Map in the pages of the block P of LEN bytes, about to be written
+   in full, at once (Linux's MADV_POPULATE_WRITE) rather than one page
+   fault at a time (which costs more than the work on a page of the
+   simulator's state).  Does nothing for small blocks or where the call
+   is not available.  Returns P.  */
+void *dag_populate (void *p, size_t len);
+
 /* Add a string to the name pool; returns its offset.  */
 int32_t dag_intern (struct dag *d, const char *s, size_t len);
 const char *dag_name (const struct dag *d, int32_t off);

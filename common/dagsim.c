@@ -1064,6 +1064,14 @@ die_stuck (struct sim *s)
        nwait == 1 ? "" : "s", list);
 }
 
+/* N zeroed elements of SIZE bytes that the run writes every one of
+   (dag_populate).  */
+static void *
+xcalloc_touched (size_t n, size_t size)
+{
+  return dag_populate (xcalloc (n, size), n * size);
+}
+
 /* Free the state of a run (also what a run that died through err.h left:
    the state is static so that a harness that catches the exit neither
    loses nor leaks it).  */
@@ -1106,7 +1114,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
-  s.ns = xcalloc (n, sizeof *s.ns);
+  s.ns = xcalloc_touched (n, sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
   for (size_t p = 0; p < np; p++)
@@ -1133,7 +1141,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       }
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
-  s.ps = xcalloc (np, sizeof *s.ps);
+  s.ps = xcalloc_touched (np, sizeof *s.ps);
   /* zeroed pages: only the processors that ever wait touch theirs */
   s.pl = xcalloc (np, sizeof *s.pl);
   if (opt && opt->critical_path)
@@ -1188,7 +1196,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
      it here rather than in the event loop, per processor in the
      simulator's numbering (in operation order, as the sums always were),
      checking that every operation completed.  */
-  struct dagsim_proc *acc = xcalloc (np, sizeof *acc);
+  struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
