@@ -182,12 +182,14 @@ hp_down (struct heap *h)
 static const uint8_t op_cls[3] = { 2, 0, 1 };   /* by enum dag_op */
 static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
 
-static void
+static void heap_push_slow (struct heap *h, double t, uint64_t key)
+  __attribute__ ((noinline));
+
+/* Pushes often come in runs for one time: the last bucket used, if
+   there is room in it, else heap_push_slow.  */
+static inline void
 heap_push (struct heap *h, double t, uint64_t key)
 {
-  if (t == 0)
-    t = 0;   /* one bucket for -0 and +0 */
-  /* Pushes often come in runs for one time: the last bucket used.  */
   if (h->last_b >= 0 && h->b[h->last_b].t == t)
     {
       struct bucket *b = &h->b[h->last_b];
@@ -197,6 +199,14 @@ heap_push (struct heap *h, double t, uint64_t key)
           return;
         }
     }
+  heap_push_slow (h, t, key);
+}
+
+static void
+heap_push_slow (struct heap *h, double t, uint64_t key)
+{
+  if (t == 0)
+    t = 0;   /* one bucket for -0 and +0 */
   if (2 * (h->mused + 1) > h->mcap)
     map_grow (h);
   size_t mask = h->mcap - 1;
@@ -304,6 +314,8 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
       memset (cnt, 0, sizeof cnt);
       for (size_t j = 0; j < n; j++)
         cnt[(src[j] >> shift) & (RSIZE - 1)]++;
+      if (cnt[(src[0] >> shift) & (RSIZE - 1)] == n)
+        continue;   /* one digit for all: nothing to move */
       size_t sum = 0;
       for (size_t k = 0; k < RSIZE; k++)
         {
