@@ -7,7 +7,10 @@
  * warm-up, the number of round trips per repetition is set so that one
  * repetition lasts about 1 ms, and 31 repetitions are timed with
  * MPI_Wtime.  Prints "bytes<TAB>t" with t the median one-way time (half a
- * round trip) in microseconds.  */
+ * round trip) in microseconds.
+ *
+ * bench/pingpong-preload.c includes this file with PINGPONG_NO_MAIN
+ * defined, to run the same loop inside another MPI program's launch.  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +25,52 @@ cmp (const void *a, const void *b)
 }
 
 static void
-bounce (int rank, char *buf, int n, long iters)
+bounce (MPI_Comm comm, int rank, char *buf, int n, long iters)
 {
   for (long i = 0; i < iters; i++)
     if (rank == 0)
       {
-        MPI_Send (buf, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-        MPI_Recv (buf, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send (buf, n, MPI_BYTE, 1, 0, comm);
+        MPI_Recv (buf, n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
       }
     else
       {
-        MPI_Recv (buf, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send (buf, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        MPI_Recv (buf, n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Send (buf, n, MPI_BYTE, 0, 0, comm);
       }
 }
 
+/* The median one-way time (us) of N-byte messages between ranks 0 and 1
+   of COMM; every rank of COMM calls it (ranks above 1 only take part in
+   the broadcast).  */
+static double
+pingpong_size (MPI_Comm comm, int rank, int n)
+{
+  char *buf = calloc (1, n ? (size_t) n : 1);
+  double t0 = MPI_Wtime ();
+  if (rank < 2)
+    bounce (comm, rank, buf, n, WARMUP);
+  double one = (MPI_Wtime () - t0) / WARMUP;
+  long iters = one > 0 ? (long) (1e-3 / one) : 1000;
+  if (iters < 1)
+    iters = 1;
+  if (iters > 10000)
+    iters = 10000;
+  MPI_Bcast (&iters, 1, MPI_LONG, 0, comm);
+  double t[REPS];
+  for (int r = 0; r < REPS; r++)
+    {
+      double t1 = MPI_Wtime ();
+      if (rank < 2)
+        bounce (comm, rank, buf, n, iters);
+      t[r] = (MPI_Wtime () - t1) / (double) iters / 2 * 1e6;
+    }
+  qsort (t, REPS, sizeof *t, cmp);
+  free (buf);
+  return t[REPS / 2];
+}
+
+#ifndef PINGPONG_NO_MAIN
 int
 main (int argc, char **argv)
 {
@@ -55,28 +89,11 @@ main (int argc, char **argv)
   for (int a = 1; a < argc; a++)
     {
       int n = atoi (argv[a]);
-      char *buf = calloc (1, n ? (size_t) n : 1);
-      double t0 = MPI_Wtime ();
-      bounce (rank, buf, n, WARMUP);
-      double one = (MPI_Wtime () - t0) / WARMUP;
-      long iters = one > 0 ? (long) (1e-3 / one) : 1000;
-      if (iters < 1)
-        iters = 1;
-      if (iters > 10000)
-        iters = 10000;
-      MPI_Bcast (&iters, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-      double t[REPS];
-      for (int r = 0; r < REPS; r++)
-        {
-          double t1 = MPI_Wtime ();
-          bounce (rank, buf, n, iters);
-          t[r] = (MPI_Wtime () - t1) / (double) iters / 2 * 1e6;
-        }
-      qsort (t, REPS, sizeof *t, cmp);
+      double t = pingpong_size (MPI_COMM_WORLD, rank, n);
       if (rank == 0)
-        printf ("%d\t%.6g\n", n, t[REPS / 2]);
-      free (buf);
+        printf ("%d\t%.6g\n", n, t);
     }
   MPI_Finalize ();
   return 0;
 }
+#endif

@@ -906,11 +906,14 @@ main (int argc, char **argv)
   memset (name, 0, sizeof name);
   MPI_Get_processor_name (name, &len);
   char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
-  char *buf = malloc ((size_t) c.o.max_bytes + 1);
+  /* A send and a receive buffer (logp_proto.c says why), written once so
+     that every page is real memory, not the shared zero page.  */
+  size_t blen = (size_t) c.o.max_bytes + 1;
+  char *buf = malloc (2 * blen);
   struct lm_result *res = calloc (npairs + 1, sizeof *res);
   if (hosts == NULL || buf == NULL || res == NULL)
     mpu_die (EXIT_DATA, "out of memory");
-  memset (buf, 'x', (size_t) c.o.max_bytes + 1);
+  memset (buf, 'x', 2 * blen);
   mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
                             MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                             MPI_COMM_WORLD), "MPI_Allgather");
@@ -925,10 +928,10 @@ main (int argc, char **argv)
       int s = pairs[p].src, d = pairs[p].dst;
       /* The result stays on the measure rank until the gather.  */
       if (mpu_rank == s)
-        lm_measure (&c.o, s, d, buf, p == 0 ? NULL : &sizes,
+        lm_measure (&c.o, s, d, buf, buf + blen, p == 0 ? NULL : &sizes,
                     p == 0 ? &sizes : NULL, &res[p]);
       else if (mpu_rank == d)
-        lm_mirror (&c.o, s, buf);
+        lm_mirror (&c.o, s, buf, buf + blen);
       if (p == 0 && npairs > 1)
         bcast_sizes (s, &sizes);
       /* One pair at a time: the next does not disturb this one.  */

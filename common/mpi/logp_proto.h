@@ -70,13 +70,14 @@ struct lm_sizes
 
 /* Measure side of pair SRC -> DST (the caller is SRC).  SIZES NULL: choose
    the sizes adaptively (logp_select) and return them in CHOSEN; else
-   measure exactly those.  */
-void lm_measure (const struct lm_opts *o, int src, int dst, char *buf,
-                 const struct lm_sizes *sizes, struct lm_sizes *chosen,
-                 struct lm_result *res);
+   measure exactly those.  SBUF and RBUF (each o->max_bytes + 1 bytes, not
+   overlapping) are the send and the receive buffer.  */
+void lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
+                 char *rbuf, const struct lm_sizes *sizes,
+                 struct lm_sizes *chosen, struct lm_result *res);
 
-/* Mirror side: answer SRC until it says done.  */
-void lm_mirror (const struct lm_opts *o, int src, char *buf);
+/* Mirror side: answer SRC until it says done; SBUF and RBUF as above.  */
+void lm_mirror (const struct lm_opts *o, int src, char *sbuf, char *rbuf);
 
 void lm_result_free (struct lm_result *res);
 

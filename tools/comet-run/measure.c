@@ -79,6 +79,56 @@ comet_loop_overhead (struct comet_ctx *c)
   c->loop_iter = per > 0 ? per : 0;
 }
 
+/* The repeat count k that makes one timed loop last about --sample-time
+   (at most CAP), chosen by the test node from untimed batches of 1, 2, 4,
+   ... iterations, until a batch lasts at least half the sample time and
+   its time per iteration is within a quarter of the previous batch's.
+   Why not from the warm-up's duration: the first calls of a point can be
+   far slower than the rest (Open MPI's shared-memory path, for one, gives
+   a peer its fast lane only after 16 messages), so the warm-up's mean
+   made a small message's iteration look ten times longer, and the first
+   point of every run got a tenth of the repeat count it asked for, with a
+   per-sample start-up cost ten times less amortised (about 15% on the
+   one-way time of small messages).  Each batch costs one broadcast; at
+   most 30 batches.  */
+static int64_t
+calibrate (const struct comet_timing *t, const struct comet_opts *o,
+           int64_t cap, int root)
+{
+  int64_t k = 1;
+  double prev = 0;
+  for (int round = 0;; round++)
+    {
+      double t1 = MPI_Wtime ();
+      for (int64_t i = 0; i < k; i++)
+        {
+          t->op (t->arg);
+          comet_dummy (i);
+        }
+      double el = MPI_Wtime () - t1;
+      int64_t next[2] = { k, 0 };      /* repeat count, done */
+      if (root)
+        {
+          double per = el / (double) k;
+          double want = per > 0 ? ceil (o->sample_time / per) : (double) cap;
+          int64_t w = want < 1 ? 1 : want > (double) cap ? cap : (int64_t) want;
+          int steady = prev > 0 && fabs (per - prev) <= 0.25 * prev;
+          if (round >= 29 || (el >= 0.5 * o->sample_time && steady)
+              || (k == cap && steady))
+            next[0] = w, next[1] = 1;
+          else
+            next[0] = el >= 0.5 * o->sample_time ? w
+                      : (2 * k > cap ? cap : 2 * k);
+          prev = per;
+        }
+      mpu_check (MPI_Bcast (next, 2, MPI_INT64_T, t->root, t->comm),
+                 "MPI_Bcast");
+      k = next[0];
+      if (next[1])
+        return k;
+    }
+}
+
 void
 comet_measure (struct comet_ctx *c, const struct comet_timing *t,
                struct comet_result *res)
@@ -89,27 +139,17 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
   int root = me == t->root;
 
   /* Warm-up: untimed as far as the results go (the first call, which may
-     set up connections, is never reported); the test node uses its
-     duration to pick the repeat count.  */
-  double w1 = MPI_Wtime ();
+     set up connections, is never reported).  */
   for (int64_t i = 0; i < o->warmup; i++)
     {
       t->op (t->arg);
       comet_dummy (i);
     }
-  double one = (MPI_Wtime () - w1) / (double) o->warmup;
 
   int64_t cap = t->max_repeat > 0 ? t->max_repeat : o->max_repeat;
   if (cap > o->max_repeat)
     cap = o->max_repeat;
-  int64_t k = 1;
-  if (root && one > 0)
-    {
-      double want = ceil (o->sample_time / one);
-      k = want < 1 ? 1 : want > (double) cap ? cap : (int64_t) want;
-    }
-  mpu_check (MPI_Bcast (&k, 1, MPI_INT64_T, t->root, t->comm), "MPI_Bcast");
-
+  int64_t k = calibrate (t, o, cap, root);
   struct stats_samples samples = { NULL, 0, 0 };
   int decision = STATS_CONTINUE;
   double start = MPI_Wtime ();
