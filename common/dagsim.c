@@ -1204,64 +1204,86 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   heap_init (&s.h);
   free (s.pl);
   s.pl = NULL;
-  /* The CPU time of each operation follows from its kind and size: sum
-     it here rather than in the event loop, per processor in the
-     simulator's numbering (in operation order, as the sums always were),
-     checking that every operation completed.  */
-  struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
-  for (size_t v = 0; v < n; v++)
+  if (opt && opt->finish_only)
     {
-      const struct dag_node *nd = &d->node[v];
-      const struct nstate *sv = &s.ns[v];
-      if (!(sv->state & ST_DONE)
-          || (nd->op != DAG_CALC && !(sv->state & ST_MATCHED)))
+      /* Only the finish times (and the count of messages).  */
+      for (size_t v = 0; v < n; v++)
         {
-          free (acc);
-          die_stuck (&s);
+          const struct nstate *sv = &s.ns[v];
+          if (!(sv->state & ST_DONE)
+              || (sv->op != DAG_CALC && !(sv->state & ST_MATCHED)))
+            die_stuck (&s);
+          r->messages += sv->op == DAG_SEND;
         }
-      if (nd->op == DAG_CALC)
-        acc[sv->proc].compute += nd->u.work;
-      else if (nd->op == DAG_SEND)
+      free (s.ns);
+      s.ns = NULL;
+      free (s.uq_next);
+      s.uq_next = NULL;
+      r->proc = xcalloc_touched (np, sizeof *r->proc);
+      for (size_t p = 0; p < np; p++)
+        r->proc[s.porig[p]].finish = s.ps[p].cpu;
+    }
+  else
+    {
+      /* The CPU time of each operation follows from its kind and size: sum
+         it here rather than in the event loop, per processor in the
+         simulator's numbering (in operation order, as the sums always were),
+         checking that every operation completed.  */
+      struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
+      for (size_t v = 0; v < n; v++)
         {
-          double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-          struct dagsim_proc *snd = &acc[sv->proc];
-          struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
-          r->messages++;
-          snd->nsend++;
-          rcv->nrecv++;
-          if (c->hyperbolic)
-            snd->send += hyper_time (x, c->a, c->b);
-          else
+          const struct dag_node *nd = &d->node[v];
+          const struct nstate *sv = &s.ns[v];
+          if (!(sv->state & ST_DONE)
+              || (nd->op != DAG_CALC && !(sv->state & ST_MATCHED)))
             {
-              snd->send += c->os + x1 * c->O;
-              rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
-                                     : x1 * c->G);
+              free (acc);
+              die_stuck (&s);
+            }
+          if (nd->op == DAG_CALC)
+            acc[sv->proc].compute += nd->u.work;
+          else if (nd->op == DAG_SEND)
+            {
+              double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+              struct dagsim_proc *snd = &acc[sv->proc];
+              struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
+              r->messages++;
+              snd->nsend++;
+              rcv->nrecv++;
+              if (c->hyperbolic)
+                snd->send += hyper_time (x, c->a, c->b);
+              else
+                {
+                  snd->send += c->os + x1 * c->O;
+                  rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
+                                         : x1 * c->G);
+                }
             }
         }
-    }
-  free (s.ns);
-  s.ns = NULL;
-  free (s.uq_next);
-  s.uq_next = NULL;
-  r->proc = acc;
-  /* Into the DAG's numbering, in place: follow each cycle of the
-     permutation (porig is spent on the way).  */
-  for (size_t p = 0; p < np; p++)
-    acc[p].finish = s.ps[p].cpu;
-  for (size_t i = 0; i < np; i++)
-    {
-      if (s.porig[i] < 0)
-        continue;
-      struct dagsim_proc val = acc[i];
-      size_t cur = i;
-      while (s.porig[cur] >= 0)
+      free (s.ns);
+      s.ns = NULL;
+      free (s.uq_next);
+      s.uq_next = NULL;
+      r->proc = acc;
+      /* Into the DAG's numbering, in place: follow each cycle of the
+         permutation (porig is spent on the way).  */
+      for (size_t p = 0; p < np; p++)
+        acc[p].finish = s.ps[p].cpu;
+      for (size_t i = 0; i < np; i++)
         {
-          size_t dst = (size_t) s.porig[cur];
-          s.porig[cur] = -1;
-          struct dagsim_proc tmp = acc[dst];
-          acc[dst] = val;
-          val = tmp;
-          cur = dst;
+          if (s.porig[i] < 0)
+            continue;
+          struct dagsim_proc val = acc[i];
+          size_t cur = i;
+          while (s.porig[cur] >= 0)
+            {
+              size_t dst = (size_t) s.porig[cur];
+              s.porig[cur] = -1;
+              struct dagsim_proc tmp = acc[dst];
+              acc[dst] = val;
+              val = tmp;
+              cur = dst;
+            }
         }
     }
   r->makespan = 0;

@@ -679,7 +679,8 @@ run_predict (int argc, const char **argv)
   if (!unit)
     unit = opt_time_unit;
 
-  struct dagsim_opts so = { opt_gantt, opt_critical };
+  /* the summary row needs no per-processor totals */
+  struct dagsim_opts so = { opt_gantt, opt_critical, !opt_per_proc };
   struct dagsim_result r;
   int iters;
   double t1 = now (), c1 = cpu_now ();
