@@ -500,13 +500,14 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
 enum { ST_STARTED = 1, ST_DONE = 2, ST_MATCHED = 4, ST_ARRIVED = 8,
        ST_POSTED = 16 };
 
-/* Per operation and per processor state, each in one cache line: the
-   simulation of a million ranks is bound by memory latency.  */
+/* Per operation and per processor state, small (24 and 32 bytes): the
+   simulation of a million ranks is bound by memory latency and by the
+   page faults of its state.  What only a rendezvous send needs is in
+   struct sim's aux.  */
 struct nstate
 {
   double ready;        /* latest satisfaction time; for a SEND after it
                           started: when the receiver finished handling */
-  double aux;          /* SEND: end of its CPU part */
   uint32_t pending;    /* predecessors not yet satisfied */
   int32_t next;        /* RECV: next posted receive in its queue;
                           CALC, SEND: next in its processor's waiting
@@ -554,6 +555,8 @@ struct sim
      their processors' state together in memory; the order of events
      within a round still follows the DAG's numbers (EV_KEY).  */
   int32_t *pnum, *porig;
+  double *aux;         /* the end of each SEND's CPU part, when a send can
+                          be a rendezvous (bytes > S) */
   int32_t *uq_next;    /* per SEND x nclass */
   uint64_t *order;     /* posting / arrival order (wildcards only) */
   uint64_t order_seq;
@@ -686,7 +689,7 @@ static void
 rendezvous_done (struct sim *s, int32_t snd, double t)
 {
   int32_t p = s->ns[snd].proc;
-  double done = s->ns[snd].aux > t ? s->ns[snd].aux : t;
+  double done = s->aux[snd] > t ? s->aux[snd] : t;
   set_cpu (s, p, t, snd);
   if (s->ps[p].nic_s < t)
     s->ps[p].nic_s = t;
@@ -858,7 +861,8 @@ start_send (struct sim *s, int32_t v, double t)
     }
   mark_start (s, v, t);
   set_cpu (s, p, cpu_end, v);
-  s->ns[v].aux = cpu_end;
+  if (s->aux)
+    s->aux[v] = cpu_end;
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
   heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
@@ -1099,6 +1103,7 @@ sim_release (struct sim *s)
   free (s->pl);
   free (s->pnum);
   free (s->porig);
+  free (s->aux);
   free (s->cp_pred);
   free (s->rpred);
   free (s->t_start);
@@ -1132,9 +1137,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   for (size_t p = 0; p < np; p++)
     s.pnum[p] = -1;
   int32_t nextp = 0;
+  int rendezvous = 0;
   for (size_t v = 0; v < n; v++)
     {
       int32_t p = d->node[v].proc;
+      if (d->node[v].op == DAG_SEND && (double) d->node[v].u.bytes > c->S)
+        rendezvous = 1;
       if (s.pnum[p] < 0)
         {
           s.porig[nextp] = p;
@@ -1151,6 +1159,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.porig[nextp] = (int32_t) p;
         s.pnum[p] = nextp++;
       }
+  if (rendezvous)
+    s.aux = xmalloc (n * sizeof *s.aux);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
