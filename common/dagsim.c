@@ -67,6 +67,7 @@ struct heap
   int32_t free_b;
   int nbig_free;       /* free buckets holding a big array */
   int32_t last_b;      /* bucket of the last push, or -1 */
+  int vbits;           /* width of the ordering numbers (EV_KEY) */
   int32_t *hp;         /* heap of bucket indices by time */
   size_t n, hcap;
   int32_t *map;        /* open addressing: time -> bucket, -1 empty */
@@ -273,13 +274,23 @@ cmp_u64 (const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-/* Sort N event keys (EV_KEY): nothing when they are in order already
-   (events pushed while a sorted round runs often are), else insertion
-   sort, qsort, or for big batches an LSD radix sort of bits 30-63 (bits
-   0-29 follow from them) in three passes of at most 12 bits, whose
-   counters stay in the cache.  */
+/* The sort order of key K as a number of VB + 4 bits: class, the
+   ordering number (VB bits wide), type.  */
+static inline uint64_t
+compact_key (uint64_t k, int vb)
+{
+  return (k >> 62) << (vb + 2) | ((k >> 32) & ((UINT64_C (1) << vb) - 1)) << 2
+         | ((k >> 30) & 3);
+}
+
+/* Sort N event keys (EV_KEY) whose ordering numbers have at most VB
+   bits: nothing when they are in order already (events pushed while a
+   sorted round runs often are), else insertion sort, qsort, or for big
+   batches an LSD radix sort of the compact keys (compact_key; bits 0-29
+   of a key follow from the others) in passes of 13 bits, whose counters
+   stay in the cache: two passes up to 2^22 operations.  */
 static void
-radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
+radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
 {
   size_t i = 1;
   while (i < n && a[i - 1] <= a[i])
@@ -301,20 +312,20 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
         }
       return;
     }
-  if (n < 16384)
+  if (n < 1024)
     {
       qsort (a, n, sizeof *a, cmp_u64);
       return;
     }
-  enum { RBITS = 12, RSIZE = 1 << RBITS };
+  enum { RBITS = 13, RSIZE = 1 << RBITS };
   static size_t cnt[RSIZE];
   uint64_t *src = a, *dst = tmp;
-  for (int shift = 30; shift < 64; shift += RBITS)
+  for (int shift = 0; shift < vb + 4; shift += RBITS)
     {
       memset (cnt, 0, sizeof cnt);
       for (size_t j = 0; j < n; j++)
-        cnt[(src[j] >> shift) & (RSIZE - 1)]++;
-      if (cnt[(src[0] >> shift) & (RSIZE - 1)] == n)
+        cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++;
+      if (cnt[(compact_key (src[0], vb) >> shift) & (RSIZE - 1)] == n)
         continue;   /* one digit for all: nothing to move */
       size_t sum = 0;
       for (size_t k = 0; k < RSIZE; k++)
@@ -324,7 +335,8 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
           sum += c;
         }
       for (size_t j = 0; j < n; j++)
-        dst[cnt[(src[j] >> shift) & (RSIZE - 1)]++] = src[j];
+        dst[cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++]
+          = src[j];
       uint64_t *x = src;
       src = dst;
       dst = x;
@@ -369,7 +381,7 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
       size_t spent_cap = h->batch_cap;
       h->batch = b->key;
       h->batch_cap = b->cap;
-      radix_sort (h->batch, h->tmp, n);
+      radix_sort (h->batch, h->tmp, n, h->vbits);
       h->blen = n;
       h->bpos = 0;
       h->btime = b->t;
@@ -1131,6 +1143,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
+  /* ordering numbers: operations, and processor * W_NCLASS + line */
+  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
+  s.h.vbits = 1;
+  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
+    s.h.vbits++;
   s.ns = xcalloc_touched (n, sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
