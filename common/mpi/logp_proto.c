@@ -248,6 +248,7 @@ mirror_size (int src, char *sbuf, char *rbuf, int64_t m, int64_t count,
     {
       chk (MPI_Recv (rbuf, cnt, MPI_BYTE, src, TAG_DATA, w,
                      MPI_STATUS_IGNORE), "MPI_Recv");
+      mpu_slow_hook (m);   /* MSGPERF_MPI_SLOW, a testing aid */
       chk (MPI_Send (NULL, 0, MPI_BYTE, src, TAG_DATA, w), "MPI_Send");
       chk (MPI_Recv (NULL, 0, MPI_BYTE, src, TAG_DATA, w,
                      MPI_STATUS_IGNORE), "MPI_Recv");

@@ -2,6 +2,7 @@
 #include <config.h>
 #include "mpiutil.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -17,6 +19,13 @@
 
 int mpu_rank = 0, mpu_size = 1;
 static int mpu_initialized;
+
+/* MSGPERF_MPI_SLOW (mpu_slow_hook): the slow rank (-1: none), the size it
+   is slow on, the seconds of its shortest sleep, and the calls so far.  */
+static int slow_rank = -1;
+static int64_t slow_bytes;
+static double slow_seconds;
+static uint64_t slow_calls;
 
 /* err.h's exit hook on an MPI rank.  Status 0 (--help, --version) and
    usage errors are reached by every rank alike, since all parse the same
@@ -40,9 +49,52 @@ mpi_exit_hook (int status)
   exit (status);
 }
 
+/* RANK:BYTES:SECONDS, each field by the strict parsers of num.h.  */
+static void
+slow_parse (const char *v)
+{
+  if (v == NULL || *v == '\0')
+    return;
+  const char *c1 = strchr (v, ':');
+  const char *c2 = c1 ? strchr (c1 + 1, ':') : NULL;
+  int64_t rank, bytes;
+  double sec;
+  if (c2 == NULL
+      || num_parse_int64 (v, (size_t) (c1 - v), &rank) != NUM_OK
+      || num_parse_int64 (c1 + 1, (size_t) (c2 - c1 - 1), &bytes) != NUM_OK
+      || num_parse_str (c2 + 1, &sec) != NUM_OK
+      || rank < 0 || rank > INT32_MAX || bytes < 0 || !(sec >= 0)
+      || sec > 3600)
+    die ("environment variable MSGPERF_MPI_SLOW: '%s' is not "
+         "RANK:BYTES:SECONDS (a rank, a size in bytes, 0 to 3600 seconds)",
+         v);
+  slow_rank = (int) rank;
+  slow_bytes = bytes;
+  slow_seconds = sec;
+}
+
+void
+mpu_slow_hook (int64_t bytes)
+{
+  if (slow_rank != mpu_rank || bytes != slow_bytes)
+    return;
+  double s = slow_seconds * (double) (1 + slow_calls++ % 4);
+  struct timespec ts, rem;
+  ts.tv_sec = (time_t) s;
+  ts.tv_nsec = (long) ((s - floor (s)) * 1e9);
+  /* A signal (SIGALRM of --timeout ends the process itself) may cut the
+     sleep short: sleep the rest.  */
+  while (nanosleep (&ts, &rem) != 0 && errno == EINTR)
+    ts = rem;
+}
+
 void
 mpu_init (int *argc, char ***argv)
 {
+  /* Each line to stderr in one write: the messages of several ranks that
+     fail alike (die() writes a message in pieces) then come out whole
+     instead of mixed within a line.  Every exit path flushes it.  */
+  setvbuf (stderr, NULL, _IOLBF, 0);
   int rc = MPI_Init (argc, argv);
   if (rc != MPI_SUCCESS)
     {
@@ -62,6 +114,7 @@ mpu_init (int *argc, char ***argv)
         mpu_die (EXIT_DATA, "cannot redirect stdout: %m");
       err_usage_silent = 1;
     }
+  slow_parse (getenv ("MSGPERF_MPI_SLOW"));
 }
 
 void

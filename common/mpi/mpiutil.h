@@ -8,6 +8,7 @@
 #define MSGPERF_MPIUTIL_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include "tsv.h"
 #include "err.h"
 
@@ -44,5 +45,16 @@ void mpu_write_meta (tsv_writer *w);
 
 /* Barrier that aborts on error.  */
 void mpu_barrier (void);
+
+/* Testing aid: a slow partner.  With MSGPERF_MPI_SLOW=RANK:BYTES:SECONDS
+   in the environment (read by mpu_init; a malformed value ends the job
+   with status 1), the rank RANK sleeps before answering a message of
+   BYTES bytes: the k-th such call (k = 0, 1, ...) sleeps
+   (1 + k mod 4) * SECONDS, a partner that is both slow and irregular, so
+   the 95% interval of a median over the replies never gets narrow.
+   Elsewhere, and without the variable, it returns at once.  The programs
+   call it where the partner replies (logp-measure's mirror, comet-run's
+   echo).  */
+void mpu_slow_hook (int64_t bytes);
 
 #endif

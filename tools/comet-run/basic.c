@@ -52,6 +52,7 @@ op_echo (void *arg)
     {
       COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
                            MPI_STATUS_IGNORE), "MPI_Recv");
+      mpu_slow_hook (p->count);   /* MSGPERF_MPI_SLOW, a testing aid */
       COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
                  "MPI_Send");
     }
