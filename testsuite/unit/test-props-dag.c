@@ -37,7 +37,9 @@
    below), where the order in which each CPU and NIC serves its work
    cannot change: every operation requires the previous one of its rank,
    and each rank receives at most one message, before it sends (a tree
-   from rank 0: broadcasts, scatters, pipelines with computations).
+   from rank 0: broadcasts, scatters, pipelines with computations); in
+   the native format, where a task's messages leave together when it
+   ends, a task that sends is its rank's last (half of the cases).
    - LoGPC is not monotone even there: its fixed point gives a slower
      schedule a lower injection rate, hence less contention (C_n grows
      with the rate, eqs. (5), (6) of the LoGPC paper); about one raise in
@@ -91,9 +93,61 @@ random_work (void)
    previous one of its rank, messages go anywhere.  CLASS 0: each
    operation requires the previous one of its rank with probability 0.7
    (or irequires it, one time in ten), messages go anywhere.  */
+/* CLASS 3: a native schedule (tasks, and messages between them:
+   dag_add_message) of the sequential class: a tree grown from a task on
+   rank 0; each step either starts a rank not reached yet with a task that
+   receives one message from the last task of a reached rank, or adds a
+   task after the last one of a reached rank, unless that one has sent
+   messages (a task's messages leave together when it ends: a later task
+   on its rank would compete with them for the CPU, first come first
+   served).  */
+static void
+random_native (struct dag *d)
+{
+  int small = getenv ("MSGPERF_PROP_SMALL") != NULL;   /* exploration */
+  int P = (int) prop_int (2, small ? 3 : 6);
+  int steps = (int) prop_int (3, small ? 5 : 30);
+  int32_t last[6];
+  int sent[6] = { 0, 0, 0, 0, 0, 0 };
+  int64_t tag = 0;
+  for (int p = 0; p < P; p++)
+    last[p] = -1;
+  dag_init (d, "prop");
+  last[0] = dag_add_calc (d, 0, random_work (), -1, 0);
+  for (int i = 0; i < steps; i++)
+    {
+      int na = 0, nb = 0, ha[6], hb[6];
+      for (int p = 0; p < P; p++)
+        if (last[p] >= 0)
+          ha[na++] = p;
+        else
+          hb[nb++] = p;
+      int a = ha[prop_int (0, na - 1)];
+      if (nb && (sent[a] || prop_int (0, 9) < 6))
+        {
+          int b = hb[prop_int (0, nb - 1)];
+          last[b] = dag_add_calc (d, b, random_work (), -1, 0);
+          dag_add_message (d, last[a], last[b], random_bytes (), &tag, 0);
+          sent[a] = 1;
+        }
+      else if (!sent[a])
+        {
+          int32_t v = dag_add_calc (d, a, random_work (), -1, 0);
+          dag_add_edge (d, last[a], v, DAG_REQUIRES);
+          last[a] = v;
+        }
+    }
+  dag_finalize (d);
+}
+
 static void
 random_schedule (struct dag *d, int cls)
 {
+  if (cls == 3)
+    {
+      random_native (d);
+      return;
+    }
   int small = getenv ("MSGPERF_PROP_SMALL") != NULL;   /* exploration */
   int P = (int) prop_int (2, small ? 3 : 6);
   int steps = (int) prop_int (4, small ? 7 : 40);
@@ -286,7 +340,8 @@ monotone (enum dag_model m, int mi)
     {
       struct dag d;
       struct dag_params p;
-      random_schedule (&d, 1);
+      /* half GOAL-like, half native */
+      random_schedule (&d, prop_int (0, 1) ? 1 : 3);
       random_params (&p);
       /* LoGPC: checked against its contention-free first simulation,
          which is LogGP's (see the header) */
