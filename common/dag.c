@@ -5,10 +5,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "dag.h"
 #include "err.h"
 #include "xalloc.h"
+
+void *
+dag_populate (void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+  long pg = sysconf (_SC_PAGESIZE);
+  if (p && pg > 0 && len >= ((size_t) 1 << 22))
+    {
+      uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1)
+                    & ~((uintptr_t) pg - 1);
+      uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+      if (e > a)
+        (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
+    }
+#else
+  (void) len;
+#endif
+  return p;
+}
 
 void
 dag_reserve (struct dag *d, size_t nodes, size_t edges)
@@ -17,14 +38,17 @@ dag_reserve (struct dag *d, size_t nodes, size_t edges)
     die ("%s: too many operations (over 2^30)", d->source);
   if (nodes > d->cap)
     {
-      d->node = xrealloc (d->node, nodes * sizeof *d->node);
+      d->node = dag_populate (xrealloc (d->node, nodes * sizeof *d->node),
+                              nodes * sizeof *d->node);
       d->cap = nodes;
     }
   if (edges > d->ecap)
     {
-      d->efrom = xrealloc (d->efrom, edges * sizeof *d->efrom);
-      d->eto = xrealloc (d->eto, edges * sizeof *d->eto);
-      d->ekind = xrealloc (d->ekind, edges);
+      d->efrom = dag_populate (xrealloc (d->efrom, edges * sizeof *d->efrom),
+                               edges * sizeof *d->efrom);
+      d->eto = dag_populate (xrealloc (d->eto, edges * sizeof *d->eto),
+                             edges * sizeof *d->eto);
+      d->ekind = dag_populate (xrealloc (d->ekind, edges), edges);
       d->ecap = edges;
     }
 }
@@ -160,6 +184,8 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
   d->eto[d->ne] = to;
   d->ekind[d->ne] = (uint8_t) k;
   d->ne++;
+  if (k == DAG_IREQUIRES)
+    d->has_irequires = 1;
 }
 
 void
@@ -309,6 +335,9 @@ dag_finalize (struct dag *d)
   d->npred = calloc (n ? n : 1, sizeof *d->npred);
   if (!d->succ_off || !d->succ || !d->npred)
     die ("out of memory (%zu operations, %zu dependencies)", n, d->ne);
+  dag_populate (d->succ_off, (n + 1) * sizeof *d->succ_off);
+  dag_populate (d->succ, d->ne * sizeof *d->succ);
+  dag_populate (d->npred, n * sizeof *d->npred);
   for (size_t e = 0; e < d->ne; e++)
     {
       if (d->efrom[e] == d->eto[e])
@@ -333,12 +362,17 @@ dag_finalize (struct dag *d)
   free (fill);
 
   /* Kahn's algorithm: every node must be reachable in topological
-     order, otherwise there is a cycle.  */
+     order, otherwise there is a cycle.  The nodes ready go through a
+     first-in first-out queue (each node enters it once), which visits
+     the graph level by level, close to the order of the node array for
+     the generators' DAGs: fewer cache misses than a stack.  */
   uint32_t *left = malloc ((n ? n : 1) * sizeof *left);
-  int32_t *stack = malloc ((n ? n : 1) * sizeof *stack);
-  if (!left || !stack)
+  int32_t *queue = malloc ((n ? n : 1) * sizeof *queue);
+  if (!left || !queue)
     die ("out of memory");
-  size_t sp = 0, done = 0;
+  dag_populate (left, n * sizeof *left);
+  dag_populate (queue, n * sizeof *queue);
+  size_t qhead = 0, qtail = 0;
   /* The message of a native SEND (node v) reaches its RECV (v + 1): an
      edge for this check, though not a dependency of the simulation.  */
   for (size_t v = 0; v < n; v++)
@@ -346,23 +380,22 @@ dag_finalize (struct dag *d)
               + (d->node[v].op == DAG_RECV && d->node[v].derived);
   for (size_t v = 0; v < n; v++)
     if (!left[v])
-      stack[sp++] = (int32_t) v;
-  while (sp)
+      queue[qtail++] = (int32_t) v;
+  while (qhead < qtail)
     {
-      int32_t v = stack[--sp];
-      done++;
+      int32_t v = queue[qhead++];
       if (d->node[v].op == DAG_SEND && d->node[v].derived
           && --left[v + 1] == 0)
-        stack[sp++] = v + 1;
+        queue[qtail++] = v + 1;
       for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
         {
           uint32_t w = d->succ[i] >> 1;
           if (--left[w] == 0)
-            stack[sp++] = (int32_t) w;
+            queue[qtail++] = (int32_t) w;
         }
     }
-  free (stack);
-  if (done < n)
+  free (queue);
+  if (qtail < n)
     die_cycle (d, left);   /* frees LEFT */
   free (left);
 

@@ -53,6 +53,7 @@ struct dag
   uint32_t *succ;
   uint32_t *npred;
   int has_wildcard;         /* a RECV with DAG_ANY source or tag */
+  int has_irequires;        /* an edge of kind DAG_IREQUIRES */
 
   /* Names (task ids, GOAL labels): NUL-terminated strings.  */
   char *pool;
@@ -68,6 +69,13 @@ void dag_free (struct dag *d);
 /* Make room for NODES operations and EDGES dependencies in all (a hint
    from generators that know their size).  */
 void dag_reserve (struct dag *d, size_t nodes, size_t edges);
+
+/* Map in the pages of the block P of LEN bytes, about to be written
+   in full, at once (Linux's MADV_POPULATE_WRITE) rather than one page
+   fault at a time (which costs more than the work on a page of the
+   simulator's state).  Does nothing for small blocks or where the call
+   is not available.  Returns P.  */
+void *dag_populate (void *p, size_t len);
 
 /* Add a string to the name pool; returns its offset.  */
 int32_t dag_intern (struct dag *d, const char *s, size_t len);

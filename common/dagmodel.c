@@ -191,6 +191,12 @@ dag_predict (const struct dag *d, enum dag_model m,
       *iterations = 1;
       return;
     }
+  /* the rates need each processor's message count */
+  struct dagsim_opts o = { 0, 0, 0 };
+  if (opt)
+    o = *opt;
+  o.finish_only = 0;
+  opt = &o;
   struct logpc_net net;
   logpc_net_set (&net, (int) p->n, p->kd, 1);
   /* The channel occupancy of a B-byte message is B Gc (eqs. 3 to 7),

@@ -25,47 +25,57 @@
 
 /* Events are ordered by (time, insertion order).  Schedules put many
    events at the same instant (every rank of a tree level acts at once),
-   so the queue keeps one FIFO bucket per distinct time: a hash map from
-   the time to its bucket and a binary heap of the bucket times.  A push
-   is a hash lookup (plus a heap push for a new time), a pop takes the
-   head of the earliest bucket: O(1) per event and O(log T) per distinct
-   time T, never worse than a heap of events.  */
+   so the queue keeps one bucket per distinct time, an array of event
+   keys: a hash map from the time to its bucket and a binary heap of the
+   bucket times.  A push is a hash lookup and an append (plus a heap push
+   for a new time); the earliest bucket's array becomes the round to run
+   (no copy): O(1) per event and O(log T) per distinct time T, never worse
+   than a heap of events.  */
 
 enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2 };
 
 /* Waiting lines of a processor (see run_wake).  */
 enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
 
-struct qev
-{
-  int32_t v;
-  int32_t next;        /* next event of the bucket, or -1 */
-  uint8_t type;
-  uint8_t cls;         /* order within a round (see heap_pop) */
-};
+/* An event's key: bits 62-63 its class (order within a round, see
+   heap_pop), 32-61 the number that orders it within its class (the
+   operation, or for a wake-up the processor's number in the DAG times
+   W_NCLASS plus the line), 30-31 its type, 0-29 what the event acts on
+   (the operation, or the wake-up's processor in the simulator's own
+   numbering times W_NCLASS plus the line).  Rounds are sorted by bits
+   30-63 only.  */
+#define EV_KEY(cls, sort, type, v) \
+  ((uint64_t) (cls) << 62 | (uint64_t) (sort) << 32 \
+   | (uint64_t) (type) << 30 | (uint64_t) (v))
 
 struct bucket
 {
   double t;
-  int32_t head, tail;
+  uint64_t *key;       /* the events at time t, in the order pushed */
+  size_t n, cap;
+  int32_t next_free;   /* free list */
 };
+
+/* A bucket that comes back to the free list keeps its array for the next
+   time, unless it is big and a few big ones are kept already.  */
+enum { BUCKET_BIG = 1 << 16, BUCKET_KEEP_BIG = 4 };
 
 struct heap
 {
-  struct qev *ev;      /* event pool, with a free list */
-  size_t nev, evcap;
-  int32_t free_ev;
-  struct bucket *b;    /* bucket pool, with a free list through head */
+  struct bucket *b;    /* bucket pool, with a free list */
   size_t nb, bcap;
   int32_t free_b;
+  int nbig_free;       /* free buckets holding a big array */
+  int32_t last_b;      /* bucket of the last push, or -1 */
+  int vbits;           /* width of the ordering numbers (EV_KEY) */
   int32_t *hp;         /* heap of bucket indices by time */
   size_t n, hcap;
   int32_t *map;        /* open addressing: time -> bucket, -1 empty */
   size_t mcap, mused;
-  /* The batch being run: every event of the earliest bucket, sorted by
-     class, then operation (keys cls << 32 | v << 2 | type).  */
+  /* The batch being run: the array of the earliest bucket, sorted by
+     key (EV_KEY).  */
   uint64_t *batch, *tmp;
-  size_t blen, bpos, batch_cap;
+  size_t blen, bpos, batch_cap, tmp_cap;
   double btime;
 };
 
@@ -173,37 +183,31 @@ hp_down (struct heap *h)
 static const uint8_t op_cls[3] = { 2, 0, 1 };   /* by enum dag_op */
 static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
 
+static void heap_push_slow (struct heap *h, double t, uint64_t key)
+  __attribute__ ((noinline));
+
+/* Pushes often come in runs for one time: the last bucket used, if
+   there is room in it, else heap_push_slow.  */
+static inline void
+heap_push (struct heap *h, double t, uint64_t key)
+{
+  if (h->last_b >= 0 && h->b[h->last_b].t == t)
+    {
+      struct bucket *b = &h->b[h->last_b];
+      if (b->n < b->cap)
+        {
+          b->key[b->n++] = key;
+          return;
+        }
+    }
+  heap_push_slow (h, t, key);
+}
+
 static void
-heap_push (struct heap *h, double t, int type, int cls, int32_t v)
+heap_push_slow (struct heap *h, double t, uint64_t key)
 {
   if (t == 0)
     t = 0;   /* one bucket for -0 and +0 */
-  /* the event */
-  int32_t e;
-  if (h->free_ev >= 0)
-    {
-      e = h->free_ev;
-      h->free_ev = h->ev[e].next;
-    }
-  else
-    {
-      if (h->nev == h->evcap)
-        {
-          h->evcap = h->evcap ? 2 * h->evcap : 4096;
-          if (h->evcap > INT32_MAX)
-            die ("out of memory (over 2^31 pending events)");
-          h->ev = realloc (h->ev, h->evcap * sizeof *h->ev);
-          if (!h->ev)
-            die ("out of memory (event queue of %zu events)", h->evcap);
-        }
-      e = (int32_t) h->nev++;
-    }
-  h->ev[e].v = v;
-  h->ev[e].type = (uint8_t) type;
-  h->ev[e].cls = (uint8_t) cls;
-  h->ev[e].next = -1;
-
-  /* its bucket */
   if (2 * (h->mused + 1) > h->mcap)
     map_grow (h);
   size_t mask = h->mcap - 1;
@@ -216,21 +220,27 @@ heap_push (struct heap *h, double t, int type, int cls, int32_t v)
       if (h->free_b >= 0)
         {
           bk = h->free_b;
-          h->free_b = h->b[bk].head;
+          h->free_b = h->b[bk].next_free;
+          if (h->b[bk].cap > BUCKET_BIG)
+            h->nbig_free--;
         }
       else
         {
           if (h->nb == h->bcap)
             {
               h->bcap = h->bcap ? 2 * h->bcap : 1024;
+              if (h->bcap > INT32_MAX)
+                die ("out of memory (over 2^31 distinct event times)");
               h->b = realloc (h->b, h->bcap * sizeof *h->b);
               if (!h->b)
                 die ("out of memory (event queue)");
             }
           bk = (int32_t) h->nb++;
+          h->b[bk].key = NULL;
+          h->b[bk].cap = 0;
         }
       h->b[bk].t = t;
-      h->b[bk].head = h->b[bk].tail = e;
+      h->b[bk].n = 0;
       h->map[i] = bk;
       h->mused++;
       if (h->n == h->hcap)
@@ -242,10 +252,19 @@ heap_push (struct heap *h, double t, int type, int cls, int32_t v)
         }
       h->hp[h->n++] = bk;
       hp_up (h, h->n - 1);
-      return;
     }
-  h->ev[h->b[bk].tail].next = e;
-  h->b[bk].tail = e;
+  h->last_b = bk;
+  struct bucket *b = &h->b[bk];
+  if (b->n == b->cap)
+    {
+      size_t cap = b->cap ? 2 * b->cap : 16;
+      uint64_t *k = realloc (b->key, cap * sizeof *k);
+      if (!k)
+        die ("out of memory (event queue of %zu events)", cap);
+      b->key = k;
+      b->cap = cap;
+    }
+  b->key[b->n++] = key;
 }
 
 static int
@@ -255,11 +274,29 @@ cmp_u64 (const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-/* Sort N keys of at most 48 bits: insertion sort, qsort, or for big
-   batches an LSD radix sort (three 16-bit passes).  */
-static void
-radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
+/* The sort order of key K as a number of VB + 4 bits: class, the
+   ordering number (VB bits wide), type.  */
+static inline uint64_t
+compact_key (uint64_t k, int vb)
 {
+  return (k >> 62) << (vb + 2) | ((k >> 32) & ((UINT64_C (1) << vb) - 1)) << 2
+         | ((k >> 30) & 3);
+}
+
+/* Sort N event keys (EV_KEY) whose ordering numbers have at most VB
+   bits: nothing when they are in order already (events pushed while a
+   sorted round runs often are), else insertion sort, qsort, or for big
+   batches an LSD radix sort of the compact keys (compact_key; bits 0-29
+   of a key follow from the others) in passes of 13 bits, whose counters
+   stay in the cache: two passes up to 2^22 operations.  */
+static void
+radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
+{
+  size_t i = 1;
+  while (i < n && a[i - 1] <= a[i])
+    i++;
+  if (i >= n)
+    return;
   if (n < 64)
     {
       for (size_t i = 1; i < n; i++)
@@ -275,28 +312,37 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n)
         }
       return;
     }
-  if (n < 16384)
+  if (n < 1024)
     {
       qsort (a, n, sizeof *a, cmp_u64);
       return;
     }
-  static size_t cnt[65536];
-  for (int shift = 0; shift < 48; shift += 16)
+  enum { RBITS = 13, RSIZE = 1 << RBITS };
+  static size_t cnt[RSIZE];
+  uint64_t *src = a, *dst = tmp;
+  for (int shift = 0; shift < vb + 4; shift += RBITS)
     {
       memset (cnt, 0, sizeof cnt);
-      for (size_t i = 0; i < n; i++)
-        cnt[(a[i] >> shift) & 0xffff]++;
+      for (size_t j = 0; j < n; j++)
+        cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++;
+      if (cnt[(compact_key (src[0], vb) >> shift) & (RSIZE - 1)] == n)
+        continue;   /* one digit for all: nothing to move */
       size_t sum = 0;
-      for (size_t k = 0; k < 65536; k++)
+      for (size_t k = 0; k < RSIZE; k++)
         {
           size_t c = cnt[k];
           cnt[k] = sum;
           sum += c;
         }
-      for (size_t i = 0; i < n; i++)
-        tmp[cnt[(a[i] >> shift) & 0xffff]++] = a[i];
-      memcpy (a, tmp, n * sizeof *a);
+      for (size_t j = 0; j < n; j++)
+        dst[cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++]
+          = src[j];
+      uint64_t *x = src;
+      src = dst;
+      dst = x;
     }
+  if (src != a)
+    memcpy (a, src, n * sizeof *a);
 }
 
 /* Is there an event left?  */
@@ -319,37 +365,41 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
   if (h->bpos == h->blen)
     {
       int32_t bk = h->hp[0];
-      size_t n = 0;
-      for (int32_t e = h->b[bk].head; e >= 0; e = h->ev[e].next)
-        n++;
-      if (n > h->batch_cap)
+      struct bucket *b = &h->b[bk];
+      size_t n = b->n;
+      if (n > h->tmp_cap)
         {
-          h->batch_cap = n + n / 2;
-          free (h->batch);
+          h->tmp_cap = n + n / 2;
           free (h->tmp);
-          h->batch = malloc (h->batch_cap * sizeof *h->batch);
-          h->tmp = malloc (h->batch_cap * sizeof *h->tmp);
-          if (!h->batch || !h->tmp)
+          h->tmp = malloc (h->tmp_cap * sizeof *h->tmp);
+          if (!h->tmp)
             die ("out of memory (event queue)");
         }
-      n = 0;
-      int32_t e = h->b[bk].head;
-      while (e >= 0)
-        {
-          int32_t next = h->ev[e].next;
-          uint64_t cls = h->ev[e].cls;
-          h->batch[n++] = cls << 32 | (uint64_t) h->ev[e].v << 2
-                          | h->ev[e].type;
-          h->ev[e].next = h->free_ev;
-          h->free_ev = e;
-          e = next;
-        }
-      radix_sort (h->batch, h->tmp, n);
+      /* The bucket's array becomes the batch, the spent batch array goes
+         to the bucket, which returns to the free list.  */
+      uint64_t *spent = h->batch;
+      size_t spent_cap = h->batch_cap;
+      h->batch = b->key;
+      h->batch_cap = b->cap;
+      radix_sort (h->batch, h->tmp, n, h->vbits);
       h->blen = n;
       h->bpos = 0;
-      h->btime = h->b[bk].t;
+      h->btime = b->t;
       map_remove (h, bk);
-      h->b[bk].head = h->free_b;
+      if (h->last_b == bk)
+        h->last_b = -1;
+      if (spent_cap > BUCKET_BIG && h->nbig_free >= BUCKET_KEEP_BIG)
+        {
+          free (spent);
+          spent = NULL;
+          spent_cap = 0;
+        }
+      if (spent_cap > BUCKET_BIG)
+        h->nbig_free++;
+      b->key = spent;
+      b->cap = spent_cap;
+      b->n = 0;
+      b->next_free = h->free_b;
       h->free_b = bk;
       h->hp[0] = h->hp[--h->n];
       if (h->n)
@@ -357,21 +407,22 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
     }
   uint64_t k = h->batch[h->bpos++];
   *t = h->btime;
-  *type = (int) (k & 3);
-  *v = (int32_t) ((k >> 2) & 0x3fffffff);
+  *type = (int) ((k >> 30) & 3);
+  *v = (int32_t) (k & 0x3fffffff);
 }
 
 static void
 heap_init (struct heap *h)
 {
   memset (h, 0, sizeof *h);
-  h->free_ev = h->free_b = -1;
+  h->free_b = h->last_b = -1;
 }
 
 static void
 heap_free (struct heap *h)
 {
-  free (h->ev);
+  for (size_t i = 0; i < h->nb; i++)
+    free (h->b[i].key);
   free (h->b);
   free (h->hp);
   free (h->map);
@@ -461,16 +512,19 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
 enum { ST_STARTED = 1, ST_DONE = 2, ST_MATCHED = 4, ST_ARRIVED = 8,
        ST_POSTED = 16 };
 
-/* Per operation and per processor state, each in one cache line: the
-   simulation of a million ranks is bound by memory latency.  */
+/* Per operation and per processor state, small (24 and 32 bytes): the
+   simulation of a million ranks is bound by memory latency and by the
+   page faults of its state.  What only a rendezvous send needs is in
+   struct sim's aux.  */
 struct nstate
 {
   double ready;        /* latest satisfaction time; for a SEND after it
                           started: when the receiver finished handling */
-  double aux;          /* SEND: end of its CPU part */
   uint32_t pending;    /* predecessors not yet satisfied */
-  int32_t rq_next;     /* RECV: next posted receive in its queue */
-  int32_t wnext;       /* next in its processor's waiting line */
+  int32_t next;        /* RECV: next posted receive in its queue;
+                          CALC, SEND: next in its processor's waiting
+                          line (a RECV never waits in a line) */
+  int32_t proc;        /* processor, in the simulator's numbering */
   uint8_t state;
   uint8_t op;          /* copy of the node's op (enum dag_op) */
 };
@@ -479,14 +533,21 @@ struct nstate
 struct pstate
 {
   double cpu, nic_s, nic_r;   /* when each resource is free again */
-  uint32_t lines;             /* bit c: waiting line c is not empty */
+  uint32_t lines;             /* LINE_BUSY (c): waiting line c is not
+                                 empty; LINE_WAKE (c): it has a wake-up
+                                 pending (so struct pline needs no
+                                 initialisation) */
 };
+#define LINE_BUSY(c) (1u << (c))
+#define LINE_WAKE(c) (16u << (c))
 
 /* The waiting lines, touched only when something waits.  */
 struct pline
 {
-  double wake[W_NCLASS];      /* pending wake-up of each line, or inf */
-  int32_t whead[W_NCLASS], wtail[W_NCLASS];
+  double wake[W_NCLASS];      /* pending wake-up of each line (valid
+                                 when its LINE_WAKE bit is set) */
+  int32_t whead[W_NCLASS], wtail[W_NCLASS];  /* (valid when the line's
+                                               LINE_BUSY bit is set) */
 };
 
 struct sim
@@ -500,10 +561,19 @@ struct sim
   struct nstate *ns;
   struct pstate *ps;
   struct pline *pl;
+  /* Processors are numbered in the order the operations name them
+     (pnum[p]: the simulator's number of processor p of the DAG, porig[]
+     the inverse), so that operations lying together in the DAG find
+     their processors' state together in memory; the order of events
+     within a round still follows the DAG's numbers (EV_KEY).  */
+  int32_t *pnum, *porig;
+  double *aux;         /* the end of each SEND's CPU part, when a send can
+                          be a rendezvous (bytes > S) */
   int32_t *uq_next;    /* per SEND x nclass */
   uint64_t *order;     /* posting / arrival order (wildcards only) */
   uint64_t order_seq;
   int nclass;
+  int gantt;           /* --gantt: record the intervals */
   /* critical path */
   int32_t *cp_pred;    /* operation that determined the start */
   int32_t *cpu_owner;  /* last operation that held each CPU */
@@ -512,12 +582,10 @@ struct sim
 };
 
 static void
-gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
-           int32_t v)
+gantt_add1 (struct sim *s, int32_t proc, double a, double b, int kind,
+            int32_t v)
 {
   struct dagsim_result *r = s->r;
-  if (!s->opt || !s->opt->gantt || !(b > a))
-    return;
   if (r->ngantt == r->gantt_cap)
     {
       r->gantt_cap = r->gantt_cap ? 2 * r->gantt_cap : 1024;
@@ -531,6 +599,14 @@ gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
   iv->proc = proc;
   iv->node = v;
   iv->kind = (uint8_t) kind;
+}
+
+static inline void
+gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
+           int32_t v)
+{
+  if (s->gantt && b > a)
+    gantt_add1 (s, proc, a, b, kind, v);
 }
 
 static inline double
@@ -560,7 +636,8 @@ release (struct sim *s, int32_t v, int kind, double t)
         /* The operation tries to start when ready; if its resources are
            busy then, it waits in its processor's line (run_op).  Only
            the operation's own state is touched here.  */
-        heap_push (&s->h, s->ns[w].ready, EV_OP, op_cls[s->ns[w].op], w);
+        heap_push (&s->h, s->ns[w].ready,
+                   EV_KEY (op_cls[s->ns[w].op], w, EV_OP, w));
     }
 }
 
@@ -571,13 +648,14 @@ mark_start (struct sim *s, int32_t v, double t)
   if (s->t_start)
     {
       s->t_start[v] = t;
-      const struct dag_node *nd = &s->d->node[v];
-      if (t > s->ns[v].ready && s->cpu_owner[nd->proc] >= 0)
-        s->cp_pred[v] = s->cpu_owner[nd->proc];
+      int32_t p = s->ns[v].proc;
+      if (t > s->ns[v].ready && s->cpu_owner[p] >= 0)
+        s->cp_pred[v] = s->cpu_owner[p];
       else
         s->cp_pred[v] = s->rpred[v];
     }
-  release (s, v, DAG_IREQUIRES, t);
+  if (s->d->has_irequires)
+    release (s, v, DAG_IREQUIRES, t);
 }
 
 static void
@@ -622,11 +700,11 @@ uq_pop (struct sim *s, struct mq_slot *q, int cls)
 static void
 rendezvous_done (struct sim *s, int32_t snd, double t)
 {
-  const struct dag_node *sn = &s->d->node[snd];
-  double done = s->ns[snd].aux > t ? s->ns[snd].aux : t;
-  set_cpu (s, sn->proc, t, snd);
-  if (s->ps[sn->proc].nic_s < t)
-    s->ps[sn->proc].nic_s = t;
+  int32_t p = s->ns[snd].proc;
+  double done = s->aux[snd] > t ? s->aux[snd] : t;
+  set_cpu (s, p, t, snd);
+  if (s->ps[p].nic_s < t)
+    s->ps[p].nic_s = t;
   mark_done (s, snd, done);
 }
 
@@ -682,11 +760,11 @@ post_recv (struct sim *s, int32_t v, double t)
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
-  s->ns[v].rq_next = -1;
+  s->ns[v].next = -1;
   if (s->order)
     s->order[v] = s->order_seq++;
   if (q->tail >= 0)
-    s->ns[q->tail].rq_next = v;
+    s->ns[q->tail].next = v;
   else
     q->head = v;
   q->tail = v;
@@ -729,7 +807,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (best)
     {
       int32_t v = best->head;
-      best->head = s->ns[v].rq_next;
+      best->head = s->ns[v].next;
       if (best->head < 0)
         best->tail = -1;
       match_pair (s, m, v, t, fin);
@@ -737,6 +815,11 @@ deliver (struct sim *s, int32_t m, double t, double fin)
     }
   if (s->order)
     s->order[m] = s->order_seq++;
+  if (!s->uq_next)
+    /* only schedules with unexpected messages need it; every entry read
+       was written when its message was queued */
+    s->uq_next = xmalloc (s->d->n * (size_t) s->nclass
+                          * sizeof *s->uq_next);
   for (int cls = 0; cls < s->nclass; cls++)
     {
       int32_t src = (cls & 1) ? DAG_ANY : sn->proc;
@@ -759,10 +842,10 @@ static void
 start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
-  int32_t p = nd->proc;
+  int32_t p = s->ns[v].proc;
   mark_start (s, v, t);
   set_cpu (s, p, t + nd->u.work, v);
-  gantt_add (s, p, t, t + nd->u.work, GANTT_COMPUTE, v);
+  gantt_add (s, nd->proc, t, t + nd->u.work, GANTT_COMPUTE, v);
   mark_done (s, v, t + nd->u.work);
 }
 
@@ -771,7 +854,7 @@ start_send (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   const struct dagsim_cost *c = s->c;
-  int32_t p = nd->proc;
+  int32_t p = s->ns[v].proc;
   struct pstate *pp = &s->ps[p];
   double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
   double cpu_end, arrive;
@@ -786,15 +869,25 @@ start_send (struct sim *s, int32_t v, double t)
       pp->nic_s = t + c->g + x1 * c->G;
       arrive = t + c->os + c->L;
       if (c->rate && c->contention)
-        arrive += c->contention (c->ctx, c->rate[p], x);
+        arrive += c->contention (c->ctx, c->rate[nd->proc], x);
     }
   mark_start (s, v, t);
   set_cpu (s, p, cpu_end, v);
-  s->ns[v].aux = cpu_end;
-  gantt_add (s, p, t, cpu_end, GANTT_SEND, v);
-  heap_push (&s->h, arrive, EV_MSG, 3, v);
+  if (s->aux)
+    s->aux[v] = cpu_end;
+  gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
+  heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
+}
+
+/* The receiver of the message of send M, in the simulator's numbering
+   (a native message's receive is the next operation).  */
+static inline int32_t
+recv_proc (const struct sim *s, int32_t m)
+{
+  const struct dag_node *sn = &s->d->node[m];
+  return sn->derived ? s->ns[m + 1].proc : s->pnum[sn->peer];
 }
 
 /* The receiver handles message M (send node) at T.  */
@@ -803,7 +896,7 @@ handle_msg (struct sim *s, int32_t m, double t)
 {
   const struct dag_node *sn = &s->d->node[m];
   const struct dagsim_cost *c = s->c;
-  int32_t r = sn->peer;
+  int32_t r = recv_proc (s, m);
   double fin = t;
   if (!c->hyperbolic)
     {
@@ -816,7 +909,7 @@ handle_msg (struct sim *s, int32_t m, double t)
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
      task of a native message), else after the send.  */
-  gantt_add (s, r, t, fin, GANTT_RECV,
+  gantt_add (s, sn->peer, t, fin, GANTT_RECV,
              v >= 0 ? v : sn->derived ? m + 1 : m);
 }
 
@@ -850,13 +943,17 @@ static void
 schedule_wake (struct sim *s, int32_t p, int cls)
 {
   struct pline *q = &s->pl[p];
-  if (q->whead[cls] < 0)
+  uint32_t *lines = &s->ps[p].lines;
+  if (!(*lines & LINE_BUSY (cls)))
     return;
   double e = need_time (s, cls, p);
-  if (e < q->wake[cls])
+  if (!(*lines & LINE_WAKE (cls)) || e < q->wake[cls])
     {
       q->wake[cls] = e;
-      heap_push (&s->h, e, EV_WAKE, wake_cls[cls], p * W_NCLASS + cls);
+      *lines |= LINE_WAKE (cls);
+      heap_push (&s->h, e, EV_KEY (wake_cls[cls],
+                                   s->porig[p] * W_NCLASS + cls, EV_WAKE,
+                                   p * W_NCLASS + cls));
     }
 }
 
@@ -864,13 +961,13 @@ static void
 enqueue (struct sim *s, int32_t p, int cls, int32_t v)
 {
   struct pline *q = &s->pl[p];
-  s->ns[v].wnext = -1;
-  if (q->whead[cls] >= 0)
-    s->ns[q->wtail[cls]].wnext = v;
+  s->ns[v].next = -1;
+  if (s->ps[p].lines & LINE_BUSY (cls))
+    s->ns[q->wtail[cls]].next = v;
   else
     {
       q->whead[cls] = v;
-      s->ps[p].lines |= 1u << cls;
+      s->ps[p].lines |= LINE_BUSY (cls);
     }
   q->wtail[cls] = v;
   schedule_wake (s, p, cls);
@@ -884,20 +981,18 @@ run_wake (struct sim *s, int32_t key, double t)
   int32_t p = key / W_NCLASS;
   int cls = key % W_NCLASS;
   struct pline *q = &s->pl[p];
-  if (t != q->wake[cls])
+  uint32_t *lines = &s->ps[p].lines;
+  if (!(*lines & LINE_WAKE (cls)) || t != q->wake[cls])
     return;                     /* superseded by an earlier wake-up */
-  q->wake[cls] = INFINITY;
-  for (;;)
+  *lines &= ~LINE_WAKE (cls);
+  while (*lines & LINE_BUSY (cls))
     {
       int32_t v = q->whead[cls];
-      if (v < 0 || need_time (s, cls, p) > t)
+      if (need_time (s, cls, p) > t)
         break;
-      q->whead[cls] = s->ns[v].wnext;
+      q->whead[cls] = s->ns[v].next;
       if (q->whead[cls] < 0)
-        {
-          q->wtail[cls] = -1;
-          s->ps[p].lines &= ~(1u << cls);
-        }
+        *lines &= ~LINE_BUSY (cls);
       if (cls == W_SEND)
         start_send (s, v, t);
       else if (cls == W_CALC)
@@ -911,19 +1006,18 @@ run_wake (struct sim *s, int32_t key, double t)
 static void
 run_op (struct sim *s, int32_t v, double t)
 {
-  const struct dag_node *nd = &s->d->node[v];
-  int32_t p = nd->proc;
+  int32_t p = s->ns[v].proc;
   const struct pstate *q = &s->ps[p];
-  switch (nd->op)
+  switch (s->ns[v].op)
     {
     case DAG_CALC:
-      if ((q->lines & (1u << W_CALC)) || q->cpu > t)
+      if ((q->lines & LINE_BUSY (W_CALC)) || q->cpu > t)
         enqueue (s, p, W_CALC, v);
       else
         start_calc (s, v, t);
       return;
     case DAG_SEND:
-      if ((q->lines & (1u << W_SEND)) || q->cpu > t || q->nic_s > t)
+      if ((q->lines & LINE_BUSY (W_SEND)) || q->cpu > t || q->nic_s > t)
         enqueue (s, p, W_SEND, v);
       else
         start_send (s, v, t);
@@ -939,11 +1033,10 @@ run_op (struct sim *s, int32_t v, double t)
 static void
 run_msg (struct sim *s, int32_t m, double t)
 {
-  const struct dag_node *sn = &s->d->node[m];
-  int32_t r = sn->peer;
+  int32_t r = recv_proc (s, m);
   const struct pstate *q = &s->ps[r];
   if (!s->c->hyperbolic
-      && ((q->lines & (1u << W_MSG)) || q->cpu > t || q->nic_r > t))
+      && ((q->lines & LINE_BUSY (W_MSG)) || q->cpu > t || q->nic_r > t))
     enqueue (s, r, W_MSG, m);
   else
     handle_msg (s, m, t);
@@ -999,6 +1092,14 @@ die_stuck (struct sim *s)
        nwait == 1 ? "" : "s", list);
 }
 
+/* N zeroed elements of SIZE bytes that the run writes every one of
+   (dag_populate).  */
+static void *
+xcalloc_touched (size_t n, size_t size)
+{
+  return dag_populate (xcalloc (n, size), n * size);
+}
+
 /* Free the state of a run (also what a run that died through err.h left:
    the state is static so that a harness that catches the exit neither
    loses nor leaks it).  */
@@ -1012,6 +1113,9 @@ sim_release (struct sim *s)
   free (s->order);
   free (s->ps);
   free (s->pl);
+  free (s->pnum);
+  free (s->porig);
+  free (s->aux);
   free (s->cp_pred);
   free (s->rpred);
   free (s->t_start);
@@ -1038,25 +1142,47 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t n = d->n;
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
-  s.ns = xcalloc (n, sizeof *s.ns);
+  s.gantt = opt && opt->gantt;
+  /* ordering numbers: operations, and processor * W_NCLASS + line */
+  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
+  s.h.vbits = 1;
+  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
+    s.h.vbits++;
+  s.ns = xcalloc_touched (n, sizeof *s.ns);
+  s.pnum = xmalloc (np * sizeof *s.pnum);
+  s.porig = xmalloc (np * sizeof *s.porig);
+  for (size_t p = 0; p < np; p++)
+    s.pnum[p] = -1;
+  int32_t nextp = 0;
+  int rendezvous = 0;
   for (size_t v = 0; v < n; v++)
     {
+      int32_t p = d->node[v].proc;
+      if (d->node[v].op == DAG_SEND && (double) d->node[v].u.bytes > c->S)
+        rendezvous = 1;
+      if (s.pnum[p] < 0)
+        {
+          s.porig[nextp] = p;
+          s.pnum[p] = nextp++;
+        }
       s.ns[v].pending = d->npred[v];
       s.ns[v].op = d->node[v].op;
+      s.ns[v].proc = s.pnum[p];
     }
-  s.uq_next = xcalloc (n * (size_t) s.nclass, sizeof *s.uq_next);
+  /* processors that only appear as a message's peer */
+  for (size_t p = 0; p < np; p++)
+    if (s.pnum[p] < 0)
+      {
+        s.porig[nextp] = (int32_t) p;
+        s.pnum[p] = nextp++;
+      }
+  if (rendezvous)
+    s.aux = xmalloc (n * sizeof *s.aux);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
-  s.ps = xcalloc (np, sizeof *s.ps);
+  s.ps = xcalloc_touched (np, sizeof *s.ps);
+  /* zeroed pages: only the processors that ever wait touch theirs */
   s.pl = xcalloc (np, sizeof *s.pl);
-  for (size_t p = 0; p < np; p++)
-    {
-      for (int c = 0; c < W_NCLASS; c++)
-        {
-          s.pl[p].wake[c] = INFINITY;
-          s.pl[p].whead[c] = s.pl[p].wtail[c] = -1;
-        }
-    }
   if (opt && opt->critical_path)
     {
       s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
@@ -1082,7 +1208,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             events++;
           }
         else
-          heap_push (&s.h, 0.0, EV_OP, op_cls[d->node[v].op], (int32_t) v);
+          heap_push (&s.h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
       }
 
   while (heap_pending (&s.h))
@@ -1101,58 +1227,100 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     }
   r->events = events;
 
-  for (size_t v = 0; v < n; v++)
-    if (!(s.ns[v].state & ST_DONE)
-        || (d->node[v].op != DAG_CALC && !(s.ns[v].state & ST_MATCHED)))
-      die_stuck (&s);
-
-  /* The per-operation state is no longer needed: free it before the
-     per-processor results are allocated (peak memory).  */
-  free (s.ns);
-  s.ns = NULL;
-  free (s.uq_next);
-  s.uq_next = NULL;
   heap_free (&s.h);
   heap_init (&s.h);
   free (s.pl);
   s.pl = NULL;
-  r->proc = xcalloc (np, sizeof *r->proc);
-  /* The CPU time of each operation follows from its kind and size: sum
-     it here rather than in the event loop.  */
-  for (size_t v = 0; v < n; v++)
+  if (opt && opt->finish_only)
     {
-      const struct dag_node *nd = &d->node[v];
-      if (nd->op == DAG_CALC)
-        r->proc[nd->proc].compute += nd->u.work;
-      else if (nd->op == DAG_SEND)
+      /* Only the finish times (and the count of messages).  */
+      for (size_t v = 0; v < n; v++)
         {
-          double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-          struct dagsim_proc *snd = &r->proc[nd->proc];
-          struct dagsim_proc *rcv = &r->proc[nd->peer];
-          r->messages++;
-          snd->nsend++;
-          rcv->nrecv++;
-          if (c->hyperbolic)
-            snd->send += hyper_time (x, c->a, c->b);
-          else
+          const struct nstate *sv = &s.ns[v];
+          if (!(sv->state & ST_DONE)
+              || (sv->op != DAG_CALC && !(sv->state & ST_MATCHED)))
+            die_stuck (&s);
+          r->messages += sv->op == DAG_SEND;
+        }
+      free (s.ns);
+      s.ns = NULL;
+      free (s.uq_next);
+      s.uq_next = NULL;
+      r->proc = xcalloc_touched (np, sizeof *r->proc);
+      for (size_t p = 0; p < np; p++)
+        r->proc[s.porig[p]].finish = s.ps[p].cpu;
+    }
+  else
+    {
+      /* The CPU time of each operation follows from its kind and size: sum
+         it here rather than in the event loop, per processor in the
+         simulator's numbering (in operation order, as the sums always were),
+         checking that every operation completed.  */
+      struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
+      for (size_t v = 0; v < n; v++)
+        {
+          const struct dag_node *nd = &d->node[v];
+          const struct nstate *sv = &s.ns[v];
+          if (!(sv->state & ST_DONE)
+              || (nd->op != DAG_CALC && !(sv->state & ST_MATCHED)))
             {
-              snd->send += c->os + x1 * c->O;
-              rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
-                                     : x1 * c->G);
+              free (acc);
+              die_stuck (&s);
+            }
+          if (nd->op == DAG_CALC)
+            acc[sv->proc].compute += nd->u.work;
+          else if (nd->op == DAG_SEND)
+            {
+              double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
+              struct dagsim_proc *snd = &acc[sv->proc];
+              struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
+              r->messages++;
+              snd->nsend++;
+              rcv->nrecv++;
+              if (c->hyperbolic)
+                snd->send += hyper_time (x, c->a, c->b);
+              else
+                {
+                  snd->send += c->os + x1 * c->O;
+                  rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
+                                         : x1 * c->G);
+                }
+            }
+        }
+      free (s.ns);
+      s.ns = NULL;
+      free (s.uq_next);
+      s.uq_next = NULL;
+      r->proc = acc;
+      /* Into the DAG's numbering, in place: follow each cycle of the
+         permutation (porig is spent on the way).  */
+      for (size_t p = 0; p < np; p++)
+        acc[p].finish = s.ps[p].cpu;
+      for (size_t i = 0; i < np; i++)
+        {
+          if (s.porig[i] < 0)
+            continue;
+          struct dagsim_proc val = acc[i];
+          size_t cur = i;
+          while (s.porig[cur] >= 0)
+            {
+              size_t dst = (size_t) s.porig[cur];
+              s.porig[cur] = -1;
+              struct dagsim_proc tmp = acc[dst];
+              acc[dst] = val;
+              val = tmp;
+              cur = dst;
             }
         }
     }
   r->makespan = 0;
   r->last_proc = 0;
   for (size_t p = 0; p < np; p++)
-    {
-      r->proc[p].finish = s.ps[p].cpu;
-      if (s.ps[p].cpu > r->makespan)
-        {
-          r->makespan = s.ps[p].cpu;
-          r->last_proc = (int32_t) p;
-        }
-    }
+    if (r->proc[p].finish > r->makespan)
+      {
+        r->makespan = r->proc[p].finish;
+        r->last_proc = (int32_t) p;
+      }
 
   if (s.t_start)
     {

@@ -85,6 +85,11 @@ struct dagsim_opts
 {
   int gantt;
   int critical_path;
+  /* Fill in only the finish time of each processor (struct dagsim_proc):
+     no sums of compute, send and receive time, no counts of messages
+     per processor, which take a pass over the DAG and a processor
+     lookup per operation.  */
+  int finish_only;
 };
 
 /* Simulate the finalized DAG D.  Dies (exit 1, err.h) naming the

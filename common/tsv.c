@@ -749,6 +749,15 @@ tsv_end_row (tsv_writer *w)
 }
 
 void
+tsv_flush (tsv_writer *w)
+{
+  if (w->nfields != 0)
+    die ("internal error: flush in the middle of a row");
+  flush_buf (w);
+  fflush (w->fp);
+}
+
+void
 tsv_writer_close (tsv_writer *w)
 {
   if (!w)

@@ -121,6 +121,13 @@ void tsv_put_na (tsv_writer *w);
 void tsv_put_fields (tsv_writer *w, const tsv_reader *r);
 void tsv_end_row (tsv_writer *w);
 
+/* Hand every complete row written so far to the operating system (the
+   writer's buffer and stdio's).  A program that measures for a long time
+   calls it after each row, so a reader sees rows as they come and a
+   process ended abruptly (a --timeout, a signal) leaves only whole rows.
+   Between rows only: a partly written row dies as an internal error.  */
+void tsv_flush (tsv_writer *w);
+
 /* Flush, check for write errors (dies on them), rename a temporary file
    into place.  */
 void tsv_writer_close (tsv_writer *w);

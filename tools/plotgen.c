@@ -725,6 +725,37 @@ gnuplot_program (void)
    a file much faster than a pipe, whose lines it takes a few bytes at a
    time.  gnuplot's standard output is ours (the dumb terminal).  Dies
    when gnuplot cannot be started or fails.  */
+
+/* Why PROGRAM cannot be executed, as posix_spawnp would say (an errno
+   value), or 0 when it looks executable.  Some posix_spawnp
+   implementations (a fork-based fallback, or under valgrind) report a
+   failed exec only as the child's exit status 127, without the reason.  */
+static int
+exec_failure (const char *program)
+{
+  if (strchr (program, '/'))
+    return access (program, X_OK) == 0 ? 0 : errno;
+  const char *path = getenv ("PATH");
+  if (!path || !*path)
+    path = "/bin:/usr/bin";
+  int why = ENOENT;
+  while (*path)
+    {
+      size_t n = strcspn (path, ":");
+      /* An empty element is the current directory.  */
+      char *full = n ? xasprintf ("%.*s/%s", (int) n, path, program)
+                     : xasprintf ("./%s", program);
+      int ok = access (full, X_OK) == 0;
+      if (!ok && errno == EACCES)
+        why = EACCES;
+      free (full);
+      if (ok)
+        return 0;
+      path += n + (path[n] == ':');
+    }
+  return why;
+}
+
 static void
 run_gnuplot (const char *script, size_t len)
 {
@@ -768,8 +799,15 @@ run_gnuplot (const char *script, size_t len)
   unlink (path);
   temp_remove (path);
   if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
-    die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
-         "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
+    {
+      int why = exec_failure (gp);
+      if (why)
+        die ("cannot run gnuplot '%s': %s; install it (Debian/Ubuntu: "
+             "apt-get install gnuplot-nox) or set GNUPLOT to its path",
+             gp, strerror (why));
+      die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
+           "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
+    }
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
     die ("gnuplot failed (%s %d); nothing was written (plotgen --script "
          "shows the script)",

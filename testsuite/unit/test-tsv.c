@@ -1,5 +1,7 @@
 /* test-tsv: the stream reader and writer (common/tsv.c).  */
 #include <config.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -221,6 +223,30 @@ test_writer (void)
   EXPECT_DIE (tsv_end_row (w), 1);
   tsv_free_all ();
   /* The temporary file is gone: only the first output remains.  */
+  CHECK (unlink (path) == 0);
+
+  /* tsv_flush: the rows so far reach standard output at once (here a
+     file), before any close; inside a row it is refused.  */
+  fflush (stdout);
+  int saved = dup (STDOUT_FILENO);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  CHECK (saved >= 0 && fd >= 0 && dup2 (fd, STDOUT_FILENO) >= 0);
+  close (fd);
+  w = tsv_writer_open (NULL);
+  tsv_write_header (w, 3, names);
+  tsv_put_int (w, 1);
+  tsv_put_num (w, 2.5);
+  tsv_put_str (w, "x");
+  tsv_end_row (w);
+  CHECK_STR (slurp (path), "");
+  tsv_flush (w);
+  CHECK_STR (slurp (path), "bytes\tt\tlabel\n1\t2.5\tx\n");
+  tsv_put_int (w, 3);
+  EXPECT_DIE (tsv_flush (w), 1);
+  tsv_free_all ();
+  fflush (stdout);
+  CHECK (dup2 (saved, STDOUT_FILENO) >= 0);
+  close (saved);
   CHECK (unlink (path) == 0);
   CHECK (rmdir (dir) == 0);
 }

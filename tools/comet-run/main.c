@@ -223,6 +223,8 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
       tsv_put_num (w, r->overlap);
     }
   tsv_end_row (w);
+  /* Row by row: a run ended by --timeout or a signal leaves whole rows.  */
+  tsv_flush (w);
 
   char extra[160] = "";
   size_t m = 0;

@@ -90,13 +90,16 @@ comet_loop_overhead (struct comet_ctx *c)
    point of every run got a tenth of the repeat count it asked for, with a
    per-sample start-up cost ten times less amortised (about 15% on the
    one-way time of small messages).  Each batch costs one broadcast; at
-   most 30 batches.  */
+   most 30 batches, and no more once they have taken a quarter of
+   --time-cap (a partner that is very slow, or whose times never settle,
+   then gets the count of the last batch rather than a long calibration
+   outside the cap).  */
 static int64_t
 calibrate (const struct comet_timing *t, const struct comet_opts *o,
            int64_t cap, int root)
 {
   int64_t k = 1;
-  double prev = 0;
+  double prev = 0, start = MPI_Wtime ();
   for (int round = 0;; round++)
     {
       double t1 = MPI_Wtime ();
@@ -113,7 +116,8 @@ calibrate (const struct comet_timing *t, const struct comet_opts *o,
           double want = per > 0 ? ceil (o->sample_time / per) : (double) cap;
           int64_t w = want < 1 ? 1 : want > (double) cap ? cap : (int64_t) want;
           int steady = prev > 0 && fabs (per - prev) <= 0.25 * prev;
-          if (round >= 29 || (el >= 0.5 * o->sample_time && steady)
+          if (round >= 29 || MPI_Wtime () - start > 0.25 * o->adapt.time_cap
+              || (el >= 0.5 * o->sample_time && steady)
               || (k == cap && steady))
             next[0] = w, next[1] = 1;
           else
