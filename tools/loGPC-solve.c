@@ -1204,11 +1204,11 @@ static const char *const show_em3d[] = { "bytes", "msgs", NULL };
 
 /* ------------------------------------------------------------ driver */
 
-/* Parameters of the --params file (one row).  */
+/* Parameters of the --params stream R (one row).  Separate from the file
+   handling so that fuzz/logpc-params.c can drive it on any bytes.  */
 static void
-read_params_file (const char *path, struct params *p, tsv_reader **keep)
+read_params (tsv_reader *r, struct params *p)
 {
-  tsv_reader *r = tsv_open (path);
   if (!tsv_next (r))
     die_at (tsv_name (r), tsv_lineno (r), 0,
             "no parameter row (one row of named columns expected)");
@@ -1235,6 +1235,14 @@ read_params_file (const char *path, struct params *p, tsv_reader **keep)
     die_at (tsv_name (r), tsv_lineno (r), 0,
             "more than one parameter row (select one row first, e.g. with "
             "awk)");
+}
+
+/* Parameters of the --params file (one row).  */
+static void
+read_params_file (const char *path, struct params *p, tsv_reader **keep)
+{
+  tsv_reader *r = tsv_open (path);
+  read_params (r, p);
   *keep = r;
 }
 
