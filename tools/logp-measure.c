@@ -634,12 +634,12 @@ write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
       double L = res[p].nrows ? res[p].rows[R_L] * US : NAN;
       loggp_derive (rows, res[p].nrows, c->o.min_bytes, L, 0.1, &s[p]);
       free (rows);
-      tsv_meta (w, "G_fit", "%d %d bytes %lld..%lld (%zu sizes), "
+      tsv_meta (w, "G_fit", "pair %d->%d: bytes %lld..%lld (%zu sizes), "
                 "g(m)/m at %lld: %.17g", pairs[p].src, pairs[p].dst,
                 (long long) s[p].fit_from, (long long) s[p].fit_to,
                 s[p].fit_n, (long long) s[p].fit_to, s[p].g_over_m);
       if (s[p].used_expected)
-        tsv_meta (w, "or_source", "%d %d expected messages (o_r(%lld) > "
+        tsv_meta (w, "or_source", "pair %d->%d: expected messages (o_r(%lld) > "
                   "g(%lld) for unexpected ones)", pairs[p].src,
                   pairs[p].dst, (long long) c->o.min_bytes,
                   (long long) c->o.min_bytes);
