@@ -321,6 +321,10 @@ handle_option (int val, poptContext con)
     }
   if (val >= OPT_SPARAM && val < OPT_SPARAM + NSPARAM)
     {
+      /* An empty --dims= would otherwise read as "no --dims".  */
+      if (!arg || !*arg)
+        die_usage ("option '--%s': empty value",
+                   snames[val - OPT_SPARAM]);
       o.opt.s[val - OPT_SPARAM] = arg;
       return;
     }
