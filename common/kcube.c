@@ -11,7 +11,7 @@ int
 kcube_parse_dims (const char *text, struct kcube *t)
 {
   int64_t k[KCUBE_MAXDIM];
-  int n = 0;
+  int n = 0, big = 0;
   const char *s = text;
   int64_t nodes = 1;
 
@@ -22,20 +22,19 @@ kcube_parse_dims (const char *text, struct kcube *t)
       int64_t v = 0;
       if (!isdigit ((unsigned char) *s))
         return -1;
-      while (isdigit ((unsigned char) *s))
-        {
+      /* A radix above the node limit is read to its end (the syntax is
+         still checked) but not accumulated: it would overflow.  */
+      for (; isdigit ((unsigned char) *s); s++)
+        if (v <= KCUBE_MAXNODES)
           v = v * 10 + (*s - '0');
-          if (v > KCUBE_MAXNODES)
-            return -1;
-          s++;
-        }
       if (v < 1 || n == KCUBE_MAXDIM)
         return -1;
       /* Compare before multiplying: the product of two radices up to
          KCUBE_MAXNODES overflows int64 (2^32 x 2^32 wrapped to 0 nodes).  */
-      if (v > KCUBE_MAXNODES / nodes)
-        return -1;
-      nodes *= v;
+      if (big || v > KCUBE_MAXNODES / nodes)
+        big = 1;
+      else
+        nodes *= v;
       k[n++] = v;
       if (*s == '\0')
         break;
@@ -43,37 +42,11 @@ kcube_parse_dims (const char *text, struct kcube *t)
         return -1;
       s++;
     }
+  if (big)
+    return -2;
   t->n = n;
   memcpy (t->k, k, sizeof k[0] * (size_t) n);
   return 0;
-}
-
-int
-kcube_dims_too_big (const char *text)
-{
-  const char *s = text;
-  int n = 0;
-  double nodes = 1;     /* inexact above 2^53, exact enough for > 2^40 */
-  if (!s || !*s)
-    return 0;
-  for (;;)
-    {
-      double v = 0;
-      if (!isdigit ((unsigned char) *s))
-        return 0;
-      while (isdigit ((unsigned char) *s))
-        v = v * 10 + (*s++ - '0');
-      if (v < 1)
-        return 0;
-      n++;
-      nodes *= v;
-      if (*s == '\0')
-        break;
-      if (*s != 'x' && *s != 'X' && *s != ',')
-        return 0;
-      s++;
-    }
-  return n <= KCUBE_MAXDIM && nodes > (double) KCUBE_MAXNODES;
 }
 
 const char *

@@ -23,13 +23,11 @@ struct kcube
   int bidir;                 /* bidirectional channels */
 };
 
-/* Parse "8x4" (or "8,4", "8X4") into T->n and T->k; radices >= 1.
-   Returns 0, or -1 when TEXT is not such a list (T untouched).  */
+/* Parse "8x4" (or "8,4", "8X4") into T->n and T->k; radices >= 1, at
+   most KCUBE_MAXDIM of them.  Returns 0; -1 when TEXT is not such a
+   list; -2 when it is but the radices multiply to more than
+   KCUBE_MAXNODES nodes (T untouched on both).  */
 int kcube_parse_dims (const char *text, struct kcube *t);
-
-/* Does kcube_parse_dims refuse TEXT only because its radices multiply
-   to more than KCUBE_MAXNODES nodes?  (For the error message.)  */
-int kcube_dims_too_big (const char *text);
 
 /* Is the topology meaningful?  A mesh needs bidirectional channels.
    Returns NULL when valid, else a phrase saying why not.  */

@@ -19,12 +19,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("cli-fuzz");
-      ready = 1;
-    }
+  fuzz_setup ("cli-fuzz");
   if (size < 17)
     return 0;
   unsigned mode = data[0];

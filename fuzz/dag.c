@@ -18,12 +18,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("dag-fuzz");
-      ready = 1;
-    }
+  fuzz_setup ("dag-fuzz");
   if (size == 0)
     return 0;
   int goal = (data[0] & 1) == 0;

@@ -167,13 +167,19 @@ fuzz_exit_hook (int status)
     fprintf (fuzz_stderr, "%s:%d: property failed: %s\n", __FILE__, \
              __LINE__, #cond); abort (); } } while (0)
 
-/* Set up once: exit hook, allocation hooks, quiet messages, and the lazily
-   made process-lifetime objects (the C locale of num.c) made now, outside
-   any FUZZ_TRY_FREEING, so that they are never taken for abandoned
+/* Set up once, on a harness's first input (later calls do nothing and
+   return 0; the first returns 1, for a harness's own one-time set-up):
+   exit hook, allocation hooks, quiet messages, and the lazily made
+   process-lifetime objects (the C locale of num.c) made now, outside any
+   FUZZ_TRY_FREEING, so that they are never taken for abandoned
    blocks.  */
-__attribute__ ((unused)) static void
+__attribute__ ((unused)) static int
 fuzz_setup (const char *program)
 {
+  static int done;
+  if (done)
+    return 0;
+  done = 1;
   err_program = program;
   fuzz_stderr = stderr;
   err_exit_hook = fuzz_exit_hook;
@@ -200,6 +206,30 @@ fuzz_setup (const char *program)
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
   double d;
   num_parse_str ("1.00000000000000000000000001e-300", &d);
+  return 1;
+}
+
+/* The input as a stream: a copy in a block of exactly SIZE bytes (so
+   that ASan sees any read past it) read through a FILE with a buffer of
+   its own, both made here, before any FUZZ_TRY.  Returns NULL (nothing
+   to free) if either cannot be made; else the caller fcloses the FILE
+   and frees *TEXT.  */
+__attribute__ ((unused)) static FILE *
+fuzz_stream (const uint8_t *data, size_t size, char **text)
+{
+  *text = malloc (size ? size : 1);
+  if (!*text)
+    return NULL;
+  memcpy (*text, data, size);
+  FILE *fp = fmemopen (*text, size, "r");
+  if (!fp)
+    {
+      free (*text);
+      return NULL;
+    }
+  static char fpbuf[512];
+  setvbuf (fp, fpbuf, _IOFBF, sizeof fpbuf);
+  return fp;
 }
 
 #endif

@@ -42,12 +42,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("hyperexpr-fuzz");
-      ready = 1;
-    }
+  fuzz_setup ("hyperexpr-fuzz");
   char *text = malloc (size + 1);
   if (!text)
     abort ();

@@ -20,28 +20,13 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("logpc-params-fuzz");
-      ready = 1;
-    }
-  /* The stream in a block of exactly its size, read through a FILE made
-     before FUZZ_TRY (fuzz/tsv.c does the same).  */
+  fuzz_setup ("logpc-params-fuzz");
   if (size == 0)
     return 0;
-  char *text = malloc (size);
-  if (!text)
-    return 0;
-  memcpy (text, data, size);
-  FILE *fp = fmemopen (text, size, "r");
+  char *text;
+  FILE *fp = fuzz_stream (data, size, &text);
   if (!fp)
-    {
-      free (text);
-      return 0;
-    }
-  static char fpbuf[512];
-  setvbuf (fp, fpbuf, _IOFBF, sizeof fpbuf);
+    return 0;
 
   static struct params p;
   params_clear (&p);

@@ -127,13 +127,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("num-fuzz");
-      c_loc = newlocale (LC_ALL_MASK, "C", (locale_t) 0);
-      ready = 1;
-    }
+  if (fuzz_setup ("num-fuzz"))
+    c_loc = newlocale (LC_ALL_MASK, "C", (locale_t) 0);
   /* Exactly SIZE bytes, unterminated, as a field of a line is.  */
   char *t = malloc (size ? size : 1);
   char *z = malloc (size + 1);

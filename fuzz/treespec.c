@@ -15,12 +15,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("treespec-fuzz");
-      ready = 1;
-    }
+  fuzz_setup ("treespec-fuzz");
   if (size < 2)
     return 0;
   int file = data[0] & 1;

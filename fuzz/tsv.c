@@ -104,31 +104,16 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static int ready;
-  if (!ready)
-    {
-      fuzz_setup ("tsv-fuzz");
-      ready = 1;
-    }
+  fuzz_setup ("tsv-fuzz");
   if (size == 0)
     return 0;
   unsigned mode = data[0];
   data++, size--;
 
-  /* The stream, in a block of exactly its size (so that ASan sees any
-     read past it), read through a FILE made before FUZZ_TRY.  */
-  char *text = malloc (size ? size : 1);
-  if (!text)
-    return 0;
-  memcpy (text, data, size);
-  FILE *fp = fmemopen (text, size, "r");
+  char *text;
+  FILE *fp = fuzz_stream (data, size, &text);
   if (!fp)
-    {
-      free (text);
-      return 0;
-    }
-  static char fpbuf[512];
-  setvbuf (fp, fpbuf, _IOFBF, sizeof fpbuf);
+    return 0;
 
   tsv_reader *volatile r = NULL;
   tsv_writer *volatile w = NULL;

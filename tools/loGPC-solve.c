@@ -620,14 +620,13 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
     {
       c->cube.torus = torus;
       c->cube.bidir = bidir;
-      if (kcube_parse_dims (c->dims, &c->cube) != 0)
-        {
-          if (kcube_dims_too_big (c->dims))
-            bad ("invalid dims '%s': more than 2^40 = 1099511627776 nodes "
-                 "(the largest topology handled)", c->dims);
-          bad ("invalid dims '%s' (radices >= 1 separated by 'x', e.g. 8x4; "
-                "at most %d dimensions)", c->dims, KCUBE_MAXDIM);
-        }
+      int rc = kcube_parse_dims (c->dims, &c->cube);
+      if (rc == -2)
+        bad ("invalid dims '%s': more than 2^40 = 1099511627776 nodes "
+             "(the largest topology handled)", c->dims);
+      if (rc != 0)
+        bad ("invalid dims '%s' (radices >= 1 separated by 'x', e.g. 8x4; "
+              "at most %d dimensions)", c->dims, KCUBE_MAXDIM);
       const char *why = kcube_invalid (&c->cube);
       if (why)
         bad ("%s", why);
