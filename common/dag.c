@@ -347,19 +347,19 @@ dag_finalize (struct dag *d)
           die_at (d->source, d->node[d->efrom[e]].line, 0,
                   "dependency cycle: %s depends on itself", desc);
         }
-      d->succ_off[d->efrom[e] + 1]++;
+      d->succ_off[d->efrom[e]]++;
       d->npred[d->eto[e]]++;
     }
-  for (size_t v = 0; v < n; v++)
-    d->succ_off[v + 1] += d->succ_off[v];
-  uint32_t *fill = malloc ((n ? n : 1) * sizeof *fill);
-  if (!fill)
-    die ("out of memory");
-  memcpy (fill, d->succ_off, n * sizeof *fill);
-  for (size_t e = 0; e < d->ne; e++)
-    d->succ[fill[d->efrom[e]]++] =
+  /* succ_off[v] = the end of v's list; then the edges, last first,
+     each just before the previous one of its node: succ_off[v] ends at
+     the start of v's list, and each list keeps the order the edges were
+     added in, without a second array of positions.  */
+  for (size_t v = 1; v < n; v++)
+    d->succ_off[v] += d->succ_off[v - 1];
+  d->succ_off[n] = (uint32_t) d->ne;
+  for (size_t e = d->ne; e-- > 0;)
+    d->succ[--d->succ_off[d->efrom[e]]] =
       ((uint32_t) d->eto[e] << 1) | d->ekind[e];
-  free (fill);
 
   /* Kahn's algorithm: every node must be reachable in topological
      order, otherwise there is a cycle.  The nodes ready go through a

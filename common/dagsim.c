@@ -541,13 +541,15 @@ struct pstate
 #define LINE_BUSY(c) (1u << (c))
 #define LINE_WAKE(c) (16u << (c))
 
-/* The waiting lines, touched only when something waits.  */
+/* A waiting line of a processor, touched only when something waits;
+   one array per class of line, so that a schedule whose operations
+   wait only for sends (a broadcast tree) never touches the pages of
+   the other two.  */
 struct pline
 {
-  double wake[W_NCLASS];      /* pending wake-up of each line (valid
-                                 when its LINE_WAKE bit is set) */
-  int32_t whead[W_NCLASS], wtail[W_NCLASS];  /* (valid when the line's
-                                               LINE_BUSY bit is set) */
+  double wake;                /* pending wake-up (valid when the line's
+                                 LINE_WAKE bit is set) */
+  int32_t head, tail;         /* (valid when its LINE_BUSY bit is set) */
 };
 
 struct sim
@@ -560,7 +562,7 @@ struct sim
   struct mq mq;
   struct nstate *ns;
   struct pstate *ps;
-  struct pline *pl;
+  struct pline *pl[W_NCLASS];   /* per class, per processor */
   /* Processors are numbered in the order the operations name them
      (pnum[p]: the simulator's number of processor p of the DAG, porig[]
      the inverse), so that operations lying together in the DAG find
@@ -942,14 +944,14 @@ need_time (const struct sim *s, int cls, int32_t p)
 static void
 schedule_wake (struct sim *s, int32_t p, int cls)
 {
-  struct pline *q = &s->pl[p];
+  struct pline *q = &s->pl[cls][p];
   uint32_t *lines = &s->ps[p].lines;
   if (!(*lines & LINE_BUSY (cls)))
     return;
   double e = need_time (s, cls, p);
-  if (!(*lines & LINE_WAKE (cls)) || e < q->wake[cls])
+  if (!(*lines & LINE_WAKE (cls)) || e < q->wake)
     {
-      q->wake[cls] = e;
+      q->wake = e;
       *lines |= LINE_WAKE (cls);
       heap_push (&s->h, e, EV_KEY (wake_cls[cls],
                                    s->porig[p] * W_NCLASS + cls, EV_WAKE,
@@ -960,16 +962,16 @@ schedule_wake (struct sim *s, int32_t p, int cls)
 static void
 enqueue (struct sim *s, int32_t p, int cls, int32_t v)
 {
-  struct pline *q = &s->pl[p];
+  struct pline *q = &s->pl[cls][p];
   s->ns[v].next = -1;
   if (s->ps[p].lines & LINE_BUSY (cls))
-    s->ns[q->wtail[cls]].next = v;
+    s->ns[q->tail].next = v;
   else
     {
-      q->whead[cls] = v;
+      q->head = v;
       s->ps[p].lines |= LINE_BUSY (cls);
     }
-  q->wtail[cls] = v;
+  q->tail = v;
   schedule_wake (s, p, cls);
 }
 
@@ -980,18 +982,18 @@ run_wake (struct sim *s, int32_t key, double t)
 {
   int32_t p = key / W_NCLASS;
   int cls = key % W_NCLASS;
-  struct pline *q = &s->pl[p];
+  struct pline *q = &s->pl[cls][p];
   uint32_t *lines = &s->ps[p].lines;
-  if (!(*lines & LINE_WAKE (cls)) || t != q->wake[cls])
+  if (!(*lines & LINE_WAKE (cls)) || t != q->wake)
     return;                     /* superseded by an earlier wake-up */
   *lines &= ~LINE_WAKE (cls);
   while (*lines & LINE_BUSY (cls))
     {
-      int32_t v = q->whead[cls];
+      int32_t v = q->head;
       if (need_time (s, cls, p) > t)
         break;
-      q->whead[cls] = s->ns[v].next;
-      if (q->whead[cls] < 0)
+      q->head = s->ns[v].next;
+      if (q->head < 0)
         *lines &= ~LINE_BUSY (cls);
       if (cls == W_SEND)
         start_send (s, v, t);
@@ -1112,7 +1114,8 @@ sim_release (struct sim *s)
   free (s->uq_next);
   free (s->order);
   free (s->ps);
-  free (s->pl);
+  for (int c = 0; c < W_NCLASS; c++)
+    free (s->pl[c]);
   free (s->pnum);
   free (s->porig);
   free (s->aux);
@@ -1182,7 +1185,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   /* zeroed pages: only the processors that ever wait touch theirs */
-  s.pl = xcalloc (np, sizeof *s.pl);
+  for (int c = 0; c < W_NCLASS; c++)
+    s.pl[c] = xcalloc (np, sizeof *s.pl[c]);
   if (opt && opt->critical_path)
     {
       s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
@@ -1229,8 +1233,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
 
   heap_free (&s.h);
   heap_init (&s.h);
-  free (s.pl);
-  s.pl = NULL;
+  for (int c = 0; c < W_NCLASS; c++)
+    {
+      free (s.pl[c]);
+      s.pl[c] = NULL;
+    }
   if (opt && opt->finish_only)
     {
       /* Only the finish times (and the count of messages).  */
@@ -1246,9 +1253,23 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.ns = NULL;
       free (s.uq_next);
       s.uq_next = NULL;
-      r->proc = xcalloc_touched (np, sizeof *r->proc);
+      /* The processor finishing last, in the simulator's numbering (in
+         the order of its state): the latest finish, and of those equal
+         the lowest number in the DAG, as the scan in the DAG's numbering
+         below finds.  */
+      double ms = 0;
+      int32_t last = 0;
       for (size_t p = 0; p < np; p++)
-        r->proc[s.porig[p]].finish = s.ps[p].cpu;
+        {
+          double f = s.ps[p].cpu;
+          if (f > ms || (f == ms && ms > 0 && s.porig[p] < last))
+            {
+              ms = f;
+              last = s.porig[p];
+            }
+        }
+      r->makespan = ms;
+      r->last_proc = last;
     }
   else
     {
@@ -1313,14 +1334,17 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             }
         }
     }
-  r->makespan = 0;
-  r->last_proc = 0;
-  for (size_t p = 0; p < np; p++)
-    if (r->proc[p].finish > r->makespan)
-      {
-        r->makespan = r->proc[p].finish;
-        r->last_proc = (int32_t) p;
-      }
+  if (r->proc)
+    {
+      r->makespan = 0;
+      r->last_proc = 0;
+      for (size_t p = 0; p < np; p++)
+        if (r->proc[p].finish > r->makespan)
+          {
+            r->makespan = r->proc[p].finish;
+            r->last_proc = (int32_t) p;
+          }
+    }
 
   if (s.t_start)
     {
