@@ -31,6 +31,18 @@ dag_populate (void *p, size_t len)
   return p;
 }
 
+/* Give the node array and the side arrays there are CAP entries.  */
+static void
+node_arrays (struct dag *d, size_t cap)
+{
+  d->node = xrealloc (d->node, cap * sizeof *d->node);
+  if (d->name_of)
+    d->name_of = xrealloc (d->name_of, cap * sizeof *d->name_of);
+  if (d->line_of)
+    d->line_of = xrealloc (d->line_of, cap * sizeof *d->line_of);
+  d->cap = cap;
+}
+
 void
 dag_reserve (struct dag *d, size_t nodes, size_t edges)
 {
@@ -38,9 +50,8 @@ dag_reserve (struct dag *d, size_t nodes, size_t edges)
     die ("%s: too many operations (over 2^30)", d->source);
   if (nodes > d->cap)
     {
-      d->node = dag_populate (xrealloc (d->node, nodes * sizeof *d->node),
-                              nodes * sizeof *d->node);
-      d->cap = nodes;
+      node_arrays (d, nodes);
+      dag_populate (d->node, nodes * sizeof *d->node);
     }
   if (edges > d->ecap)
     {
@@ -64,6 +75,8 @@ void
 dag_free (struct dag *d)
 {
   free (d->node);
+  free (d->name_of);
+  free (d->line_of);
   free (d->efrom);
   free (d->eto);
   free (d->ekind);
@@ -100,17 +113,35 @@ dag_name (const struct dag *d, int32_t off)
   return off >= 0 ? d->pool + off : NULL;
 }
 
+/* A side array of CAP entries, the N first set to FILL.  */
+static int32_t *
+side_array (size_t n, size_t cap, int32_t fill)
+{
+  int32_t *a = xmalloc (cap * sizeof *a);
+  for (size_t i = 0; i < n; i++)
+    a[i] = fill;
+  return a;
+}
+
 static int32_t
-add_node (struct dag *d, const struct dag_node *nd)
+add_node (struct dag *d, const struct dag_node *nd, int32_t name,
+          int32_t line)
 {
   if (d->n == d->cap)
     {
       size_t cap = d->cap ? 2 * d->cap : 1024;
       if (cap > INT32_MAX / 2)
         die ("%s: too many operations (over 2^30)", d->source);
-      d->node = xrealloc (d->node, cap * sizeof *d->node);
-      d->cap = cap;
+      node_arrays (d, cap);
     }
+  if (name >= 0 && !d->name_of)
+    d->name_of = side_array (d->n, d->cap, -1);
+  if (line != 0 && !d->line_of)
+    d->line_of = side_array (d->n, d->cap, 0);
+  if (d->name_of)
+    d->name_of[d->n] = name;
+  if (d->line_of)
+    d->line_of[d->n] = line;
   d->node[d->n] = *nd;
   if (nd->proc >= d->nprocs)
     d->nprocs = nd->proc + 1;
@@ -134,9 +165,7 @@ dag_add_calc (struct dag *d, int32_t proc, double work, int32_t name,
   nd.u.work = work;
   nd.proc = proc;
   nd.peer = -1;
-  nd.name = name;
-  nd.line = line;
-  return add_node (d, &nd);
+  return add_node (d, &nd, name, line);
 }
 
 static int32_t
@@ -150,9 +179,7 @@ add_comm (struct dag *d, uint8_t op, int32_t proc, int32_t peer,
   nd.tag = (int32_t) tag;
   nd.proc = proc;
   nd.peer = peer;
-  nd.name = name;
-  nd.line = line;
-  return add_node (d, &nd);
+  return add_node (d, &nd, name, line);
 }
 
 int32_t
@@ -201,8 +228,10 @@ dag_add_message (struct dag *d, int32_t a, int32_t b, int64_t bytes,
   if (*next_tag >= INT32_MAX)
     die ("%s: too many messages (over 2^31)", d->source);
   int64_t tag = (*next_tag)++;
-  int32_t s = dag_add_send (d, pa, pb, bytes, tag, d->node[a].name, line);
-  int32_t r = dag_add_recv (d, pb, pa, bytes, tag, d->node[b].name, line);
+  int32_t s = dag_add_send (d, pa, pb, bytes, tag, dag_node_name (d, a),
+                            line);
+  int32_t r = dag_add_recv (d, pb, pa, bytes, tag, dag_node_name (d, b),
+                            line);
   d->node[s].derived = d->node[r].derived = 1;
   dag_add_edge (d, a, s, DAG_REQUIRES);
   dag_add_edge (d, r, b, DAG_REQUIRES);
@@ -212,10 +241,11 @@ void
 dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
 {
   const struct dag_node *nd = &d->node[v];
-  const char *name = dag_name (d, nd->name);
+  const char *name = dag_name (d, dag_node_name (d, (size_t) v));
+  int32_t line = dag_node_line (d, (size_t) v);
   char where[48] = "";
-  if (nd->line > 0)
-    snprintf (where, sizeof where, ", line %" PRId32, nd->line);
+  if (line > 0)
+    snprintf (where, sizeof where, ", line %" PRId32, line);
   if (nd->op == DAG_CALC)
     {
       if (name)
@@ -312,7 +342,7 @@ die_cycle (struct dag *d, const uint32_t *left)
     }
   free (seen);
   free (pred);
-  int32_t line = d->node[cyc[ncyc - 1]].line;
+  int32_t line = dag_node_line (d, (size_t) cyc[ncyc - 1]);
   free (cyc);
   static char text[4096];
   snprintf (text, sizeof text, "%s", msg);
@@ -344,7 +374,7 @@ dag_finalize (struct dag *d)
         {
           char desc[256];
           dag_describe (d, d->efrom[e], desc, sizeof desc);
-          die_at (d->source, d->node[d->efrom[e]].line, 0,
+          die_at (d->source, dag_node_line (d, (size_t) d->efrom[e]), 0,
                   "dependency cycle: %s depends on itself", desc);
         }
       d->succ_off[d->efrom[e]]++;

@@ -21,7 +21,10 @@ enum dag_dep { DAG_REQUIRES = 0, DAG_IREQUIRES = 1 };
 /* Wildcard source or tag of a receive (GOAL's -1).  */
 #define DAG_ANY (-1)
 
-struct dag_node     /* 32 bytes */
+/* What the simulator reads of an operation: 24 bytes.  Its name and
+   input line, needed only for messages and output, are in struct dag's
+   side arrays (dag_node_name, dag_node_line).  */
+struct dag_node
 {
   union {
     double work;      /* CALC: time */
@@ -30,8 +33,6 @@ struct dag_node     /* 32 bytes */
   int32_t tag;        /* SEND, RECV (RECV: DAG_ANY allowed); < 2^31 - 1 */
   int32_t proc;       /* processor (rank) running the operation */
   int32_t peer;       /* SEND: destination; RECV: source or DAG_ANY */
-  int32_t name;       /* offset in the name pool, or -1 */
-  int32_t line;       /* input line that defined it, or 0 */
   uint8_t op;         /* enum dag_op */
   uint8_t derived;    /* SEND/RECV made from a native `msg` row */
 };
@@ -40,6 +41,11 @@ struct dag
 {
   struct dag_node *node;
   size_t n, cap;
+  /* Per operation, cap entries each: its name (an offset in the name
+     pool, or -1) and the input line that defined it (or 0).  Each is
+     NULL until an operation has one, so a generated DAG (names, no
+     lines) carries no array of lines.  */
+  int32_t *name_of, *line_of;
   int32_t nprocs;           /* 1 + largest processor number */
 
   /* Edge list while building.  */
@@ -80,6 +86,19 @@ void *dag_populate (void *p, size_t len);
 /* Add a string to the name pool; returns its offset.  */
 int32_t dag_intern (struct dag *d, const char *s, size_t len);
 const char *dag_name (const struct dag *d, int32_t off);
+
+/* Name (pool offset or -1) and input line (or 0) of operation V.  */
+static inline int32_t
+dag_node_name (const struct dag *d, size_t v)
+{
+  return d->name_of ? d->name_of[v] : -1;
+}
+
+static inline int32_t
+dag_node_line (const struct dag *d, size_t v)
+{
+  return d->line_of ? d->line_of[v] : 0;
+}
 
 /* Add operations; return the node index.  NAME is a pool offset or -1. */
 int32_t dag_add_calc (struct dag *d, int32_t proc, double work,

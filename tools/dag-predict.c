@@ -381,7 +381,7 @@ static const char *kind_names[] = { "compute", "send", "recv", "wait" };
 static void
 task_label (const struct dag *d, int32_t v, char *buf, size_t len)
 {
-  const char *name = dag_name (d, d->node[v].name);
+  const char *name = dag_name (d, dag_node_name (d, (size_t) v));
   if (name)
     snprintf (buf, len, "%s", name);
   else
