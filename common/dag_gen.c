@@ -453,8 +453,23 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
       for (int i = 0; i < tree_nchildren (&t, r); i++)
         bfs[tail++] = tree_children (&t, r)[i];
     }
+  /* A broadcast keeps ids by position in that order, and each rank's
+     parent as a position: the loops below then read in sequence (all
+     but the parent's id), and the random reads are made here, in loops
+     that do nothing else, where they overlap.  */
+  int32_t *ppos = NULL;
   if (!reduce)
-    arrival_order (&t, bfs, id);
+    {
+      arrival_order (&t, bfs, id);
+      ppos = malloc ((size_t) t.n * sizeof *ppos);
+      if (!ppos)
+        die ("out of memory");
+      for (size_t i = 0; i < tail; i++)
+        id[bfs[i]] = (int32_t) i;
+      ppos[0] = -1;
+      for (size_t i = 1; i < tail; i++)
+        ppos[i] = id[t.parent[bfs[i]]];
+    }
   if (s->reserve)
     s->reserve (s->ctx, (size_t) (t.n * R), (size_t) ((t.n - 1) * R),
                 (size_t) (t.n * (R - 1)));
@@ -463,16 +478,17 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
       for (size_t i = 0; i < tail; i++)
         {
           int r = bfs[i];
-          id[r] = R == 1 ? task_n (s, r, g->work, 'r', r)
+          size_t x = reduce ? (size_t) r : i;   /* rank or position */
+          id[x] = R == 1 ? task_n (s, r, g->work, 'r', r)
                   : task (s, r, g->work, "r%d_%" PRId64, r, k + 1);
           if (k > 0)
-            s->dep (s->ctx, prev[r], id[r]);
+            s->dep (s->ctx, prev[x], id[x]);
         }
       if (!reduce)
         /* a message with the rank it reaches: those sent at one instant
            together (and those of one sender in its send order) */
         for (size_t i = 1; i < tail; i++)
-          s->msg (s->ctx, id[t.parent[bfs[i]]], id[bfs[i]], g->bytes);
+          s->msg (s->ctx, id[ppos[i]], id[i], g->bytes);
       for (size_t i = 0; i < tail && reduce; i++)
         {
           int r = bfs[i], nc = tree_nchildren (&t, r);
@@ -484,6 +500,7 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
         memcpy (prev, id, (size_t) t.n * sizeof *id);
     }
   free (bfs);
+  free (ppos);
   free (prev);
   free (id);
   tree_free (&t);
