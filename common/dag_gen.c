@@ -489,13 +489,14 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
            together (and those of one sender in its send order) */
         for (size_t i = 1; i < tail; i++)
           s->msg (s->ctx, id[ppos[i]], id[i], g->bytes);
-      for (size_t i = 0; i < tail && reduce; i++)
-        {
-          int r = bfs[i], nc = tree_nchildren (&t, r);
-          const int *ch = tree_children (&t, r);
-          for (int j = 0; j < nc; j++)
-            s->msg (s->ctx, id[ch[nc - 1 - j]], id[r], g->bytes);
-        }
+      else
+        for (size_t i = 0; i < tail; i++)
+          {
+            int r = bfs[i], nc = tree_nchildren (&t, r);
+            const int *ch = tree_children (&t, r);
+            for (int j = 0; j < nc; j++)
+              s->msg (s->ctx, id[ch[nc - 1 - j]], id[r], g->bytes);
+          }
       if (prev)
         memcpy (prev, id, (size_t) t.n * sizeof *id);
     }

@@ -47,6 +47,9 @@ enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
 #define EV_KEY(cls, sort, type, v) \
   ((uint64_t) (cls) << 62 | (uint64_t) (sort) << 32 \
    | (uint64_t) (type) << 30 | (uint64_t) (v))
+/* The type and the acted-on number of key K.  */
+#define EV_TYPE(k) ((int) (((k) >> 30) & 3))
+#define EV_NODE(k) ((int32_t) ((k) & 0x3fffffff))
 
 struct bucket
 {
@@ -407,8 +410,8 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
     }
   uint64_t k = h->batch[h->bpos++];
   *t = h->btime;
-  *type = (int) ((k >> 30) & 3);
-  *v = (int32_t) (k & 0x3fffffff);
+  *type = EV_TYPE (k);
+  *v = EV_NODE (k);
 }
 
 static void
@@ -1095,8 +1098,8 @@ prefetch_ahead (const struct sim *s)
   if (h->bpos + PREFETCH_FAR < h->blen)
     {
       uint64_t k = h->batch[h->bpos + PREFETCH_FAR];
-      uint32_t v = (uint32_t) (k & 0x3fffffff);
-      int type = (int) ((k >> 30) & 3);
+      int32_t v = EV_NODE (k);
+      int type = EV_TYPE (k);
       if (type == EV_WAKE)
         {
           __builtin_prefetch (&s->ps[v / W_NCLASS], 1);
@@ -1113,8 +1116,8 @@ prefetch_ahead (const struct sim *s)
   if (h->bpos + PREFETCH_NEAR < h->blen)
     {
       uint64_t k = h->batch[h->bpos + PREFETCH_NEAR];
-      uint32_t v = (uint32_t) (k & 0x3fffffff);
-      int type = (int) ((k >> 30) & 3);
+      int32_t v = EV_NODE (k);
+      int type = EV_TYPE (k);
       if (type == EV_OP)
         __builtin_prefetch (&s->ps[ns_proc (&s->ns[v])], 1);
       else if (type == EV_WAKE)
@@ -1124,8 +1127,8 @@ prefetch_ahead (const struct sim *s)
           if (s->ps[v / W_NCLASS].lines & LINE_BUSY (v % W_NCLASS))
             __builtin_prefetch (&s->ns[q->head], 1);
         }
-      else if (type == EV_MSG && s->d->node[v].derived)
-        __builtin_prefetch (&s->ps[ns_proc (&s->ns[v + 1])], 1);
+      else
+        __builtin_prefetch (&s->ps[recv_proc (s, v)], 1);
     }
 }
 
@@ -1330,6 +1333,21 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       free (s.pl[c]);
       s.pl[c] = NULL;
     }
+  /* The processor finishing last, from the simulator's state (in its
+     numbering, the order of that state): the latest finish, and of
+     those equal the lowest number in the DAG.  */
+  r->makespan = 0;
+  r->last_proc = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      double f = s.ps[p].cpu;
+      if (f > r->makespan
+          || (f == r->makespan && f > 0 && s.porig[p] < r->last_proc))
+        {
+          r->makespan = f;
+          r->last_proc = s.porig[p];
+        }
+    }
   if (opt && opt->finish_only)
     {
       /* Only the finish times (and the count of messages).  */
@@ -1345,23 +1363,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.ns = NULL;
       free (s.uq_next);
       s.uq_next = NULL;
-      /* The processor finishing last, in the simulator's numbering (in
-         the order of its state): the latest finish, and of those equal
-         the lowest number in the DAG, as the scan in the DAG's numbering
-         below finds.  */
-      double ms = 0;
-      int32_t last = 0;
-      for (size_t p = 0; p < np; p++)
-        {
-          double f = s.ps[p].cpu;
-          if (f > ms || (f == ms && ms > 0 && s.porig[p] < last))
-            {
-              ms = f;
-              last = s.porig[p];
-            }
-        }
-      r->makespan = ms;
-      r->last_proc = last;
     }
   else
     {
@@ -1425,17 +1426,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
               cur = dst;
             }
         }
-    }
-  if (r->proc)
-    {
-      r->makespan = 0;
-      r->last_proc = 0;
-      for (size_t p = 0; p < np; p++)
-        if (r->proc[p].finish > r->makespan)
-          {
-            r->makespan = r->proc[p].finish;
-            r->last_proc = (int32_t) p;
-          }
     }
 
   if (s.t_start)
