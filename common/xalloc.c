@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 
@@ -42,4 +43,14 @@ xstrdup (const char *s)
 {
   size_t n = strlen (s) + 1;
   return memcpy (xmalloc (n), s, n);
+}
+
+void *
+xmalloc_pages (size_t n)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  void *p = NULL;
+  if (posix_memalign (&p, page > 0 ? (size_t) page : 4096, n ? n : 1) != 0)
+    die ("out of memory (%zu bytes)", n);
+  return p;
 }

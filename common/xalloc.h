@@ -11,5 +11,9 @@ void *xmalloc (size_t n);
 void *xcalloc (size_t n, size_t size);
 void *xrealloc (void *p, size_t n);
 char *xstrdup (const char *s);
+/* N bytes starting on a page boundary, for message buffers: an MPI
+   library's copy paths (shared-memory single copy, NIC DMA) can be several
+   times slower into a misaligned buffer.  Free with free().  */
+void *xmalloc_pages (size_t n);
 
 #endif

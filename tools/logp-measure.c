@@ -29,6 +29,7 @@
 #include "num.h"
 #include "stats.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 #define PROGRAM "logp-measure"
 
@@ -906,14 +907,18 @@ main (int argc, char **argv)
   memset (name, 0, sizeof name);
   MPI_Get_processor_name (name, &len);
   char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
-  /* A send and a receive buffer (logp_proto.c says why), written once so
-     that every page is real memory, not the shared zero page.  */
-  size_t blen = (size_t) c.o.max_bytes + 1;
-  char *buf = malloc (2 * blen);
+  /* A send and a receive buffer (logp_proto.c says why), each on its own
+     pages: the receive buffer once sat at an odd address right after the
+     send buffer, and Open MPI's shared-memory single copy into it made
+     RTT(64 KiB) 25.6 us against 7.5 us aligned.  Written once so that
+     every page is real memory, not the shared zero page.  */
+  size_t blen = (size_t) c.o.max_bytes;
+  char *sbuf = xmalloc_pages (blen), *rbuf = xmalloc_pages (blen);
   struct lm_result *res = calloc (npairs + 1, sizeof *res);
-  if (hosts == NULL || buf == NULL || res == NULL)
+  if (hosts == NULL || res == NULL)
     mpu_die (EXIT_DATA, "out of memory");
-  memset (buf, 'x', 2 * blen);
+  memset (sbuf, 'x', blen);
+  memset (rbuf, 'x', blen);
   mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
                             MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                             MPI_COMM_WORLD), "MPI_Allgather");
@@ -928,10 +933,10 @@ main (int argc, char **argv)
       int s = pairs[p].src, d = pairs[p].dst;
       /* The result stays on the measure rank until the gather.  */
       if (mpu_rank == s)
-        lm_measure (&c.o, s, d, buf, buf + blen, p == 0 ? NULL : &sizes,
+        lm_measure (&c.o, s, d, sbuf, rbuf, p == 0 ? NULL : &sizes,
                     p == 0 ? &sizes : NULL, &res[p]);
       else if (mpu_rank == d)
-        lm_mirror (&c.o, s, buf, buf + blen);
+        lm_mirror (&c.o, s, sbuf, rbuf);
       if (p == 0 && npairs > 1)
         bcast_sizes (s, &sizes);
       /* One pair at a time: the next does not disturb this one.  */
@@ -961,7 +966,8 @@ main (int argc, char **argv)
   free (c.topology_text);
   free (pairs);
   free (hosts);
-  free (buf);
+  free (sbuf);
+  free (rbuf);
   mpu_finalize ();
   return 0;
 }
