@@ -31,6 +31,8 @@ struct goal
   int64_t num_ranks;         /* -1 until num_ranks */
   int64_t rank;              /* -1 outside a rank block */
   uint8_t *rank_seen;
+  int64_t nblocks;           /* rank blocks read */
+  long ranks_line, ranks_col; /* where num_ranks was given */
   long open_line;            /* line of the open rank block */
 };
 
@@ -325,6 +327,8 @@ statement (struct goal *g, struct tok *tk, int n)
                     "least 1");
           if (n > 2)
             bad (g, &tk[2], "the end of the line");
+          g->ranks_line = g->line;
+          g->ranks_col = tk[1].col;
           g->rank_seen = calloc ((size_t) g->num_ranks, 1);
           if (!g->rank_seen)
             die ("out of memory");
@@ -347,6 +351,7 @@ statement (struct goal *g, struct tok *tk, int n)
             die_at (g->name, g->line, tk[1].col, "rank %" PRId64
                     " defined twice", g->rank);
           g->rank_seen[g->rank] = 1;
+          g->nblocks++;
           g->open_line = g->line;
           if (n > 3)
             bad (g, &tk[3], "the end of the line");
@@ -425,6 +430,20 @@ goal_parse (const char *text, size_t len, const char *name, struct dag *d)
   if (g.num_ranks < 0)
     die_at (name, g.line > 0 ? g.line : 1, 0, "no 'num_ranks' line: not "
             "a GOAL schedule");
+  if (g.nblocks != g.num_ranks)
+    {
+      /* Blocks are distinct and in range, so fewer than num_ranks: a
+         rank whose operations were lost (a truncated file) or a
+         num_ranks that counts ranks the file does not describe.  */
+      int64_t miss = 0;
+      while (g.rank_seen[miss])
+        miss++;
+      die_at (name, g.ranks_line, g.ranks_col, "num_ranks is %" PRId64
+              " but the file has %" PRId64 " rank block%s (none for rank %"
+              PRId64 "): give every rank a block, an empty one if it has "
+              "no operations", g.num_ranks, g.nblocks,
+              g.nblocks == 1 ? "" : "s", miss);
+    }
   strmap_free (&g.labels);
   free (g.rank_seen);
   memset (&g, 0, sizeof g);
