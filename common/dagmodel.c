@@ -192,7 +192,7 @@ dag_predict (const struct dag *d, enum dag_model m,
       return;
     }
   /* the rates need each processor's message count */
-  struct dagsim_opts o = { 0, 0, 0 };
+  struct dagsim_opts o = { 0, 0, 0, 0 };
   if (opt)
     o = *opt;
   o.finish_only = 0;

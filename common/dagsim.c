@@ -363,7 +363,7 @@ heap_pending (const struct heap *h)
    class in operation order, which also makes the sweep through memory
    sequential.  */
 static void
-heap_pop (struct heap *h, double *t, int *type, int32_t *v)
+heap_pop (struct heap *h, double *t, int *type, int32_t *v, uint32_t *sort)
 {
   if (h->bpos == h->blen)
     {
@@ -412,6 +412,38 @@ heap_pop (struct heap *h, double *t, int *type, int32_t *v)
   *t = h->btime;
   *type = EV_TYPE (k);
   *v = EV_NODE (k);
+  *sort = (uint32_t) ((k >> 32) & 0x3fffffff);
+}
+
+/* Put KEY into the round being run, in its sorted place among the
+   events not yet run (an event of the current time whose place is
+   before some of them: a waiting line's head, with its old stamp, that
+   can go at once).  */
+static void
+batch_insert (struct heap *h, uint64_t key)
+{
+  if (h->blen == h->batch_cap)
+    {
+      size_t cap = h->batch_cap ? 2 * h->batch_cap : 16;
+      uint64_t *b = realloc (h->batch, cap * sizeof *b);
+      if (!b)
+        die ("out of memory (event queue)");
+      h->batch = b;
+      h->batch_cap = cap;
+    }
+  size_t lo = h->bpos, hi = h->blen;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (h->batch[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  memmove (&h->batch[lo + 1], &h->batch[lo],
+           (h->blen - lo) * sizeof *h->batch);
+  h->batch[lo] = key;
+  h->blen++;
 }
 
 static void
@@ -615,6 +647,16 @@ struct sim
   uint64_t order_seq;
   int nclass;
   int gantt;           /* --gantt: record the intervals */
+  /* Creation order (DAGSIM_TIE_CREATION): each event's stamp, in the
+     bits that order it in its round (EV_KEY, class 0).  */
+  int creation;
+  uint32_t seq;        /* stamps given */
+  uint32_t cur_ts;     /* the stamp of the event being run */
+  uint32_t *wts;       /* per operation: its stamp while it waits in a
+                          line (a SEND's slot also serves its message) */
+  int32_t *freed;      /* operations freed by the event being run, in
+                          the order their dependencies were satisfied */
+  size_t nfreed, freed_cap;
   /* critical path */
   int32_t *cp_pred;    /* operation that determined the start */
   int32_t *cpu_owner;  /* last operation that held each CPU */
@@ -656,6 +698,17 @@ bytes1 (int64_t bytes)
   return bytes > 1 ? (double) (bytes - 1) : 0.0;
 }
 
+static void
+freed_add (struct sim *s, int32_t w)
+{
+  if (s->nfreed == s->freed_cap)
+    {
+      s->freed_cap = s->freed_cap ? 2 * s->freed_cap : 64;
+      s->freed = xrealloc (s->freed, s->freed_cap * sizeof *s->freed);
+    }
+  s->freed[s->nfreed++] = w;
+}
+
 /* Release the successors of V of kind KIND (requires/irequires) at T.  */
 static void
 release (struct sim *s, int32_t v, int kind, double t)
@@ -674,12 +727,74 @@ release (struct sim *s, int32_t v, int kind, double t)
             s->rpred[w] = v;
         }
       if ((--s->ns[w].link & NS_NONE) == 0)
-        /* The operation tries to start when ready; if its resources are
-           busy then, it waits in its processor's line (run_op).  Only
-           the operation's own state is touched here.  */
-        heap_push (&s->h, s->ns[w].ready,
-                   EV_KEY (op_cls[ns_op (&s->ns[w])], w, EV_OP, w));
+        {
+          /* The operation tries to start when ready; if its resources
+             are busy then, it waits in its processor's line (run_op).
+             Only the operation's own state is touched here.  */
+          if (s->creation)
+            freed_add (s, w);
+          else
+            heap_push (&s->h, s->ns[w].ready,
+                       EV_KEY (op_cls[ns_op (&s->ns[w])], w, EV_OP, w));
+        }
     }
+}
+
+/* Creation order: queue operation W, freed at the event being run, with
+   the next stamp, at the later of its satisfaction and the time its
+   processor's CPU (a send: and sending side) is free, as LogGOPSim's
+   freed operations are.  */
+static void
+push_freed (struct sim *s, int32_t w)
+{
+  const struct pstate *q = &s->ps[ns_proc (&s->ns[w])];
+  double t = s->ns[w].ready;
+  if (q->cpu > t)
+    t = q->cpu;
+  if (ns_op (&s->ns[w]) == DAG_SEND && q->nic_s > t)
+    t = q->nic_s;
+  heap_push (&s->h, t, EV_KEY (0, s->seq++, EV_OP, w));
+}
+
+/* Stamp and queue the operations the event just run freed: by
+   processor (in the DAG's numbering), then sends, receives,
+   computations, each in the order they were freed (LogGOPSim's order,
+   its sort by type made stable).  They are on the event's processor,
+   and for a rendezvous on the sender's too.  */
+static void
+flush_freed (struct sim *s)
+{
+  size_t n = s->nfreed;
+  if (!n)
+    return;
+  s->nfreed = 0;
+  int32_t *f = s->freed;
+  if (n == 1)
+    {
+      push_freed (s, f[0]);
+      return;
+    }
+  int32_t p0 = ns_proc (&s->ns[f[0]]);
+  size_t i = 1;
+  while (i < n && ns_proc (&s->ns[f[i]]) == p0)
+    i++;
+  if (i == n)
+    {
+      for (int cls = 0; cls < 3; cls++)
+        for (i = 0; i < n; i++)
+          if (op_cls[ns_op (&s->ns[f[i]])] == cls)
+            push_freed (s, f[i]);
+      return;
+    }
+  /* several processors: sort (processor, class, position) */
+  uint64_t *k = xmalloc (n * sizeof *k);
+  for (i = 0; i < n; i++)
+    k[i] = (uint64_t) s->porig[ns_proc (&s->ns[f[i]])] << 34
+           | (uint64_t) op_cls[ns_op (&s->ns[f[i]])] << 32 | i;
+  qsort (k, n, sizeof *k, cmp_u64);
+  for (i = 0; i < n; i++)
+    push_freed (s, f[k[i] & 0xffffffffu]);
+  free (k);
 }
 
 static void
@@ -917,7 +1032,8 @@ start_send (struct sim *s, int32_t v, double t)
   if (s->aux)
     s->aux[v] = cpu_end;
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
-  heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
+  heap_push (&s->h, arrive, s->creation ? EV_KEY (0, s->seq++, EV_MSG, v)
+                                        : EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
 }
@@ -992,9 +1108,23 @@ schedule_wake (struct sim *s, int32_t p, int cls)
     {
       q->wake = e;
       *lines |= LINE_WAKE (cls);
-      heap_push (&s->h, e, EV_KEY (wake_cls[cls],
-                                   s->porig[p] * W_NCLASS + cls, EV_WAKE,
-                                   p * W_NCLASS + cls));
+      if (!s->creation)
+        heap_push (&s->h, e, EV_KEY (wake_cls[cls],
+                                     s->porig[p] * W_NCLASS + cls, EV_WAKE,
+                                     p * W_NCLASS + cls));
+      else
+        {
+          /* the wake-up takes the place of the head of line, with its
+             stamp: at the current time, possibly before events of this
+             round not yet run */
+          uint64_t k = EV_KEY (0, s->wts[q->head], EV_WAKE,
+                               p * W_NCLASS + cls);
+          struct heap *h = &s->h;
+          if (h->bpos < h->blen && e == h->btime)
+            batch_insert (h, k);
+          else
+            heap_push (h, e, k);
+        }
     }
 }
 
@@ -1003,6 +1133,13 @@ enqueue (struct sim *s, int32_t p, int cls, int32_t v)
 {
   struct pline *q = &s->pl[cls][p];
   ns_set_next (&s->ns[v], -1);
+  if (s->creation)
+    {
+      if (!s->wts)
+        /* only entries of waiting operations are read */
+        s->wts = xmalloc (s->d->n * sizeof *s->wts);
+      s->wts[v] = s->cur_ts;
+    }
   if (s->ps[p].lines & LINE_BUSY (cls))
     ns_set_next (&s->ns[q->tail], v);
   else
@@ -1040,6 +1177,13 @@ run_wake (struct sim *s, int32_t key, double t)
         start_calc (s, v, t);
       else
         handle_msg (s, v, t);
+      if (s->creation)
+        {
+          /* one event per head, as LogGOPSim retries each: the next
+             head goes by its own stamp */
+          flush_freed (s);
+          break;
+        }
     }
   schedule_wake (s, p, cls);
 }
@@ -1182,6 +1326,69 @@ die_stuck (struct sim *s)
        nwait == 1 ? "" : "s", list);
 }
 
+/* Is V an operation queued at time 0 (no dependencies; not the receive
+   of a native message, posted directly)?  */
+static inline int
+is_root (const struct dag *d, size_t v)
+{
+  return !d->npred[v] && !(d->node[v].op == DAG_RECV && d->node[v].derived);
+}
+
+/* Creation order: stamp and queue the operations free at the start as
+   LogGOPSim does: by processor, then sends, receives, computations,
+   each in operation order.  Operations usually come grouped by
+   processor (a GOAL file's rank blocks): then three passes over each
+   group, else a sort.  */
+static void
+push_roots (struct sim *s)
+{
+  const struct dag *d = s->d;
+  size_t n = d->n, nroot = 0;
+  int grouped = 1;
+  int32_t lastp = -1;
+  for (size_t v = 0; v < n; v++)
+    if (is_root (d, v))
+      {
+        if (d->node[v].proc < lastp)
+          grouped = 0;
+        lastp = d->node[v].proc;
+        nroot++;
+      }
+  if (grouped)
+    {
+      size_t v = 0;
+      while (v < n)
+        {
+          while (v < n && !is_root (d, v))
+            v++;
+          if (v == n)
+            break;
+          int32_t p = d->node[v].proc;
+          size_t end = v + 1;
+          while (end < n && (!is_root (d, end) || d->node[end].proc == p))
+            end++;
+          for (int cls = 0; cls < 3; cls++)
+            for (size_t u = v; u < end; u++)
+              if (is_root (d, u) && op_cls[d->node[u].op] == cls)
+                heap_push (&s->h, 0.0,
+                           EV_KEY (0, s->seq++, EV_OP, (int32_t) u));
+          v = end;
+        }
+      return;
+    }
+  uint64_t *k = xmalloc ((nroot ? nroot : 1) * sizeof *k);
+  size_t i = 0;
+  for (size_t v = 0; v < n; v++)
+    if (is_root (d, v))
+      k[i++] = (uint64_t) d->node[v].proc << 32
+               | (uint64_t) op_cls[d->node[v].op] << 30 | v;
+  qsort (k, nroot, sizeof *k, cmp_u64);
+  for (i = 0; i < nroot; i++)
+    heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+                                   (int32_t) (k[i] & 0x3fffffff)));
+  free (k);
+}
+
 /* N zeroed elements of SIZE bytes that the run writes every one of
    (dag_populate).  */
 static void *
@@ -1212,6 +1419,8 @@ sim_release (struct sim *s)
   free (s->t_start);
   free (s->t_end);
   free (s->cpu_owner);
+  free (s->wts);
+  free (s->freed);
   memset (s, 0, sizeof *s);
 }
 
@@ -1234,11 +1443,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
-  /* ordering numbers: operations, and processor * W_NCLASS + line */
-  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
-  s.h.vbits = 1;
-  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
-    s.h.vbits++;
+  s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
   s.ns = xcalloc_touched (n, sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
@@ -1273,6 +1478,23 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.porig[nextp] = (int32_t) p;
         s.pnum[p] = nextp++;
       }
+  /* ordering numbers: class order, operations and processor * W_NCLASS
+     + line; creation order, a stamp per operation and per message */
+  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
+  if (s.creation)
+    {
+      size_t nsend = 0;
+      for (size_t v = 0; v < n; v++)
+        nsend += d->node[v].op == DAG_SEND;
+      maxsort = n + nsend;
+      if (maxsort >= ((size_t) 1 << 30))
+        die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
+             "simulated in creation order (--tie-order class has no such "
+             "limit below 2^30 operations)", d->source, maxsort);
+    }
+  s.h.vbits = 1;
+  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
+    s.h.vbits++;
   if (rendezvous)
     s.aux = xmalloc (n * sizeof *s.aux);
   if (d->has_wildcard)
@@ -1305,16 +1527,21 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             post_recv (&s, (int32_t) v, 0.0);
             events++;
           }
-        else
+        else if (!s.creation)
           heap_push (&s.h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
       }
+  if (s.creation)
+    {
+      push_roots (&s);
+      flush_freed (&s);   /* freed by the postings */
+    }
 
   while (heap_pending (&s.h))
     {
       double t;
       int type;
       int32_t v;
-      heap_pop (&s.h, &t, &type, &v);
+      heap_pop (&s.h, &t, &type, &v, &s.cur_ts);
       events++;
       prefetch_ahead (&s);
       if (type == EV_OP)
@@ -1323,6 +1550,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         run_msg (&s, v, t);
       else
         run_wake (&s, v, t);
+      if (s.nfreed)
+        flush_freed (&s);
     }
   r->events = events;
 

@@ -91,7 +91,24 @@ struct dagsim_opts
      per operation, and whose 48 bytes per processor are fresh memory
      (200 MB for 2^22 ranks).  */
   int finish_only;
+  /* Order of events at one instant (enum dagsim_tie); 0, the default,
+     is LogGOPSim's.  */
+  int tie_order;
 };
+
+/* Same-instant events.  DAGSIM_TIE_CREATION: in the order they were
+   created, as LogGOPSim (with a stable sort) runs them: the operations
+   freed together by one event by processor, then sends, receives,
+   computations, each kind in the order its dependencies were satisfied;
+   a message when its send starts; an operation or message that waits
+   for a busy resource keeps its place.  An operation freed by a
+   dependency enters the queue at the later of that time and the time
+   its processor's CPU (a send: and NIC) is free, as LogGOPSim's do, so
+   a receive is posted no earlier than the CPU is free.
+   DAGSIM_TIE_CLASS: by class (sends, receives, computations, then
+   arriving messages), each in operation order; a receive is posted when
+   its dependencies are satisfied.  */
+enum dagsim_tie { DAGSIM_TIE_CREATION = 0, DAGSIM_TIE_CLASS = 1 };
 
 /* Simulate the finalized DAG D.  Dies (exit 1, err.h) naming the
    unmatched sends and receives when the schedule cannot complete.  */

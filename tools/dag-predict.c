@@ -42,7 +42,7 @@ enum
 };
 
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
-static char *opt_sweep, *opt_gen, *opt_time_unit;
+static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
@@ -176,6 +176,9 @@ static struct poptOption predict_options[] = {
   { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
     "UNIT" },
+  { "tie-order", '\0', POPT_ARG_STRING, &opt_tie_order, 0,
+    "order of same-instant events: creation (LogGOPSim's) or class (sends, "
+    "receives, computations, messages) (default creation)", "ORDER" },
   { "timing", '\0', POPT_ARG_NONE, &opt_timing, 0,
     "record the program's own run time as metadata (#@build_seconds, "
     "#@simulate_seconds, #@events_per_second, and the same in CPU time)",
@@ -605,6 +608,12 @@ run_predict (int argc, const char **argv)
                "loggops, hyperbolic or logpc)", opt_model);
   if (nfiles > 1)
     die_usage ("one schedule at a time (got %zu files)", nfiles);
+  int tie = DAGSIM_TIE_CREATION;
+  if (opt_tie_order && strcmp (opt_tie_order, "class") == 0)
+    tie = DAGSIM_TIE_CLASS;
+  else if (opt_tie_order && strcmp (opt_tie_order, "creation") != 0)
+    die_usage ("option '--tie-order': '%s' (expected creation or class)",
+               opt_tie_order);
   if ((opt_tasks || opt_edges) && (nfiles || goal || opt_gen))
     die_usage ("--tasks/--edges replace the input file");
   if (opt_edges && !opt_tasks)
@@ -697,7 +706,7 @@ run_predict (int argc, const char **argv)
     unit = opt_time_unit;
 
   /* the summary row needs no per-processor totals */
-  struct dagsim_opts so = { opt_gantt, opt_critical, !opt_per_proc };
+  struct dagsim_opts so = { opt_gantt, opt_critical, !opt_per_proc, tie };
   struct dagsim_result r;
   int iters;
   double t1 = now (), c1 = cpu_now (), k1 = system_now ();
@@ -765,6 +774,8 @@ run_predict (int argc, const char **argv)
     tsv_copy_meta (w, rd[i]);
   tsv_write_tool_meta (w, "predict");
   tsv_meta (w, "model", "%s", dag_model_name (model));
+  tsv_meta (w, "tie_order", "%s", tie == DAGSIM_TIE_CLASS ? "class"
+                                                         : "creation");
   tsv_meta_time_unit (w, unit);
 
   if (!opt_sweep)
@@ -994,7 +1005,10 @@ run_diamond (int argc, const char **argv)
       struct dagsim_cost c;
       diamond_cost (&o, &c);
       struct dagsim_result r;
-      dagsim_run (&d, &c, NULL, &r);
+      /* Eq. (15) follows a block's computation, which starts before a
+         message handled at the same instant: the class order.  */
+      struct dagsim_opts so = { 0, 0, 0, DAGSIM_TIE_CLASS };
+      dagsim_run (&d, &c, &so, &r);
       m_sim = r.makespan;
       dagsim_result_free (&r);
       dag_free (&d);
