@@ -749,8 +749,8 @@ run_predict (int argc, const char **argv)
         }
     }
   double t2 = now (), c2 = cpu_now (), k2 = system_now ();
-  /* A time past the largest double is written NA: say so (CONVENTIONS.md
-     2).  The schedule's times are finite when the makespan is.  */
+  /* A time past the largest double is written NA: say so (msgperf(7),
+     NUMBERS).  The schedule's times are finite when the makespan is.  */
   for (size_t i = 0; i < (opt_sweep ? nsweep : 1); i++)
     if (!isfinite (opt_sweep ? ms[i] : r.makespan))
       {

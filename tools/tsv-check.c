@@ -1,4 +1,4 @@
-/* tsv-check: validate a msgperf stream against CONVENTIONS.md and print it
+/* tsv-check: validate a msgperf stream against msgperf(7) and print it
    when it is valid; otherwise name the first problem (file:line:column).  */
 #include <config.h>
 
