@@ -61,8 +61,11 @@ common_callback (poptContext con, enum poptCallbackReason reason,
 
 static struct poptOption help_table[] = {
   { NULL, '\0', POPT_ARG_CALLBACK, (void *) common_callback, 0, NULL, NULL },
-  { "help", '?', POPT_ARG_NONE, NULL, OPT_HELP,
-    "show this help message", NULL },
+  { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
+    "show this help message (also -?)", NULL },
+  /* -? is popt's own letter for help: kept, and not listed twice.  */
+  { NULL, '?', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_HELP,
+    NULL, NULL },
   { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE,
     "display a brief usage message", NULL },
   POPT_TABLEEND
@@ -148,7 +151,7 @@ cli_init (const char *program, int argc, char **argv)
   cli.program = program;
   err_program = program;
   /* Numbers are read and written in the C locale whatever the user's
-     locale is (CONVENTIONS.md 2), and messages are English: the locale is
+     locale is (msgperf(7), NUMBERS), and messages are English: the locale is
      never taken from the environment.  */
   setlocale (LC_ALL, "C");
   /* A closed pipe (| head -1) ends the program quietly.  */
@@ -245,7 +248,8 @@ cli_dispatch (int argc, char **argv, const struct cli_subcommand *table)
   if (argc < 2)
     die_usage ("missing subcommand (one of: %s)", names);
   const char *sub = argv[1];
-  if (strcmp (sub, "--help") == 0 || strcmp (sub, "-?") == 0
+  if (strcmp (sub, "--help") == 0 || strcmp (sub, "-h") == 0
+      || strcmp (sub, "-?") == 0
       || strcmp (sub, "--usage") == 0)
     {
       printf ("Usage: %s SUBCOMMAND [OPTION...] [FILE...]\n\n"

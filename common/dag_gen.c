@@ -69,7 +69,7 @@ dag_gen_init (struct dag_gen *g)
   g->seed = 1;
 }
 
-/* splitmix64: a small seeded generator (CONVENTIONS.md 5).  */
+/* splitmix64: a small seeded generator (msgperf(7), MPI PROGRAMS).  */
 static uint64_t
 rnd (uint64_t *s)
 {

@@ -1,5 +1,5 @@
 /* dagmodel.h: the cost models of dag-predict, their parameters by name
- * (CONVENTIONS.md section 3), and the LoGPC fixed-point iteration.  */
+ * (msgperf(7), NAMES AND UNITS), and the LoGPC fixed-point iteration.  */
 #ifndef MSGPERF_DAGMODEL_H
 #define MSGPERF_DAGMODEL_H
 

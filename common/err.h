@@ -1,6 +1,7 @@
 /* err.h: the one error path of every msgperf program.
  *
- * Messages follow CONVENTIONS.md section 4: "NAME: FILE:LINE:COL: message"
+ * Messages follow msgperf(7), MESSAGES AND EXIT STATUS:
+ * "NAME: FILE:LINE:COL: message"
  * for data, "NAME: message" otherwise, plus a "Try 'NAME --help'" line after
  * usage errors.  Exit status: 1 for bad data and runtime failures, 2 for
  * bad usage.  */

@@ -1,4 +1,4 @@
-/* num.c: strict C-locale numbers (CONVENTIONS.md section 2).
+/* num.c: strict C-locale numbers (msgperf(7), NUMBERS).
  *
  * The syntax is checked by hand before strtod_l is called with a C locale
  * object, so neither the user's locale (a decimal comma) nor strtod's

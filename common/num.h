@@ -1,6 +1,6 @@
 /* num.h: strict C-locale number parsing and round-trip printing.
  *
- * CONVENTIONS.md section 2: a field is a number only when the whole text is
+ * msgperf(7), NUMBERS: a field is a number only when the whole text is
  * a decimal or scientific literal; nan, inf, hex floats, "1,5", trailing
  * junk and overflow are refused whatever the user's locale is.  Printing
  * gives the shortest text that reads back to the same double.  */

@@ -1,4 +1,5 @@
-/* stats.h: robust statistics for measured times (CONVENTIONS.md 3 and 5).
+/* stats.h: robust statistics for measured times (msgperf(7): NAMES AND
+ * UNITS, MPI PROGRAMS).
  *
  * A measured time is reported as its median with a distribution-free 95%
  * confidence interval built from order statistics (the binomial

@@ -1,4 +1,4 @@
-/* tsv.c: reader and writer of the msgperf stream (CONVENTIONS.md 1).  */
+/* tsv.c: reader and writer of the msgperf stream (msgperf(7), THE STREAM).  */
 #include <config.h>
 #include "tsv.h"
 
@@ -72,6 +72,13 @@ read_line (tsv_reader *r)
       return -1;
     }
   r->lineno++;
+  /* A UTF-8 byte order mark (editors on Windows write one) is not part of
+     the first column's name.  */
+  if (r->lineno == 1 && n >= 3 && memcmp (r->line, "\xEF\xBB\xBF", 3) == 0)
+    {
+      memmove (r->line, r->line + 3, (size_t) n - 2);
+      n -= 3;
+    }
   if (n > 0 && r->line[n - 1] == '\n')
     r->line[--n] = '\0';
   if (n > 0 && r->line[n - 1] == '\r')
@@ -168,6 +175,37 @@ valid_name (const char *s)
   return 1;
 }
 
+/* A header without a TAB whose text is split by commas or semicolons is
+   CSV: say so, with a conversion, instead of refusing the odd name.  */
+static void
+refuse_csv (const tsv_reader *r, size_t n)
+{
+  const char *line = r->line;
+  if (memchr (line, '\t', n))
+    return;
+  size_t commas = 0, semis = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      commas += line[i] == ',';
+      semis += line[i] == ';';
+    }
+  if (!commas && !semis)
+    return;
+  char sep = commas >= semis ? ',' : ';';
+  size_t count = sep == ',' ? commas : semis;
+  const char *in = strcmp (r->name, "<stdin>") == 0 ? "in.csv" : r->name;
+  size_t stem = strlen (in);
+  if (stem > 4 && strcmp (in + stem - 4, ".csv") == 0)
+    stem -= 4;
+  char ex[80];
+  die_at (r->name, r->lineno, 1,
+          "the header '%s' has no TAB but %zu '%c' separator%s: this looks "
+          "like CSV, and a msgperf stream is TAB-separated; convert it "
+          "with: tr '%c' '\\t' < %s > %.*s.tsv (fields must not contain "
+          "'%c')", excerpt (line, n, ex, sizeof ex), count, sep,
+          count == 1 ? "" : "s", sep, in, (int) stem, in, sep);
+}
+
 static void
 read_header (tsv_reader *r)
 {
@@ -176,6 +214,7 @@ read_header (tsv_reader *r)
     die_at (r->name, 0, 0,
             "empty input: no header line (a stream starts with a line of "
             "column names)");
+  refuse_csv (r, (size_t) n);
   /* Count fields first, then split for real.  */
   size_t count = 1;
   for (ssize_t i = 0; i < n; i++)
@@ -313,13 +352,92 @@ tsv_col_required (const tsv_reader *r, const char *name)
   die_at (r->name, 0, 0, "no column '%s' (columns: %s)", name, list);
 }
 
+/* Is line N (not yet split) a header: every field a valid column name,
+   one of them the name of the header's column at the same place?  Such a
+   line starts the next of several concatenated streams (cat a.tsv b.tsv);
+   a row of data does not look like that.  */
+static int
+header_again (const tsv_reader *r, size_t n)
+{
+  const char *p = r->line, *end = r->line + n;
+  int same_place = 0;
+  for (size_t i = 0;; i++)
+    {
+      const char *tab = memchr (p, '\t', (size_t) (end - p));
+      size_t len = (size_t) ((tab ? tab : end) - p);
+      if (len == 0 || num_is_na (p, len))
+        return 0;
+      if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+        return 0;
+      for (size_t k = 1; k < len; k++)
+        if (!((p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= 'a' && p[k] <= 'z')
+              || (p[k] >= '0' && p[k] <= '9') || p[k] == '_'))
+          return 0;
+      if (i < r->ncols && strlen (r->colnames[i]) == len
+          && memcmp (r->colnames[i], p, len) == 0)
+        same_place = 1;
+      if (!tab)
+        break;
+      p = tab + 1;
+    }
+  return same_place;
+}
+
+/* Append TEXT (LEN bytes) to BUF for a message, a TAB shown as ", ",
+   cut with "..." past SIZE.  */
+static void
+names_text (char *buf, size_t size, const char *text, size_t len)
+{
+  size_t j = strlen (buf);
+  for (size_t i = 0; i < len; i++)
+    {
+      if (j + 6 >= size)
+        {
+          strcpy (buf + j, "...");
+          return;
+        }
+      if (text[i] == '\t')
+        {
+          buf[j++] = ',';
+          buf[j++] = ' ';
+        }
+      else
+        buf[j++] = text[i];
+    }
+  buf[j] = '\0';
+}
+
 int
 tsv_next (tsv_reader *r)
 {
-  ssize_t n = next_record_line (r);
-  if (n < 0)
-    return 0;
-  size_t count = split (r, (size_t) n, r->ncols);
+  ssize_t n;
+  size_t count;
+  for (;;)
+    {
+      n = next_record_line (r);
+      if (n < 0)
+        return 0;
+      if (!header_again (r, (size_t) n))
+        break;
+      /* The header of a concatenated stream: the same columns go on, any
+         other columns are an error naming both headers.  */
+      char first[240] = "", again[240] = "";
+      for (size_t i = 0; i < r->ncols; i++)
+        {
+          if (i)
+            names_text (first, sizeof first, "\t", 1);
+          names_text (first, sizeof first, r->colnames[i],
+                      strlen (r->colnames[i]));
+        }
+      names_text (again, sizeof again, r->line, (size_t) n);
+      if (strcmp (first, again) == 0)
+        continue;
+      die_at (r->name, r->lineno, 1,
+              "a second header (%s) differs from the first (%s): "
+              "concatenated streams must have the same columns", again,
+              first);
+    }
+  count = split (r, (size_t) n, r->ncols);
   if (count != r->ncols)
     die_at (r->name, r->lineno,
             (long) (count < r->ncols ? count : r->ncols) + 1,

@@ -1,9 +1,13 @@
-/* tsv.h: the msgperf stream (CONVENTIONS.md section 1).
+/* tsv.h: the msgperf stream (msgperf(7), THE STREAM).
  *
  * Reader: streams one record at a time from a file or stdin, any line
  * length, constant memory in the number of rows.  Metadata lines
  * ("#@key=value") before and between rows are kept, in order, for the
- * writer to copy; other comments are skipped.  Every structural error
+ * writer to copy; other comments are skipped.  A UTF-8 byte order mark
+ * before the header is skipped; a header split by commas or semicolons
+ * instead of TABs dies naming the separator and a conversion; a later
+ * copy of the header (concatenated streams) is skipped, another header
+ * dies naming both.  Every structural error
  * (empty stream, bad header, wrong field count, empty field, NUL byte) dies
  * with "NAME: FILE:LINE:COL: message" and exit 1.
  *
@@ -23,7 +27,7 @@ typedef struct tsv_reader tsv_reader;
 
 /* Open PATH ("-" or NULL: stdin) and read up to and including the header.
    Dies (exit 1) when the file cannot be opened, the stream is empty (no
-   header; CONVENTIONS.md: an error for a tool that needs input) or the
+   header; msgperf(7): an error for a tool that needs input) or the
    header is invalid.  */
 tsv_reader *tsv_open (const char *path);
 
@@ -117,7 +121,7 @@ void tsv_put_num (tsv_writer *w, double v);      /* NA if not finite */
 void tsv_put_int (tsv_writer *w, int64_t v);
 void tsv_put_na (tsv_writer *w);
 /* All fields of R's current row, unchanged, as that many fields (the
-   pass-through of CONVENTIONS.md 1, in one copy).  */
+   pass-through of msgperf(7), THE STREAM, in one copy).  */
 void tsv_put_fields (tsv_writer *w, const tsv_reader *r);
 void tsv_end_row (tsv_writer *w);
 

@@ -15,7 +15,7 @@ mkdir -p "$out"
 # --oversubscribe on a machine with a single core.
 if test -z "${MPIEXEC:-}"; then
   MPIEXEC=mpiexec
-  if mpiexec --version 2>/dev/null | grep -qi 'open mpi'; then
+  if mpiexec --version 2>/dev/null | grep -Eqi 'open ?mpi|openrte'; then
     MPIEXEC="mpiexec --oversubscribe"
   fi
 fi
@@ -103,6 +103,17 @@ else
 is inconsistent ($check). Run ./quickstart again on a quiet machine."
 fi
 
+# Commands to try next, each runnable as printed (the testsuite runs them).
+trynext="  $MPIEXEC -np 2 --mca btl self,tcp logp-measure --start-bytes 65536 --max-bytes 65536 > $out/logp-tcp.tsv   # the TCP path instead of shared memory
+  loGPC-solve solve --explain --params $out/loggp.tsv --dims 8x8 -T 10 -B 1024   # every step of the contention model with its equation"
+if test -f "$out/diamond.tsv"; then
+  trynext="$trynext
+  dag-predict --gen diamond -P 64 -n 1024 --sweep blocks=4,16,64 --model loggp --params $out/loggp.tsv   # which block count is best"
+fi
+trynext="$trynext
+  man msgperf   # what every program shares: stream, numbers, units, options, exit status
+  man logp-measure   # each program has its own page: man hyper-reduce, man plotgen and so on"
+
 cat <<SUMMARY
 
 msgperf quickstart: this machine, 2 MPI ranks ($(grep -m1 '^#@mpi_library=' "$out/logp.tsv" | cut -d= -f2))
@@ -122,13 +133,10 @@ $fitnote
 
 $models
 
-Files in $out/: $(cd "$out" && ls | tr '\n' ' ')
+Files in $out/: $(cd "$out" && ls | grep -vx prefix | tr '\n' ' ')
   logp.tsv: per-size os, or, g, rtt with 95% intervals; loggp.tsv: the LogGP
   summary; rtt.png: the measured round trip with the fitted curve.
 
-Try next:
-  mpiexec --mca btl self,tcp -np 2 logp-measure      the TCP path instead of shared memory
-  loGPC-solve transfer --explain ...                  every intermediate quantity with its equation
-  dag-predict --gen diamond --sweep blocks=4,16,64 ... which block count is best
-  man logp-measure, man hyper-reduce, man msgperf-trees
+Try next (each line runs as printed, once the programs are on PATH):
+$trynext
 SUMMARY

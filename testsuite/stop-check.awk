@@ -1,5 +1,5 @@
 # stop-check.awk: the `stop` flags of a measurement stream are well formed
-# (CONVENTIONS.md section 3), for the testsuite.
+# (msgperf(7), NAMES AND UNITS), for the testsuite.
 #
 #   awk -F '\t' -v eps=E -v qty=Q1,Q2.. -v min=N -v max=N \
 #       [-v large=BYTES -v maxlarge=N] -f stop-check.awk FILE

@@ -151,7 +151,8 @@ handle (int val, poptContext con)
 
 static struct poptOption predict_options[] = {
   { "format", 'f', POPT_ARG_STRING, &opt_format, 0,
-    "input format: native or goal (default native)", "FORMAT" },
+    "input format: native or goal (default: goal when the input "
+    "starts with num_ranks, else native)", "FORMAT" },
   { "tasks", '\0', POPT_ARG_STRING, &opt_tasks, 0,
     "native tasks file (id, proc, work)", "FILE" },
   { "edges", '\0', POPT_ARG_STRING, &opt_edges, 0,
@@ -337,6 +338,40 @@ slurp (const char *path, size_t *len)
     fclose (fp);
   *len = n;
   return buf;
+}
+
+/* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
+   statement, after a byte order mark, blank lines and comments, is
+   "num_ranks N"; a native stream starts with '#' or a header of column
+   names (a column named num_ranks is followed by a TAB and a name).  */
+static int
+looks_like_goal (const char *text, size_t len)
+{
+  size_t i = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  for (;;)
+    {
+      while (i < len && strchr (" \t\r\n", text[i]))
+        i++;
+      if (i + 1 < len && text[i] == '/' && text[i + 1] == '/')
+        while (i < len && text[i] != '\n')
+          i++;
+      else if (i + 1 < len && text[i] == '/' && text[i + 1] == '*')
+        {
+          const char *end = NULL;
+          for (size_t k = i + 2; k + 1 < len && !end; k++)
+            if (text[k] == '*' && text[k + 1] == '/')
+              end = text + k + 2;
+          i = end ? (size_t) (end - text) : len;
+        }
+      else
+        break;
+    }
+  static const char kw[] = "num_ranks";
+  if (len - i < sizeof kw || memcmp (text + i, kw, sizeof kw - 1) != 0)
+    return 0;
+  for (i += sizeof kw - 1; i < len && (text[i] == ' ' || text[i] == '\t'); )
+    i++;
+  return i < len && text[i] >= '0' && text[i] <= '9';
 }
 
 /* A file:PATH topology: its text for treespec_parse_text (read once;
@@ -676,23 +711,55 @@ run_predict (int argc, const char **argv)
       if (e)
         rd[nrd++] = e;
     }
-  else if (goal)
-    {
-      const char *path = nfiles ? files[0] : NULL;
-      const char *name = (!path || strcmp (path, "-") == 0) ? "<stdin>"
-                         : path;
-      size_t len;
-      char *text = slurp (path, &len);
-      dag_init (&d, name);
-      goal_parse (text, len, name, &d);
-      free (text);
-    }
   else
     {
-      tsv_reader *r = tsv_open (nfiles ? files[0] : NULL);
-      dag_init (&d, tsv_name (r));
-      dag_read_native (r, &d);
-      rd[nrd++] = r;
+      /* Without --format, a schedule is GOAL when its first statement
+         says so: a file is peeked at, standard input read whole (and
+         read as a stream from memory when it is native).  */
+      const char *path = nfiles ? files[0] : NULL;
+      int from_stdin = !path || strcmp (path, "-") == 0;
+      const char *name = from_stdin ? "<stdin>" : path;
+      size_t len = 0;
+      char *text = NULL;
+      if (!opt_format && from_stdin)
+        {
+          text = slurp (path, &len);
+          goal = looks_like_goal (text, len);
+        }
+      else if (!opt_format)
+        {
+          FILE *fp = fopen (path, "rb");
+          if (fp)
+            {
+              char head[4096];
+              goal = looks_like_goal (head, fread (head, 1, sizeof head, fp));
+              fclose (fp);
+            }
+        }
+      dag_init (&d, name);
+      if (goal)
+        {
+          if (!text)
+            text = slurp (path, &len);
+          /* A byte order mark is no part of the first statement.  */
+          size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0
+                       ? 3 : 0;
+          goal_parse (text + bom, len - bom, name, &d);
+        }
+      else
+        {
+          FILE *mem = text && len ? fmemopen (text, len, "r") : NULL;
+          if (text && len && !mem)
+            die ("<stdin>: cannot read the schedule from memory: %s",
+                 strerror (errno));
+          tsv_reader *r = mem ? tsv_open_stream (mem, name)
+                              : tsv_open (text ? "-" : path);
+          dag_read_native (r, &d);
+          rd[nrd++] = r;
+          if (mem)
+            fclose (mem);
+        }
+      free (text);
     }
   double c_read = cpu_now ();
   dag_finalize (&d);
@@ -758,8 +825,8 @@ run_predict (int argc, const char **argv)
         }
     }
   double t2 = now (), c2 = cpu_now (), k2 = system_now ();
-  /* A time past the largest double is written NA: say so (CONVENTIONS.md
-     2).  The schedule's times are finite when the makespan is.  */
+  /* A time past the largest double is written NA: say so (msgperf(7),
+     NUMBERS).  The schedule's times are finite when the makespan is.  */
   for (size_t i = 0; i < (opt_sweep ? nsweep : 1); i++)
     if (!isfinite (opt_sweep ? ms[i] : r.makespan))
       {

@@ -805,8 +805,8 @@ read_points (const char **files, const char *by, int by_count,
     {
       tsv_reader *r = rs[f] = tsv_open (files[f]);
       size_t cx = tsv_col_required (r, opt_bytes_col);
-      /* Measurement tools name the median time 't' (CONVENTIONS.md 3);
-         the default 'time' falls back to it.  */
+      /* Measurement tools name the median time 't' (msgperf(7), NAMES
+         AND UNITS); the default 'time' falls back to it.  */
       const char *tc = opt_time_col;
       if (!time_col_given && tsv_col (r, tc) < 0 && tsv_col (r, "t") >= 0)
         tc = "t";
@@ -933,7 +933,7 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
             "not look %s", where, v,
             r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
     }
-  /* A value written NA: say which and why (CONVENTIONS.md 2).  */
+  /* A value written NA: say which and why (msgperf(7), NUMBERS).  */
   int lin = r->model == HFIT_LINEAR;
   const char *cols[7] = { lin ? "alpha" : "a", lin ? "beta" : "b",
                           lin ? "alpha_se" : "a_se", lin ? "beta_se" : "b_se",

@@ -1343,7 +1343,7 @@ stdin_has_data (void)
 }
 
 /* A computed value above the largest double is written NA: say so, once
-   (CONVENTIONS.md 2).  NaN results are the documented "does not apply"
+   (msgperf(7), NUMBERS).  NaN results are the documented "does not apply"
    of some columns and are not reported.  */
 static void
 warn_overflow (const struct sub *sub, const double *out, size_t nc)

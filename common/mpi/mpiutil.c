@@ -108,7 +108,7 @@ mpu_init (int *argc, char ***argv)
   err_exit_hook = mpi_exit_hook;
   if (mpu_rank != 0)
     {
-      /* Only rank 0 writes stdout (CONVENTIONS.md 5); the others would
+      /* Only rank 0 writes stdout (msgperf(7), MPI PROGRAMS); the others would
          only repeat its --help text or usage errors.  */
       if (!freopen ("/dev/null", "w", stdout))
         mpu_die (EXIT_DATA, "cannot redirect stdout: %m");

@@ -1,7 +1,7 @@
 /* mpiutil.h: helpers shared by the MPI programs (logp-measure, comet-run).
  * Linked only into those programs (libmsgperf_mpi.a).
  *
- * CONVENTIONS.md section 5: only rank 0 writes stdout; a rank that hits an
+ * msgperf(7), MPI PROGRAMS: only rank 0 writes stdout; a rank that hits an
  * error prints it with its rank and aborts the whole job; --timeout bounds
  * the run; MPI_Wtick and the timer overhead go to metadata.  */
 #ifndef MSGPERF_MPIUTIL_H
