@@ -2,9 +2,9 @@
  * readings (pure; common/mpi/mpiutil.c feeds it MPI_Wtime).
  *
  * A clock's nominal unit (MPI_Wtick, clock_getres) says how its readings
- * are counted, not how often they change.  On an AMD Zen processor the
- * TSC behind CLOCK_MONOTONIC advances about 26 counts at a time, once per
- * 10 ns: readings are in nanoseconds but every measured interval is a
+ * are counted, not how often they change.  On the AMD EPYC test machine
+ * the TSC behind CLOCK_MONOTONIC advances about 26 counts (10 ns) at a
+ * time: readings are in nanoseconds but every measured interval is a
  * multiple of 10 ns, give or take 1 ns of conversion rounding, and the
  * cheapest interval (two consecutive calls) is 20 or 30 ns.  */
 #ifndef MSGPERF_TIMERSTEP_H
