@@ -498,10 +498,24 @@ static double timer_res;
    messages) to 6 significant digits.  --precision N rounds further.
    Both take microseconds; the summary's values are derived ones.  */
 static void
+format_time_us (double us, char *buf)
+{
+  num_format_measured (us, timer_res * US, tsv_precision, buf);
+}
+
+static void
+format_derived_us (double us, char *buf)
+{
+  int sig = tsv_precision > 0 && tsv_precision < NUM_DERIVED_DIGITS
+    ? tsv_precision : NUM_DERIVED_DIGITS;
+  num_format_measured (us, 0, sig, buf);
+}
+
+static void
 put_time_us (tsv_writer *w, double us)
 {
   char buf[NUM_BUFSIZE];
-  num_format_measured (us, timer_res * US, tsv_precision, buf);
+  format_time_us (us, buf);
   tsv_put_str (w, buf);
 }
 
@@ -509,10 +523,38 @@ static void
 put_derived_us (tsv_writer *w, double us)
 {
   char buf[NUM_BUFSIZE];
-  int sig = tsv_precision > 0 && tsv_precision < NUM_DERIVED_DIGITS
-    ? tsv_precision : NUM_DERIVED_DIGITS;
-  num_format_measured (us, 0, sig, buf);
+  format_derived_us (us, buf);
   tsv_put_str (w, buf);
+}
+
+/* Is field F of a result row a value derived from several times?  */
+static int
+derived_field (int f)
+{
+  return (f >= R_G && f <= R_G_HI) || (f >= R_GSAT && f <= R_GSAT_HI)
+         || f == R_L || f == R_G0;
+}
+
+/* Row R (seconds) with every time replaced by the value its printed
+   text has, so that the row's check agrees with what a reader sees.  */
+static void
+shown_row (const double *r, double *out)
+{
+  for (int f = 0; f < R_NF; f++)
+    {
+      out[f] = r[f];
+      if (f < R_OS || f == R_REPS || f == R_STOP || f == R_GSAT_N
+          || f == R_GSAT_STOP || !isfinite (r[f]))
+        continue;
+      char buf[NUM_BUFSIZE];
+      double v;
+      if (derived_field (f))
+        format_derived_us (r[f] * US, buf);
+      else
+        format_time_us (r[f] * US, buf);
+      if (num_parse_str (buf, &v) == NUM_OK)
+        out[f] = v / US;
+    }
 }
 
 static const char *
@@ -566,14 +608,15 @@ write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
   for (size_t p = 0; p < nres; p++)
     for (size_t k = 0; k < res[p].nrows; k++)
       {
-        const double *r = res[p].rows + k * R_NF;
+        double r[R_NF];
+        shown_row (res[p].rows + k * R_NF, r);
         tsv_put_int (w, (int64_t) r[R_SRC]);
         tsv_put_int (w, (int64_t) r[R_DST]);
         tsv_put_int (w, (int64_t) r[R_BYTES]);
         tsv_put_str (w, logp_origin_name ((enum logp_origin) (int)
                                           r[R_ORIGIN]));
         for (int f = R_OS; f <= R_RTT_HI; f++)
-          if (f >= R_G && f <= R_G_HI)
+          if (derived_field (f))
             put_derived_us (w, r[f] * US);
           else
             put_time_us (w, r[f] * US);
