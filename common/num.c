@@ -274,3 +274,60 @@ num_format (double v, int precision, char *buf)
     }
   return format_g (v, 17, buf);
 }
+
+/* The number of decimals of the decade of Q (2 for 0.01..0.099, 0 for
+   1..9.9, -2 for 100..999).  The small allowance keeps 0.01, whose double
+   is a hair below 1e-2, in its own decade.  */
+static int
+decade_decimals (double q)
+{
+  return (int) -floor (log10 (q) + 1e-9);
+}
+
+int
+num_format_measured (double v, double quantum, int significant, char *buf)
+{
+  int has_q = quantum > 0 && isfinite (quantum);
+  if (!isfinite (v) || (!has_q && significant <= 0))
+    return num_format (v, -1, buf);
+  int dec = INT32_MAX;
+  if (has_q)
+    dec = decade_decimals (quantum);
+  if (significant > 0 && v != 0)
+    {
+      int ds = significant - 1 - (int) floor (log10 (fabs (v)));
+      if (ds < dec)
+        dec = ds;
+    }
+  /* Plain notation: sign, integer digits, point, DEC decimals and the
+     NUL must fit NUM_BUFSIZE; beyond that, significant digits.  */
+  int idigits = fabs (v) < 1 ? 1 : 1 + (int) floor (log10 (fabs (v)));
+  if (fabs (v) >= 1e15 || (dec > 0 && idigits + dec + 3 > NUM_BUFSIZE))
+    return num_format (v, significant > 0 ? significant : 15, buf);
+  double r = v;
+  if (dec < 0)
+    {
+      double p = pow10_exact[-dec < 22 ? -dec : 22];
+      r = round (v / p) * p;
+      dec = 0;
+    }
+  int n = snprintf (buf, NUM_BUFSIZE, "%.*f", dec, r);
+  for (int i = 0; i < n; i++)
+    if (buf[i] == ',')
+      buf[i] = '.';
+  if (n > 0 && strchr (buf, '.'))
+    {
+      while (n > 0 && buf[n - 1] == '0')
+        n--;
+      if (n > 0 && buf[n - 1] == '.')
+        n--;
+      buf[n] = '\0';
+    }
+  /* A value rounded to nothing is zero, never "-0".  */
+  if (strcmp (buf, "-0") == 0)
+    {
+      memcpy (buf, "0", 2);
+      n = 1;
+    }
+  return n;
+}

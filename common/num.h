@@ -46,4 +46,23 @@ int num_is_na (const char *text, size_t len);
    length written.  */
 int num_format (double v, int precision, char *buf);
 
+/* Significant digits of a mean, a difference of measured times or a
+   fitted value (CONVENTIONS.md section 2).  */
+#define NUM_DERIVED_DIGITS 6
+
+/* Format a measured V into BUF (NUM_BUFSIZE bytes) with no more digits
+   than the measurement has (CONVENTIONS.md section 2): V is rounded to the
+   decade of QUANTUM (the power of ten at or below it: 0.01 for a timer
+   resolution of 0.01 or 0.02) when QUANTUM > 0, and to SIGNIFICANT
+   significant digits when SIGNIFICANT > 0, whichever is coarser, and
+   written in plain decimal notation without trailing zeros ("0.03",
+   "78.4123", "1200"); magnitudes that plain notation cannot hold in
+   NUM_BUFSIZE bytes go to num_format with SIGNIFICANT (or 15) digits.
+   With neither bound this is num_format (V, -1, BUF).  A non-finite V is
+   "NA".  Returns the length written.
+     timer reading:      num_format_measured (t, resolution, -1, buf)
+     mean or fit:        num_format_measured (v, 0, NUM_DERIVED_DIGITS, buf)  */
+int num_format_measured (double v, double quantum, int significant,
+                         char *buf);
+
 #endif

@@ -26,6 +26,7 @@
 #include "logp_params.h"
 #include "mpi/mpiutil.h"
 #include "mpi/overlay.h"
+#include "msgbuf.h"
 #include "num.h"
 #include "stats.h"
 #include "tsv.h"
@@ -486,10 +487,74 @@ gather_classes (struct overlay *ov, const struct config *c,
   tf_buf_free (&mine);
 }
 
+/* The timer's measured resolution (mpu_timer_resolution, seconds; the
+   #@timer_resolution of the metadata), set in main.  */
+static double timer_res;
+
+/* CONVENTIONS.md section 2: a time read from the timer (a median or an
+   order statistic of single intervals: os, or, rtt and their intervals,
+   a raw sample) is printed to the timer's resolution; a value derived
+   from several (g = RTT(m) - RTT(0) + g(0), L, g(0) as a mean over n
+   messages) to 6 significant digits.  --precision N rounds further.
+   Both take microseconds; the summary's values are derived ones.  */
 static void
-put_us (tsv_writer *w, double seconds)
+format_time_us (double us, char *buf)
 {
-  tsv_put_num (w, seconds * US);
+  num_format_measured (us, timer_res * US, tsv_precision, buf);
+}
+
+static void
+format_derived_us (double us, char *buf)
+{
+  int sig = tsv_precision > 0 && tsv_precision < NUM_DERIVED_DIGITS
+    ? tsv_precision : NUM_DERIVED_DIGITS;
+  num_format_measured (us, 0, sig, buf);
+}
+
+static void
+put_time_us (tsv_writer *w, double us)
+{
+  char buf[NUM_BUFSIZE];
+  format_time_us (us, buf);
+  tsv_put_str (w, buf);
+}
+
+static void
+put_derived_us (tsv_writer *w, double us)
+{
+  char buf[NUM_BUFSIZE];
+  format_derived_us (us, buf);
+  tsv_put_str (w, buf);
+}
+
+/* Is field F of a result row a value derived from several times?  */
+static int
+derived_field (int f)
+{
+  return (f >= R_G && f <= R_G_HI) || (f >= R_GSAT && f <= R_GSAT_HI)
+         || f == R_L || f == R_G0;
+}
+
+/* Row R (seconds) with every time replaced by the value its printed
+   text has, so that the row's check agrees with what a reader sees.  */
+static void
+shown_row (const double *r, double *out)
+{
+  for (int f = 0; f < R_NF; f++)
+    {
+      out[f] = r[f];
+      if (f < R_OS || f == R_REPS || f == R_STOP || f == R_GSAT_N
+          || f == R_GSAT_STOP || !isfinite (r[f]))
+        continue;
+      char buf[NUM_BUFSIZE];
+      double v;
+      if (derived_field (f))
+        format_derived_us (r[f] * US, buf);
+      else
+        format_time_us (r[f] * US, buf);
+      if (num_parse_str (buf, &v) == NUM_OK)
+        out[f] = v / US;
+    }
 }
 
 static const char *
@@ -543,18 +608,22 @@ write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
   for (size_t p = 0; p < nres; p++)
     for (size_t k = 0; k < res[p].nrows; k++)
       {
-        const double *r = res[p].rows + k * R_NF;
+        double r[R_NF];
+        shown_row (res[p].rows + k * R_NF, r);
         tsv_put_int (w, (int64_t) r[R_SRC]);
         tsv_put_int (w, (int64_t) r[R_DST]);
         tsv_put_int (w, (int64_t) r[R_BYTES]);
         tsv_put_str (w, logp_origin_name ((enum logp_origin) (int)
                                           r[R_ORIGIN]));
         for (int f = R_OS; f <= R_RTT_HI; f++)
-          put_us (w, r[f]);
+          if (derived_field (f))
+            put_derived_us (w, r[f] * US);
+          else
+            put_time_us (w, r[f] * US);
         tsv_put_int (w, (int64_t) r[R_REPS]);
         tsv_put_str (w, stop_name (r[R_STOP]));
-        put_us (w, r[R_L]);
-        put_us (w, r[R_G0]);
+        put_derived_us (w, r[R_L] * US);
+        put_derived_us (w, r[R_G0] * US);
         char check[64];
         tsv_put_str (w, row_check (r, check, sizeof check));
         if (r[R_L] < 0)
@@ -563,11 +632,11 @@ write_rows (tsv_writer *w, struct lm_result *res, size_t nres,
                      "L_neg)", (int) r[R_SRC], (int) r[R_DST]);
         if (c->o.expected)
           for (int f = R_OREXP; f <= R_OREXP_HI; f++)
-            put_us (w, r[f]);
+            put_time_us (w, r[f] * US);
         if (c->o.saturate)
           {
             for (int f = R_GSAT; f <= R_GSAT_HI; f++)
-              put_us (w, r[f]);
+              put_derived_us (w, r[f] * US);
             tsv_put_int (w, (int64_t) r[R_GSAT_N]);
             tsv_put_str (w, stop_name (r[R_GSAT_STOP]));
           }
@@ -593,7 +662,7 @@ write_raw (tsv_writer *w, struct lm_result *res, size_t nres,
         tsv_put_str (w, qname[(int) s[S_QTY]]);
         tsv_put_int (w, (int64_t) s[S_N]);
         tsv_put_int (w, (int64_t) s[S_REP]);
-        put_us (w, s[S_T]);
+        put_time_us (w, s[S_T] * US);
         tsv_end_row (w);
       }
 }
@@ -667,6 +736,9 @@ write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
     }
   free (s);
 }
+
+/* The layout of the buffers every pair measured with (main).  */
+static struct msgbuf_layout buf_layout;
 
 /* "#@KEY=V" with V in the shortest round-trip form.  */
 static void
@@ -788,6 +860,11 @@ write_output (struct lm_result *res, size_t nres,
   tsv_meta (w, "method", "Kielmann, Bal, Verstoep fast LogP measurement%s",
             c->o.saturate ? ", and g(m) by saturation" : "");
   meta_num (w, "epsilon", c->o.eps);
+  tsv_meta (w, "buffers", "bytes=%zu page=%zu send_page_offset=%zu "
+            "recv_page_offset=%zu cache_line=%zu shared_lines=%zu "
+            "overlap=%d", buf_layout.bytes, buf_layout.page,
+            buf_layout.send_page_offset, buf_layout.recv_page_offset,
+            buf_layout.line, buf_layout.shared_lines, buf_layout.overlap);
   tsv_meta (w, "seed", "%llu", (unsigned long long) c->seed);
   tsv_meta (w, "sizes_bytes", "%lld..%lld (start %lld)",
             (long long) c->o.min_bytes, (long long) c->o.max_bytes,
@@ -804,8 +881,8 @@ write_output (struct lm_result *res, size_t nres,
       double L = res[p].nrows ? res[p].rows[R_L] : NAN;
       double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
       char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
-      num_format (L * US, -1, a);
-      num_format (g0 * US, -1, b);
+      num_format_measured (L * US, 0, NUM_DERIVED_DIGITS, a);
+      num_format_measured (g0 * US, 0, NUM_DERIVED_DIGITS, b);
       tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
                 "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
                 hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
@@ -900,7 +977,9 @@ main (int argc, char **argv)
       pause ();
 
   c.o.timer_ovh = mpu_timer_overhead ();
-  c.o.tick = MPI_Wtick ();
+  /* The step of the clock, not MPI_Wtick's unit (mpiutil.h): the size
+     selection's absolute tolerance and the rounding of the output.  */
+  c.o.tick = timer_res = mpu_timer_resolution ();
 
   char name[MPI_MAX_PROCESSOR_NAME];
   int len = 0;
@@ -908,17 +987,18 @@ main (int argc, char **argv)
   MPI_Get_processor_name (name, &len);
   char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
   /* A send and a receive buffer (logp_proto.c says why), each on its own
-     pages: the receive buffer once sat at an odd address right after the
-     send buffer, and Open MPI's shared-memory single copy into it made
-     RTT(64 KiB) 25.6 us against 7.5 us aligned.  Written once so that
-     every page is real memory, not the shared zero page.  */
+     pages (msgbuf.h): the receive buffer once sat at an odd address right
+     after the send buffer, and Open MPI's shared-memory single copy into
+     it made RTT(64 KiB) 25.6 us against 7.5 us aligned.  The metadata
+     records the layout of exactly the addresses measured with.  */
   size_t blen = (size_t) c.o.max_bytes;
-  char *sbuf = xmalloc_pages (blen), *rbuf = xmalloc_pages (blen);
+  char *sbuf, *rbuf;
+  msgbuf_pair (blen, &sbuf, &rbuf);
+  msgbuf_check ((uintptr_t) sbuf, (uintptr_t) rbuf, blen, msgbuf_page_size (),
+                msgbuf_line_size (), &buf_layout);
   struct lm_result *res = calloc (npairs + 1, sizeof *res);
   if (hosts == NULL || res == NULL)
     mpu_die (EXIT_DATA, "out of memory");
-  memset (sbuf, 'x', blen);
-  memset (rbuf, 'x', blen);
   mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
                             MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                             MPI_COMM_WORLD), "MPI_Allgather");

@@ -20,7 +20,7 @@ struct lm_opts
   double time_cap;        /* seconds per size (and per saturation run) */
   int saturate, expected, raw, progress;
   double timer_ovh;       /* seconds, subtracted from every sample */
-  double tick;            /* MPI_Wtick, seconds */
+  double tick;            /* timer resolution (mpu_timer_resolution), s */
 };
 
 /* One result row: all doubles, so that it travels as MPI_DOUBLE.  Times

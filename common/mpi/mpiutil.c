@@ -16,6 +16,8 @@
 #include "cli.h"
 #include "num.h"
 #include "stats.h"
+#include "timerstep.h"
+#include "xalloc.h"
 
 int mpu_rank = 0, mpu_size = 1;
 static int mpu_initialized;
@@ -205,6 +207,90 @@ mpu_timer_overhead (void)
   return stats_median_sorted (d, N - 1);
 }
 
+static double res_step = -1, res_min_diff = NAN;
+
+/* The next MPI_Wtime reading that differs from T, or T itself when the
+   clock does not move within a bounded number of calls.  */
+static double
+next_reading (double t)
+{
+  double u = t;
+  for (long i = 0; i < 100000000L && u == t; i++)
+    u = MPI_Wtime ();
+  return u;
+}
+
+static void
+measure_resolution (void)
+{
+  enum { NC = 2001, NS = 4000 };
+  double *t = xmalloc (NC * sizeof *t);
+  double *d = xmalloc ((NC - 1 + NS) * sizeof *d);
+  for (int i = 0; i < NC; i++)
+    t[i] = MPI_Wtime ();
+  size_t n = 0;
+  double cheapest = INFINITY;
+  for (int i = 0; i + 1 < NC; i++)
+    {
+      d[n] = t[i + 1] - t[i];
+      if (d[n] > 0 && d[n] < cheapest)
+        cheapest = d[n];
+      n++;
+    }
+  double unit = MPI_Wtick ();
+  /* A coarse clock: every consecutive pair read the same value.  The
+     cheapest interval is then one step, edge to edge.  */
+  if (!isfinite (cheapest))
+    {
+      double a = next_reading (MPI_Wtime ());
+      double b = next_reading (a);
+      cheapest = b > a ? b - a : unit;
+    }
+  /* Intervals from a change of the reading to a reading at least K
+     cheapest intervals later (K = 0..8): every one a whole number of
+     steps, over a span of several steps.  Bounded to about 10 ms.  */
+  double start = MPI_Wtime ();
+  for (int i = 0; i < NS; i++)
+    {
+      double target = cheapest * (double) (i % 9);
+      double b = next_reading (MPI_Wtime ());
+      double c = MPI_Wtime ();
+      for (long k = 0; k < 100000000L && (c - b < target || c == b); k++)
+        c = MPI_Wtime ();
+      d[n++] = c - b;
+      if (i >= 100 && c - start > 0.01)
+        break;
+    }
+  res_step = timer_step (d, n, unit, &res_min_diff);
+  /* The consecutive-call minimum of the brief definition, not the
+     edge-to-edge one of a coarse clock.  */
+  double mc = INFINITY;
+  for (int i = 0; i + 1 < NC; i++)
+    if (t[i + 1] - t[i] > 0 && t[i + 1] - t[i] < mc)
+      mc = t[i + 1] - t[i];
+  res_min_diff = isfinite (mc) ? mc : NAN;
+  if (!(res_step > 0))
+    res_step = unit;
+  free (t);
+  free (d);
+}
+
+double
+mpu_timer_resolution (void)
+{
+  if (res_step < 0)
+    measure_resolution ();
+  return res_step;
+}
+
+double
+mpu_timer_min_diff (void)
+{
+  if (res_step < 0)
+    measure_resolution ();
+  return res_min_diff;
+}
+
 void
 mpu_barrier (void)
 {
@@ -244,9 +330,14 @@ mpu_write_meta (tsv_writer *w)
   tsv_meta (w, "mpi_library", "%s", lib);
   tsv_meta (w, "nprocs", "%d", mpu_size);
   char num[NUM_BUFSIZE];
-  num_format (MPI_Wtick () * 1e6, -1, num);
+  double res = mpu_timer_resolution () * 1e6;
+  num_format_measured (res, 0, NUM_DERIVED_DIGITS, num);
   tsv_meta (w, "timer_resolution", "%s", num);
-  num_format (overhead * 1e6, -1, num);
+  num_format (MPI_Wtick () * 1e6, -1, num);
+  tsv_meta (w, "timer_tick", "%s", num);
+  num_format_measured (mpu_timer_min_diff () * 1e6, res, -1, num);
+  tsv_meta (w, "timer_min_diff", "%s", num);
+  num_format_measured (overhead * 1e6, res, -1, num);
   tsv_meta (w, "timer_overhead", "%s", num);
   /* Distinct host names in rank order, with the number of ranks on each.  */
   size_t cap = 64, used = 0;

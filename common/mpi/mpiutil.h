@@ -38,9 +38,24 @@ void mpu_timeout (double seconds);
 /* Median cost of one MPI_Wtime call, seconds (measured, not assumed).  */
 double mpu_timer_overhead (void);
 
+/* The real resolution of MPI_Wtime on this rank, seconds: the step of its
+   readings (timerstep.h) measured from intervals between consecutive
+   calls and between readings up to 8 cheapest intervals apart, about
+   10 ms of work at most.  MPI_Wtick only gives the unit the readings are
+   counted in (1 ns with Open MPI on Linux whatever the clock does).
+   Measured on the first call; later calls return the same value, so that
+   the metadata and the rounding of the program's times agree.  */
+double mpu_timer_resolution (void);
+
+/* The smallest non-zero difference of two consecutive MPI_Wtime calls
+   seen by mpu_timer_resolution, seconds (NaN if none was).  */
+double mpu_timer_min_diff (void);
+
 /* Write the metadata every MPI program records: mpi_library, nprocs,
-   timer_resolution (MPI_Wtick, us), timer_overhead (us), hosts.
-   Collective (everyone calls it); only rank 0 writes to W.  */
+   timer_resolution (mpu_timer_resolution, us), timer_tick (MPI_Wtick,
+   us), timer_min_diff (mpu_timer_min_diff, us), timer_overhead (us, to
+   the resolution), hosts.  Collective (everyone calls it); only rank 0
+   writes to W.  */
 void mpu_write_meta (tsv_writer *w);
 
 /* Barrier that aborts on error.  */
