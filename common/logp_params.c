@@ -105,13 +105,17 @@ logp_last_segment (const struct logp_row *rows, size_t n, size_t kmax,
   *nseg = 0;
   if (x == NULL || t == NULL || breaks == NULL || res == NULL)
     abort ();
+  /* RTT(m) = g(m) + RTT(0) - g(0) (Section 3): the same segments and
+     slopes as g(m), and positive (as the fit needs) even when a disturbed
+     saturation run makes g(0), hence every g(m), wrong by a constant.  */
   for (size_t i = 0; i < n; i++)
-    if (rows[i].bytes >= 1 && isfinite (rows[i].g.med) && rows[i].g.med > 0)
+    if (rows[i].bytes >= 1 && isfinite (rows[i].g.med)
+        && isfinite (rows[i].rtt.med) && rows[i].rtt.med > 0)
       {
         if (first < 0)
           first = rows[i].bytes;
         x[m] = (double) rows[i].bytes;
-        t[m++] = rows[i].g.med;
+        t[m++] = rows[i].rtt.med;
       }
   /* The piecewise linear (Hockney) fit of hyper-reduce --segments auto:
      breakpoints where the protocol changes, times relative.  */
@@ -243,9 +247,17 @@ loggp_derive (const struct logp_row *rows, size_t n,
   else
     {
       out->flags |= LOGGP_G_FALLBACK;
-      if (out->g_over_m > 0)
+      /* Table 1's g(m)/m at the largest size; when a disturbed g(0) made
+         it <= 0, the size-dependent part of the round trip,
+         (RTT(m) - RTT(0))/m = (g(m) - g(0))/m (Section 3).  */
+      double alt = NAN;
+      for (size_t i = 0; i < n; i++)
+        if (rows[i].bytes == 0 && isfinite (rows[i].rtt.med))
+          alt = (top->rtt.med - rows[i].rtt.med) / (double) mmax;
+      double fb = out->g_over_m > 0 ? out->g_over_m : alt;
+      if (fb > 0)
         {
-          out->G = out->g_over_m;
+          out->G = fb;
           out->G_intercept = 0.0;
         }
     }

@@ -105,7 +105,8 @@ size_t logp_fit_line (const struct logp_row *rows, size_t n, int64_t from,
 /* The first size of the last protocol segment of g(m) over the sizes
    >= 1, found by the piecewise linear fit of hyper-reduce (hyperfit.h,
    hfit_segments_search with the Bayesian information criterion, at most
-   KMAX segments).  *NSEG gets the number of segments (0 when the search
+   KMAX segments) on RTT(m), which is g(m) plus the constant
+   RTT(0) - g(0).  *NSEG gets the number of segments (0 when the search
    found none: the result is then the smallest size).  */
 int64_t logp_last_segment (const struct logp_row *rows, size_t n,
                            size_t kmax, size_t *nseg);

@@ -39,7 +39,7 @@ test_equations (void)
 /* Rows of a platform with o_s(m) = 1 + 1e-4 m, o_r(m) = 1.5 + 1e-4 m
    (o_r(1) = OR1), intervals +- 0.01, and two protocols:
    g(m) = 2 + 0.01 m below 4096 bytes, 30 + 0.001 m from 4096 on
-   (+- 0.02), RTT(m) = 5 + 0.001 m; sizes 1, 2, 4 ... TOP.  */
+   (+- 0.02), RTT(m) = g(m) + 3; sizes 1, 2, 4 ... TOP.  */
 static size_t
 make_rows (struct logp_row *r, int64_t top, double or1)
 {
@@ -52,7 +52,7 @@ make_rows (struct logp_row *r, int64_t top, double or1)
       r[n].os = est (1 + 1e-4 * x, 0.01);
       r[n].o_r = est (m == 1 ? or1 : 1.5 + 1e-4 * x, 0.01);
       r[n].g = est (m < 4096 ? 2 + 0.01 * x : 30 + 0.001 * x, 0.02);
-      r[n].rtt = est (5 + 0.001 * x, 0.02);
+      r[n].rtt = est (r[n].g.med + 3, 0.02);
       r[n].or_exp = est (NAN, 0);
     }
   return n;
@@ -80,7 +80,7 @@ small_rows (struct logp_row *r, const double *g, size_t n, double hw)
       r[i].bytes = (int64_t) i + 1;
       r[i].os = r[i].o_r = est (0.5, 0);
       r[i].g = est (g[i], hw);
-      r[i].rtt = est (4, 0);
+      r[i].rtt = est (g[i] + 2, 0);
     }
   return n;
 }
@@ -107,7 +107,7 @@ test_summary (void)
   CHECK_NEAR (s.L_table, 3.0 + 2.01 - 1.0001 - 1.5001, 1e-12); /* 2.5098 */
   CHECK_NEAR (s.L, 2.5098, 1e-12);
   CHECK_NEAR (s.L_tol, 0.04, 1e-12);                     /* 0.02+0.01+0.01 */
-  CHECK_NEAR (s.L_rtt, 5.001 / 2 - 1.2501, 1e-12);       /* 1.2504 */
+  CHECK_NEAR (s.L_rtt, 5.01 / 2 - 1.2501, 1e-12);        /* 1.2549 */
   CHECK_NEAR (s.os, 1.0001, 1e-12);
   CHECK_NEAR (s.o_r, 1.5001, 1e-12);
   /* G over the last protocol (4096 .. 2^20, 9 sizes), found by the
@@ -164,7 +164,7 @@ test_summary (void)
   CHECK_STR (loggp_check_text (s.flags, buf, sizeof buf), "L_clamped");
   CHECK (s.L == 0);
   CHECK_NEAR (s.L_table, -1.4902, 1e-12);
-  CHECK_NEAR (s.L_rtt, 1.2504, 1e-12);
+  CHECK_NEAR (s.L_rtt, 1.2549, 1e-12);
   /* L_p = 0.4602: L_table = -0.03, within 0.04: 0 without a flag; an
      interval of L_p (+- 0.1) widens the tolerance to 0.14.  */
   neg = cfg_of (0.4602, 0, 0.001);
@@ -208,6 +208,17 @@ test_summary (void)
   CHECK_NEAR (s.G, 1, 1e-12);
   CHECK (s.G_intercept == 0);
 
+  /* ... and when g(3) <= 0 too (a disturbed g(0)): (RTT(3) - RTT(0))/3
+     with RTT(0) = 1.5 and RTT(3) = -1 + 2 + 5.5: 6.5 - 1.5 = 5, G = 5/3.  */
+  n = small_rows (rows + 1, (const double[]) { 5, 4, -1 }, 3, 0.02);
+  memset (&rows[0], 0, sizeof rows[0]);
+  rows[0].g = rows[0].os = rows[0].o_r = est (0.5, 0);
+  rows[0].rtt = est (1.5, 0);
+  rows[3].rtt = est (6.5, 0);
+  loggp_derive (rows, n + 1, &one, &s);
+  CHECK (s.flags & LOGGP_G_FALLBACK);
+  CHECK_NEAR (s.G, 5.0 / 3, 1e-12);
+
   /* Two sizes (g = 2, 3): a slope of 1 through two points, flagged.  */
   n = small_rows (rows, (const double[]) { 2, 3 }, 2, 0.02);
   loggp_derive (rows, n, &cfg, &s);
@@ -224,6 +235,18 @@ test_summary (void)
   loggp_derive (rows, 0, &cfg, &s);
   CHECK (s.flags == (LOGGP_NO_SMALL | LOGGP_G_FEW | LOGGP_G_FALLBACK));
   CHECK (isnan (s.G) && isnan (s.L) && isnan (s.o) && isnan (s.g));
+
+  /* A disturbed g(0) (g(m) all 100 lower, g(1) < 0): the segment comes
+     from RTT(m), the slope and the raised g stay usable.  */
+  n = make_rows (rows, 1 << 20, 1.5001);
+  for (size_t i = 0; i < n; i++)
+    rows[i].g.med -= 100, rows[i].g.lo -= 100, rows[i].g.hi -= 100;
+  loggp_derive (rows, n, &cfg, &s);
+  CHECK (s.flags == (LOGGP_G_RAISED | LOGGP_L_CLAMPED));
+  CHECK (s.fit_from == 4096 && s.segments == 2);
+  CHECK_NEAR (s.G, 0.001, 1e-12);
+  CHECK_NEAR (s.G_intercept, -70, 1e-6);
+  CHECK_NEAR (s.g, 1.5001, 1e-12);
 
   /* No row for the short size: L, o, g are not measured, G is.  */
   n = make_rows (rows, 1 << 20, 1.5001);
