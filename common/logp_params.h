@@ -42,50 +42,95 @@ struct logp_row
   struct logp_est or_exp;   /* expected receives; med NaN when not measured */
 };
 
-/* Check flags of the LogGP summary.  */
+/* Flags of the LogGP summary.  A flag never removes a parameter: it names
+   the rule that produced it (man/logp-measure.1 has the table).  */
 enum
 {
-  LOGGP_NO_SMALL = 1 << 0,     /* no row for the short size (1 byte) */
-  LOGGP_G_LT_OS = 1 << 1,      /* g(1) < o_s(1) beyond the intervals */
-  LOGGP_G_LT_OR = 1 << 2,      /* g(1) < o_r(1) beyond the intervals */
-  LOGGP_BIG_G_NONPOS = 1 << 3, /* fitted G <= 0 */
-  LOGGP_BIG_G_MISMATCH = 1 << 4,/* G disagrees with g(m)/m at the largest m */
-  LOGGP_BIG_G_UNFIT = 1 << 5,  /* fewer than two large sizes to fit G */
-  LOGGP_L_NEG = 1 << 6         /* LogGP's L < 0 */
+  LOGGP_NO_SMALL = 1 << 0,     /* no row for the short size: L, o, g NA */
+  LOGGP_G_RAISED = 1 << 1,     /* max(o_s(1), o_r(1)) > g(1) beyond the
+                                  tolerance: g = max(g(1), o_s(1), o_r(1)) */
+  LOGGP_L_CLAMPED = 1 << 2,    /* Table 1's L < 0 beyond the tolerance:
+                                  L = 0 */
+  LOGGP_G_NONLINEAR = 1 << 3,  /* the slopes of the two halves of the last
+                                  segment disagree beyond the tolerance */
+  LOGGP_G_NONPOS = 1 << 4,     /* the fitted slope is <= 0 */
+  LOGGP_G_FEW = 1 << 5,        /* fewer than 3 sizes in the last segment */
+  LOGGP_G_FALLBACK = 1 << 6    /* G = g(m_max)/m_max (no usable slope) */
+};
+
+/* Timer steps in every tolerance: a difference of a few steps is noise
+   whatever the intervals say.  */
+#define LOGGP_TICKS 3
+
+/* Inputs of the summary besides the rows.  */
+struct loggp_cfg
+{
+  int64_t short_size;   /* the short size of Table 1 (1 byte in the paper) */
+  struct logp_est L_p;  /* parameterized-LogP L, with its interval */
+  double tick;          /* timer resolution (time unit), >= 0 */
+  size_t max_segments;  /* segment search for G: at most this many (>= 1) */
 };
 
 struct loggp
 {
-  double L, o, g, G;    /* NaN when the check that guards them failed */
+  double L, o, g, G;    /* LogGP (Table 1, with the rules of the flags) */
   double os, o_r;       /* o_s(1), o_r(1) */
+  double g_raw;         /* g(1) as measured */
+  double L_table;       /* Table 1's L before the clamp */
+  double L_rtt;         /* second estimate RTT(1)/2 - o */
+  double G_intercept;   /* intercept of the fitted line (0 for the
+                           fallback, a line through the origin) */
+  double g_excess;      /* max(o_s, o_r) - g(1) (> 0: g was raised) */
+  double g_tol;         /* its tolerance */
+  double L_tol;         /* tolerance of L_table < 0 */
+  double G_lo, G_hi;    /* slopes of the two halves (NaN when < 3 sizes) */
+  double G_tol;         /* tolerance of |G_lo - G_hi| */
   double g_over_m;      /* g(m)/m at the largest size */
-  int64_t fit_from;     /* G fitted over sizes >= fit_from ... */
-  int64_t fit_to;       /* ... up to fit_to */
+  int64_t fit_from;     /* G fitted over the sizes in [fit_from, fit_to] */
+  int64_t fit_to;
   size_t fit_n;         /* number of sizes in the fit */
-  int used_expected;    /* o_r(1) of expected receives was used */
+  size_t segments;      /* protocol segments found (0: search failed) */
   unsigned flags;
 };
 
-/* Least-squares slope of g(m) against m over the sizes in [FROM, TO] of
-   ROWS.  Returns the number of sizes used (the slope is NaN when < 2).  */
-size_t logp_fit_slope (const struct logp_row *rows, size_t n, int64_t from,
-                       int64_t to, double *slope);
+/* Least-squares line g(m) = c + s m over the sizes in [FROM, TO] of ROWS
+   (medians of g).  Returns the number of sizes used; SLOPE and ICEPT are
+   NaN when < 2.  U (may be NULL) receives the slope's uncertainty: the
+   per-size tolerance max(half-width of the interval, TOL_ABS) propagated
+   through the fit, sum |m_i - mean m| / Sxx * tol_i.  */
+size_t logp_fit_line (const struct logp_row *rows, size_t n, int64_t from,
+                      int64_t to, double tol_abs, double *slope,
+                      double *icept, double *u);
 
-/* LogGP from parameterized LogP (Table 1), with SHORT the short size
-   (1 byte in the paper) and L_P the parameterized-LogP latency:
-     L = L_P + g(1) - o_s(1) - o_r(1),  o = (o_s(1) + o_r(1))/2,
-     g = g(1),  G = g(m)/m for large m,
-   G fitted by least squares over the sizes >= m_max/4 (the three largest
-   powers of two, those the growth of k_m found on one line).  Consistency
-   (reported in FLAGS, the parameter then NaN): g >= o_s and g >= o_r within
-   the 95% intervals (when o_r > g and the expected-message o_r is known
-   and consistent, it is used instead: Section 3.1), G > 0, and G within
-   TOL (relative) of g(m_max)/m_max, LogGP's L >= 0.
+/* The first size of the last protocol segment of g(m) over the sizes
+   >= 1, found by the piecewise linear fit of hyper-reduce (hyperfit.h,
+   hfit_segments_search with the Bayesian information criterion, at most
+   KMAX segments) on RTT(m), which is g(m) plus the constant
+   RTT(0) - g(0).  *NSEG gets the number of segments (0 when the search
+   found none: the result is then the smallest size).  */
+int64_t logp_last_segment (const struct logp_row *rows, size_t n,
+                           size_t kmax, size_t *nseg);
+
+/* LogGP from parameterized LogP (Table 1), always complete when the rows
+   hold its inputs:
+     o = (o_s(1) + o_r(1))/2,              Table 1
+     g = max(g(1), o_s(1), o_r(1)),        LogP's g >= o (Section 2)
+     L = max(0, L_p + g(1) - o_s(1) - o_r(1)),  Table 1, clamped
+     G = least-squares slope of g(m) over the last protocol segment
+         (Table 1's g(m)/m for large m without the intercept's 1/m),
+         else g(m_max)/m_max.
+   The checks compare medians with the tolerance max(sum of the interval
+   half-widths, LOGGP_TICKS timer steps) and set FLAGS (see the enum).
    ROWS sorted by bytes.  */
-void loggp_derive (const struct logp_row *rows, size_t n, int64_t short_size,
-                   double L_p, double tol, struct loggp *out);
+void loggp_derive (const struct logp_row *rows, size_t n,
+                   const struct loggp_cfg *cfg, struct loggp *out);
 
-/* The failed checks as text ("ok" when none), e.g. "g_lt_or,G_nonpos", in BUF.  */
+/* The flags as text ("ok" when none), e.g. "g_raised,L_clamped", in BUF.  */
 const char *loggp_check_text (unsigned flags, char *buf, size_t len);
+
+/* Spread of N values (repeated runs): median, smallest and largest of
+   the finite ones, NaN when there is none.  V is reordered.  */
+void loggp_spread (double *v, size_t n, double *med, double *min,
+                   double *max);
 
 #endif

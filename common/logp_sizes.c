@@ -49,6 +49,22 @@ logp_misses (const struct logp_point *a, const struct logp_point *b,
 }
 
 int
+logp_gap_per_byte_falls (const struct logp_point *b,
+                         const struct logp_point *c, double eps,
+                         double abs_tol)
+{
+  if (!(b->bytes > 0 && c->bytes > b->bytes))
+    return 0;
+  double mb = (double) b->bytes, mc = (double) c->bytes;
+  double gb = b->v[LOGP_G] / mb, gc = c->v[LOGP_G] / mc;
+  /* The drop must exceed EPS relative plus both uncertainties (and the
+     timer's resolution), per byte.  */
+  double tol = eps * fabs (gb) + (b->u[LOGP_G] + abs_tol) / mb
+               + (c->u[LOGP_G] + abs_tol) / mc;
+  return gb - gc > tol;
+}
+
+int
 logp_interval_done (const struct logp_point *b, const struct logp_point *c,
                     const struct logp_select_cfg *cfg)
 {
@@ -139,7 +155,12 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
   while (out->n >= 3 && out->n < limit)
     {
       const struct logp_point *p = out->p + out->n - 3;
-      if (!logp_misses (p, p + 1, p + 2, LOGP_G, cfg->eps, cfg->abs_tol))
+      /* Also grow while the gap per byte still falls: g(m) = c + G m on
+         one line passes the extrapolation, yet g(m)/m = G + c/m is not G
+         while c/m is more than the tolerance (the bandwidth regime, where
+         Table 1 takes G, is further up).  */
+      if (!logp_misses (p, p + 1, p + 2, LOGP_G, cfg->eps, cfg->abs_tol)
+          && !logp_gap_per_byte_falls (p + 1, p + 2, cfg->eps, cfg->abs_tol))
         break;
       int64_t last = p[2].bytes;
       if (last > cfg->max_bytes / 2)

@@ -3,7 +3,8 @@
  * Kielmann, Bal and Verstoep, "Fast Measurement of LogP Parameters for
  * Message Passing Platforms", Section 3: sizes m = 2^k for k in [0, k_m];
  * k_m grows while g(2^k_m) is not within epsilon of the value linearly
- * extrapolated from g(2^(k_m-2)) and g(2^(k_m-1)); then every size whose
+ * extrapolated from g(2^(k_m-2)) and g(2^(k_m-1)), or while g(m)/m still
+ * falls by more than epsilon (the bandwidth regime); then every size whose
  * o_s, o_r or g misses the extrapolation from the two smaller sizes by more
  * than epsilon gets the midpoint of the interval below it measured, halving
  * until the extrapolation matches or the interval is at most
@@ -72,6 +73,14 @@ double logp_extrapolate (int64_t m2, double v2, int64_t m1, double v1,
 int logp_misses (const struct logp_point *a, const struct logp_point *b,
                  const struct logp_point *c, int q, double eps,
                  double abs_tol);
+
+/* Does the gap per byte still fall from B to the larger C: g(B)/B -
+   g(C)/C more than EPS * g(B)/B plus the uncertainties of both (and
+   ABS_TOL each) per byte?  k_m grows while it does (the sweep reaches
+   the bandwidth regime, issue 18).  */
+int logp_gap_per_byte_falls (const struct logp_point *b,
+                             const struct logp_point *c, double eps,
+                             double abs_tol);
 
 /* Is the interval below C (from B) small enough to stop halving?  */
 int logp_interval_done (const struct logp_point *b,

@@ -36,24 +36,30 @@ at () {
 }
 fmt () { awk -v v="$1" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf "%.3g", v }'; }
 
-# Up to 256 KiB: beyond the caches, a shared-memory copy changes speed and
-# the large-message G stops being one number.
-step "measuring LogP/LogGP parameters with 2 ranks (1 byte to 256 KiB)"
-$MPIEXEC -np 2 logp-measure --start-bytes 262144 --max-bytes 262144 \
-  > "$out/logp.tsv"
-$MPIEXEC -np 2 logp-measure --summary --start-bytes 262144 \
-  --max-bytes 262144 > "$out/loggp.tsv"
+# logp-measure's default sizes: from 1 byte up to the bandwidth regime
+# (the sweep grows while g(m)/m still falls), where G is fitted over the
+# last protocol segment.
+step "measuring LogP/LogGP parameters with 2 ranks (1 byte to the bandwidth regime)"
+$MPIEXEC -np 2 logp-measure > "$out/logp.tsv"
+$MPIEXEC -np 2 logp-measure --summary > "$out/loggp.tsv"
 
 step "fitting the hyperbolic model T(x) = a^2/(a+bx) + bx to the round trips"
 hyper-reduce fit -q --time-col rtt "$out/logp.tsv" > "$out/hyperbolic-fit.tsv"
 hyper-reduce fit -q --time-col rtt --segments auto "$out/logp.tsv" \
   > "$out/hyperbolic-segments.tsv"
 
-# The models need a consistent LogGP summary; a very noisy machine may not
-# give one (logp-measure says why in its check column).
+# The models need L, o, g, G (and os, or): logp-measure gives them whenever
+# it measured their inputs, and its check column names the rule behind any
+# value the model's consistency did not support as measured (g raised to
+# the overheads, L clamped at 0, G from a fallback: logp-measure(1)).
 check=$(col "$out/loggp.tsv" check)
+missing=
+for p in L o g G os or; do
+  v=$(col "$out/loggp.tsv" $p)
+  case $v in NA|'') missing="$missing $p" ;; esac
+done
 rm -f "$out/contention.tsv" "$out/diamond.tsv"
-if test "$check" = ok; then
+if test -z "$missing"; then
   # Long-message overheads and the memory gap per byte are not measured by
   # logp-measure: the 1-byte overheads and the network G stand in for them.
   os=$(col "$out/loggp.tsv" os); or=$(col "$out/loggp.tsv" or)
@@ -67,7 +73,7 @@ if test "$check" = ok; then
   dag-predict diamond -P 64 -n 1024 -b 16 -w 0.01 --model loggp \
     --params "$out/loggp.tsv" > "$out/diamond.tsv"
 else
-  step "skipping the contention and Diamond DAG predictions: the LogGP summary is inconsistent ($check); the machine was probably busy, run again when it is quiet"
+  step "skipping the contention and Diamond DAG predictions: the LogGP summary has no value for$missing ($check)"
 fi
 
 step "drawing the measured round trip with the fitted model"
@@ -100,7 +106,7 @@ A 1024x1024 Diamond DAG on 64 ranks with 16 blocks per stripe (dag-predict):
   makespan $(fmt "$mk") us; the model's best block count is $bbest ($(fmt "$mkbest") us)."
 else
   models="The contention and Diamond DAG predictions were skipped: the LogGP summary
-is inconsistent ($check). Run ./quickstart again on a quiet machine."
+has no value for$missing ($check)."
 fi
 
 # Commands to try next, each runnable as printed (the testsuite runs them).
@@ -124,7 +130,7 @@ What was measured (logp-measure, fast method of Kielmann, Bal and Verstoep):
   receive overhead o_r       $(fmt "$or") us   (CPU time to take one out)
   gap g                      $(fmt "$g") us   (least time between two small messages)
   gap per byte G             $(fmt "$G") us/byte ($bw for large messages)
-  consistency check          $check
+  flags                      $check   (ok, or the rules that gave a value: man logp-measure)
 
 What the hyperbolic model makes of the round trips (hyper-reduce fit):
   a = $(fmt "$a") us (small-message time), b = $(fmt "$b") us/byte ($bwb), R^2 = $(fmt "$r2")

@@ -40,7 +40,7 @@ static char *opt_pair, *opt_sample, *opt_seed, *opt_timeout, *opt_eps;
 static char *opt_min_bytes, *opt_max_bytes, *opt_start_bytes;
 static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
 static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
-static char *opt_class_bytes;
+static char *opt_class_bytes, *opt_repeat;
 static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
 static int opt_summary, opt_raw, opt_progress, opt_classes;
 
@@ -62,6 +62,9 @@ static struct poptOption options[] = {
     "also measure o_r of expected messages (MPI_Irecv, MPI_Wait)", NULL },
   { "summary", '\0', POPT_ARG_NONE, &opt_summary, 0,
     "print the LogGP parameters (Table 1), one row per pair", NULL },
+  { "repeat", '\0', POPT_ARG_STRING, &opt_repeat, 0,
+    "with --summary: run the whole procedure N times and add the spread "
+    "(min, max) of L, o, g, G (default: 1)", "N" },
   { "raw", '\0', POPT_ARG_NONE, &opt_raw, 0,
     "print every sample instead of the per-size rows", NULL },
   { "classes", '\0', POPT_ARG_NONE, &opt_classes, 0,
@@ -116,6 +119,7 @@ struct config
   int class_by;           /* enum class_param */
   int64_t class_bytes;
   double class_width;
+  int64_t repeat;         /* --repeat */
 };
 
 /* The parameters --classes can group links by: per pair (L, g0) or at
@@ -199,6 +203,9 @@ parse (int argc, char **argv, struct config *c)
                (long long) o->min_bytes);
   if (opt_raw && opt_summary)
     die_usage ("--raw and --summary exclude each other");
+  c->repeat = opt_repeat ? cli_int ("repeat", opt_repeat, 1, 1000) : 1;
+  if (opt_repeat && !opt_summary)
+    die_usage ("--repeat needs --summary (the spread is a summary column)");
   if (opt_sample && !opt_all_pairs)
     die_usage ("--sample needs --all-pairs");
   if (opt_classes && !opt_all_pairs)
@@ -686,55 +693,175 @@ to_logp_rows (const struct lm_result *r, struct logp_row *out)
     }
 }
 
+/* The LogGP summary (Table 1 with the rules of logp_params.h) of one
+   pair's result R, times in microseconds.  */
 static void
-write_summary (tsv_writer *w, struct lm_result *res, size_t nres,
+summarize (const struct lm_result *r, const struct config *c,
+           struct loggp *out)
+{
+  struct logp_row *rows = calloc (r->nrows + 1, sizeof *rows);
+  if (rows == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
+  to_logp_rows (r, rows);
+  struct loggp_cfg cfg;
+  memset (&cfg, 0, sizeof cfg);
+  cfg.short_size = c->o.min_bytes;
+  cfg.tick = c->o.tick * US;
+  cfg.max_segments = 6;
+  cfg.L_p.med = cfg.L_p.lo = cfg.L_p.hi = NAN;
+  if (r->nrows)
+    {
+      /* L_p = (RTT(0) - 2 g(0))/2 (Section 3), its interval from those of
+         RTT(0) and g(0) (the row of size 0).  */
+      double L = r->rows[R_L] * US, hw = 0;
+      for (size_t k = 0; k < r->nrows; k++)
+        if (rows[k].bytes == 0)
+          hw = (rows[k].rtt.hi - rows[k].rtt.lo) / 4
+               + (rows[k].g.hi - rows[k].g.lo) / 2;
+      if (!(hw >= 0) || !isfinite (hw))
+        hw = 0;
+      cfg.L_p.med = L;
+      cfg.L_p.lo = L - hw;
+      cfg.L_p.hi = L + hw;
+    }
+  loggp_derive (rows, r->nrows, &cfg, out);
+  free (rows);
+}
+
+/* V to 6 significant digits (a derived value: CONVENTIONS.md, 2).  */
+static void
+put_derived (tsv_writer *w, double v)
+{
+  if (!isfinite (v))
+    {
+      tsv_put_na (w);
+      return;
+    }
+  char buf[NUM_BUFSIZE];
+  num_format (v, 6, buf);
+  tsv_put_str (w, buf);
+}
+
+static const char *
+sig6 (double v, char *buf)
+{
+  if (!isfinite (v))
+    return "NA";
+  num_format (v, 6, buf);
+  return buf;
+}
+
+/* What the checks of one summary found, by how much (metadata).  */
+static void
+summary_meta (tsv_writer *w, const struct loggp *s, const char *who)
+{
+  char a[NUM_BUFSIZE], b[NUM_BUFSIZE], d[NUM_BUFSIZE], e[NUM_BUFSIZE];
+  char f[NUM_BUFSIZE], h[NUM_BUFSIZE];
+  tsv_meta (w, "G_fit", "%s: bytes %lld..%lld (%zu sizes, last of %zu "
+            "segments), G %s, intercept %s, halves %s and %s (tolerance "
+            "%s), g(m)/m at %lld: %s", who, (long long) s->fit_from,
+            (long long) s->fit_to, s->fit_n, s->segments, sig6 (s->G, a),
+            sig6 (s->G_intercept, b), sig6 (s->G_lo, d), sig6 (s->G_hi, e),
+            sig6 (s->G_tol, f), (long long) s->fit_to,
+            sig6 (s->g_over_m, h));
+  if (s->flags & LOGGP_NO_SMALL)
+    return;
+  tsv_meta (w, "check_g", "%s: max(os, or) - g(1) = %s (tolerance %s): %s",
+            who, sig6 (s->g_excess, a), sig6 (s->g_tol, b),
+            s->g_excess <= 0 ? "g >= os, or"
+            : s->flags & LOGGP_G_RAISED ? "g raised (g_raised)"
+            : "g raised within the tolerance");
+  tsv_meta (w, "check_L", "%s: Table 1 L = %s (tolerance %s): %s", who,
+            sig6 (s->L_table, a), sig6 (s->L_tol, b),
+            s->L_table >= 0 ? "L >= 0"
+            : s->flags & LOGGP_L_CLAMPED ? "clamped to 0 (L_clamped)"
+            : "clamped to 0 within the tolerance");
+  tsv_meta (w, "L_rtt", "%s: RTT(1)/2 - o = %s", who, sig6 (s->L_rtt, a));
+}
+
+/* The quantities of the summary with a spread column under --repeat.  */
+enum { SP_L, SP_O, SP_G, SP_BIGG, SP_N };
+
+static void
+write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
                const struct logp_pair *pairs, const struct config *c)
 {
-  const char *cols[] = { "src", "dst", "P", "L", "o", "g", "G", "os", "or",
-                         "check" };
-  struct loggp *s = calloc (nres + 1, sizeof *s);
-  if (s == NULL)
+  const char *cols[32] = { "src", "dst", "P", "L", "o", "g", "G", "os",
+                           "or", "g_raw", "L_table", "G_intercept",
+                           "check" };
+  size_t ncol = 13;
+  static const char *const spread[] = { "L_min", "L_max", "o_min", "o_max",
+                                        "g_min", "g_max", "G_min", "G_max" };
+  size_t nrep = (size_t) c->repeat;
+  if (opt_repeat)
+    {
+      cols[ncol++] = "runs";
+      for (size_t k = 0; k < sizeof spread / sizeof spread[0]; k++)
+        cols[ncol++] = spread[k];
+      tsv_meta (w, "repeat", "%s", opt_repeat);
+    }
+  for (size_t p = 0; p < nres; p++)
+    for (size_t r = 0; r < nrep; r++)
+      {
+        char who[64];
+        if (nrep > 1)
+          snprintf (who, sizeof who, "pair %d->%d run %zu", pairs[p].src,
+                    pairs[p].dst, r + 1);
+        else
+          snprintf (who, sizeof who, "pair %d->%d", pairs[p].src,
+                    pairs[p].dst);
+        summary_meta (w, &sum[r * nres + p], who);
+      }
+  tsv_write_header (w, ncol, cols);
+  double *v = malloc ((nrep + 1) * sizeof *v);
+  if (v == NULL)
     mpu_die (EXIT_DATA, "out of memory");
   for (size_t p = 0; p < nres; p++)
     {
-      struct logp_row *rows = calloc (res[p].nrows + 1, sizeof *rows);
-      if (rows == NULL)
-        mpu_die (EXIT_DATA, "out of memory");
-      to_logp_rows (&res[p], rows);
-      double L = res[p].nrows ? res[p].rows[R_L] * US : NAN;
-      loggp_derive (rows, res[p].nrows, c->o.min_bytes, L, 0.1, &s[p]);
-      free (rows);
-      tsv_meta (w, "G_fit", "pair %d->%d: bytes %lld..%lld (%zu sizes), "
-                "g(m)/m at %lld: %.17g", pairs[p].src, pairs[p].dst,
-                (long long) s[p].fit_from, (long long) s[p].fit_to,
-                s[p].fit_n, (long long) s[p].fit_to, s[p].g_over_m);
-      if (s[p].used_expected)
-        tsv_meta (w, "or_source", "pair %d->%d: expected messages (o_r(%lld) > "
-                  "g(%lld) for unexpected ones)", pairs[p].src,
-                  pairs[p].dst, (long long) c->o.min_bytes,
-                  (long long) c->o.min_bytes);
-    }
-  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
-  for (size_t p = 0; p < nres; p++)
-    {
+      /* One run: its values; several: the medians, the flags of any.  */
+      double med[12], lo[SP_N], hi[SP_N];
+      unsigned flags = 0;
+      for (size_t r = 0; r < nrep; r++)
+        flags |= sum[r * nres + p].flags;
+      for (int q = 0; q < 10; q++)
+        {
+          for (size_t r = 0; r < nrep; r++)
+            {
+              const struct loggp *s = &sum[r * nres + p];
+              const double x[10] = { s->L, s->o, s->g, s->G, s->os, s->o_r,
+                                     s->g_raw, s->L_table, s->G_intercept,
+                                     0 };
+              v[r] = x[q];
+            }
+          double mn, mx;
+          loggp_spread (v, nrep, &med[q], &mn, &mx);
+          if (q < SP_N)
+            lo[q] = mn, hi[q] = mx;
+        }
       char check[128];
-      loggp_check_text (s[p].flags, check, sizeof check);
-      if (s[p].flags)
-        warn ("pair %d->%d: LogGP summary inconsistent (%s): the parameters "
-              "concerned are written NA", pairs[p].src, pairs[p].dst, check);
+      loggp_check_text (flags, check, sizeof check);
+      if (flags)
+        warn ("pair %d->%d: LogGP summary flagged (%s): logp-measure(1) "
+              "gives the rule behind each flagged value", pairs[p].src,
+              pairs[p].dst, check);
       tsv_put_int (w, pairs[p].src);
       tsv_put_int (w, pairs[p].dst);
       tsv_put_int (w, mpu_size);
-      tsv_put_num (w, s[p].L);
-      tsv_put_num (w, s[p].o);
-      tsv_put_num (w, s[p].g);
-      tsv_put_num (w, s[p].G);
-      tsv_put_num (w, s[p].os);
-      tsv_put_num (w, s[p].o_r);
+      for (int q = 0; q < 9; q++)
+        put_derived (w, med[q]);
       tsv_put_str (w, check);
+      if (opt_repeat)
+        {
+          tsv_put_int (w, (int64_t) nrep);
+          for (int q = 0; q < SP_N; q++)
+            {
+              put_derived (w, lo[q]);
+              put_derived (w, hi[q]);
+            }
+        }
       tsv_end_row (w);
     }
-  free (s);
+  free (v);
 }
 
 /* The layout of the buffers every pair measured with (main).  */
@@ -848,7 +975,8 @@ static void
 write_output (struct lm_result *res, size_t nres,
               const struct logp_pair *pairs, const struct config *c,
               const char *hosts, double total, double t_gather,
-              double load0, double load1, const struct tf_buf *classes)
+              double load0, double load1, const struct tf_buf *classes,
+              const struct loggp *sum)
 {
   tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
   if (w)
@@ -919,7 +1047,7 @@ write_output (struct lm_result *res, size_t nres,
   if (opt_raw)
     write_raw (w, res, nres, pairs);
   else if (opt_summary)
-    write_summary (w, res, nres, pairs, c);
+    write_summary (w, sum, nres, pairs, c);
   else if (opt_classes)
     write_classes (w, res, nres, pairs, c, classes);
   else
@@ -1004,41 +1132,63 @@ main (int argc, char **argv)
                             MPI_COMM_WORLD), "MPI_Allgather");
 
   double load0 = mpu_rank == 0 ? load_average () : NAN;
-  mpu_barrier ();
-  double t0 = MPI_Wtime ();
+  size_t nrep = (size_t) c.repeat;
+  struct loggp *sum = calloc (nrep * npairs + 1, sizeof *sum);
+  if (sum == NULL)
+    mpu_die (EXIT_DATA, "out of memory");
   struct lm_sizes sizes;
   memset (&sizes, 0, sizeof sizes);
-  for (size_t p = 0; p < npairs; p++)
-    {
-      int s = pairs[p].src, d = pairs[p].dst;
-      /* The result stays on the measure rank until the gather.  */
-      if (mpu_rank == s)
-        lm_measure (&c.o, s, d, sbuf, rbuf, p == 0 ? NULL : &sizes,
-                    p == 0 ? &sizes : NULL, &res[p]);
-      else if (mpu_rank == d)
-        lm_mirror (&c.o, s, sbuf, rbuf);
-      if (p == 0 && npairs > 1)
-        bcast_sizes (s, &sizes);
-      /* One pair at a time: the next does not disturb this one.  */
-      mpu_barrier ();
-    }
-  double total = MPI_Wtime () - t0;
-  double load1 = mpu_rank == 0 ? load_average () : NAN;
-
-  double t1 = MPI_Wtime ();
   struct tf_buf classes;
   tf_buf_init (&classes);
-  if (opt_classes)
-    gather_classes (&ov, &c, res, pairs, npairs, &classes);
-  gather_results (&ov, res, pairs, npairs);
-  double t_gather = MPI_Wtime () - t1;
+  double total = 0, t_gather = 0;
+  /* --repeat: the whole procedure (sizes chosen anew) N times; the last
+     run's rows give the metadata, every run a summary.  */
+  for (size_t rep = 0; rep < nrep; rep++)
+    {
+      if (rep > 0)
+        {
+          for (size_t p = 0; p < npairs; p++)
+            lm_result_free (&res[p]);
+          free (sizes.bytes);
+          free (sizes.origin);
+          memset (&sizes, 0, sizeof sizes);
+        }
+      mpu_barrier ();
+      double t0 = MPI_Wtime ();
+      for (size_t p = 0; p < npairs; p++)
+        {
+          int s = pairs[p].src, d = pairs[p].dst;
+          /* The result stays on the measure rank until the gather.  */
+          if (mpu_rank == s)
+            lm_measure (&c.o, s, d, sbuf, rbuf, p == 0 ? NULL : &sizes,
+                        p == 0 ? &sizes : NULL, &res[p]);
+          else if (mpu_rank == d)
+            lm_mirror (&c.o, s, sbuf, rbuf);
+          if (p == 0 && npairs > 1)
+            bcast_sizes (s, &sizes);
+          /* One pair at a time: the next does not disturb this one.  */
+          mpu_barrier ();
+        }
+      total += MPI_Wtime () - t0;
+
+      double t1 = MPI_Wtime ();
+      if (opt_classes)
+        gather_classes (&ov, &c, res, pairs, npairs, &classes);
+      gather_results (&ov, res, pairs, npairs);
+      t_gather += MPI_Wtime () - t1;
+      if (mpu_rank == 0 && opt_summary)
+        for (size_t p = 0; p < npairs; p++)
+          summarize (&res[p], &c, &sum[rep * npairs + p]);
+    }
+  double load1 = mpu_rank == 0 ? load_average () : NAN;
 
   write_output (res, npairs, pairs, &c, hosts, total, t_gather, load0,
-                load1, &classes);
+                load1, &classes, sum);
 
   for (size_t p = 0; p < npairs; p++)
     lm_result_free (&res[p]);
   free (res);
+  free (sum);
   free (sizes.bytes);
   free (sizes.origin);
   tf_buf_free (&classes);

@@ -241,6 +241,49 @@ test_growth (void)
   logp_curve_free (&out);
 }
 
+/* g(m) = 50 + 1e-4 m: one line (the extrapolation matches), but
+   g(m)/m = 1e-4 + 50/m still falls.  From b to c = 2b it falls by
+   50/(2b), more than eps g(b)/b = 0.01 (1e-4 + 50/b) while
+   b < 49 * 50 / 1e-4 = 24.5e6: k_m grows until b = 2^25, so the last
+   size is 2^26, 8 sizes grown (2^19 .. 2^26).  */
+static double icept_g (int64_t m) { return 50 + 1e-4 * (double) m; }
+
+static void
+test_growth_per_byte (void)
+{
+  struct logp_point b = { .bytes = 1 << 24 }, c = { .bytes = 1 << 25 };
+  b.v[LOGP_G] = icept_g (b.bytes), c.v[LOGP_G] = icept_g (c.bytes);
+  CHECK (logp_gap_per_byte_falls (&b, &c, 0.01, 0));
+  b.bytes = 1 << 25, c.bytes = 1 << 26;
+  b.v[LOGP_G] = icept_g (b.bytes), c.v[LOGP_G] = icept_g (c.bytes);
+  CHECK (!logp_gap_per_byte_falls (&b, &c, 0.01, 0));
+  /* An uncertainty of 10 per size hides the drop of 50/2^26 = 7.5e-7
+     per byte at 2^24 (10/2^24 + 10/2^25 = 8.9e-7 more).  */
+  b.bytes = 1 << 24, c.bytes = 1 << 25;
+  b.v[LOGP_G] = icept_g (b.bytes), c.v[LOGP_G] = icept_g (c.bytes);
+  b.u[LOGP_G] = c.u[LOGP_G] = 10;
+  CHECK (!logp_gap_per_byte_falls (&b, &c, 0.01, 0));
+  CHECK (!logp_gap_per_byte_falls (&c, &b, 0.01, 0));   /* not larger */
+
+  static struct curve k = { lin_os, lin_or, icept_g, 0, 0, {0}, 0 };
+  struct logp_select_cfg cfg = cfg_default ();
+  cfg.max_bytes = (int64_t) 1 << 30;
+  struct logp_curve out;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n_grown == 8);
+  CHECK (out.p[out.n - 1].bytes == (int64_t) 1 << 26);
+  CHECK (out.n_refined == 0);
+  logp_curve_free (&out);
+  /* Within --max-bytes.  */
+  cfg.max_bytes = 4194304;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n_grown == 4);
+  CHECK (out.p[out.n - 1].bytes == 4194304);
+  logp_curve_free (&out);
+}
+
 /* A failing measurement ends the selection with its status.  */
 static void
 test_fail (void)
@@ -279,6 +322,7 @@ main (void)
   test_step ();
   test_noise ();
   test_growth ();
+  test_growth_per_byte ();
   test_fail ();
   test_range ();
   return unit_done ();
