@@ -728,7 +728,8 @@ summarize (const struct lm_result *r, const struct config *c,
   free (rows);
 }
 
-/* V to 6 significant digits (a derived value: CONVENTIONS.md, 2).  */
+/* V to 6 significant digits (a derived value: CONVENTIONS.md, 2), or to
+   --precision when that is given.  */
 static void
 put_derived (tsv_writer *w, double v)
 {
@@ -738,7 +739,7 @@ put_derived (tsv_writer *w, double v)
       return;
     }
   char buf[NUM_BUFSIZE];
-  num_format (v, 6, buf);
+  num_format (v, tsv_precision >= 1 ? tsv_precision : 6, buf);
   tsv_put_str (w, buf);
 }
 
@@ -819,18 +820,18 @@ write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
   for (size_t p = 0; p < nres; p++)
     {
       /* One run: its values; several: the medians, the flags of any.  */
-      double med[12], lo[SP_N], hi[SP_N];
+      double med[9], lo[SP_N], hi[SP_N];
       unsigned flags = 0;
       for (size_t r = 0; r < nrep; r++)
         flags |= sum[r * nres + p].flags;
-      for (int q = 0; q < 10; q++)
+      /* In column order; the first SP_N have spread columns.  */
+      for (int q = 0; q < 9; q++)
         {
           for (size_t r = 0; r < nrep; r++)
             {
               const struct loggp *s = &sum[r * nres + p];
-              const double x[10] = { s->L, s->o, s->g, s->G, s->os, s->o_r,
-                                     s->g_raw, s->L_table, s->G_intercept,
-                                     0 };
+              const double x[9] = { s->L, s->o, s->g, s->G, s->os, s->o_r,
+                                    s->g_raw, s->L_table, s->G_intercept };
               v[r] = x[q];
             }
           double mn, mx;
