@@ -507,6 +507,15 @@ param_file_select (const struct param_file *pf, const char *where, int each,
   return n;
 }
 
+double
+param_scale_value (double v, double scale)
+{
+  /* dividing by 1000 is exact where multiplying by 0.001 is not */
+  if (scale > 0 && scale < 1 && 1 / scale == round (1 / scale))
+    return v / (1 / scale);
+  return v * scale;
+}
+
 static double
 unit_scale (enum param_unit u, double scale)
 {
@@ -560,8 +569,8 @@ param_file_apply (const struct param_file *pf, size_t r,
                           "column '%s': '%s' is out of range (%s expected "
                           "for %s)", pf->col[i], f, param_range_text (k),
                           param_defs[k].help);
-                param_set_value (ps, k, v * unit_scale (param_defs[k].unit,
-                                                        scale),
+                param_set_value (ps, k, param_scale_value
+                                 (v, unit_scale (param_defs[k].unit, scale)),
                                  PORIGIN_FILE);
               }
             ps->file[k] = pf->name;
@@ -620,5 +629,6 @@ param_set_scale (struct param_set *ps, double scale)
 {
   for (int k = 0; k < PARAM_NPARAM; k++)
     if (!isnan (ps->v[k]))
-      ps->v[k] *= unit_scale (param_defs[k].unit, scale);
+      ps->v[k] = param_scale_value (ps->v[k],
+                                    unit_scale (param_defs[k].unit, scale));
 }

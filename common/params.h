@@ -191,6 +191,10 @@ void param_file_write_meta (const struct param_file *pf, tsv_writer *w);
    differ and one of them is not convertible.  */
 int param_time_scale (const char *from, const char *to, double *scale);
 
+/* V times SCALE, exact for a power of 1000 below 1 (V / 1000, not
+   V * 0.001).  */
+double param_scale_value (double v, double scale);
+
 /* Scale the times of PS (per unit kind) by SCALE.  */
 void param_set_scale (struct param_set *ps, double scale);
 

@@ -277,7 +277,8 @@ set_defaults (double scale, int with_file)
       int timed = param_defs[k].unit != PUNIT_NONE && *f != 0;
       if (timed && with_file)
         continue;
-      param_set_value (&p_default, k, timed ? *f * scale : *f,
+      param_set_value (&p_default, k,
+                       timed ? param_scale_value (*f, scale) : *f,
                        PORIGIN_DEFAULT);
     }
 }
