@@ -534,7 +534,8 @@ unit_scale (enum param_unit u, double scale)
 
 void
 param_file_apply (const struct param_file *pf, size_t r,
-                  struct param_set *ps, double scale)
+                  struct param_set *ps, double scale,
+                  const unsigned char *usable)
 {
   param_last_file = pf->name;
   param_last_line = pf->line[r];
@@ -550,6 +551,8 @@ param_file_apply (const struct param_file *pf, size_t r,
         for (int j = 0; j < n; j++)
           {
             int k = ks[j];
+            if (usable && !usable[k])
+              continue;      /* another tool's column: not read */
             if (num_is_na (f, strlen (f)))
               {
                 param_set_value (ps, k, NAN, PORIGIN_FILE);

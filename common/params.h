@@ -174,10 +174,13 @@ size_t param_file_keys (const struct param_file *pf, long keys[8]);
 
 /* Row R's parameters into PS (origin file): aliases first, then the
    exact names, so that "os" beats "o" in one row.  NA is recorded as NA
-   (not given).  Times are multiplied by SCALE (param_time_scale).  Dies
-   at FILE:LINE:COL on a bad number or an out-of-range value.  */
+   (not given).  Times are multiplied by SCALE (param_time_scale).  Only
+   the parameters flagged in USABLE (NULL: all) are read: a column the
+   tool does not use is no error.  Dies at FILE:LINE:COL on a bad number
+   or an out-of-range value.  */
 void param_file_apply (const struct param_file *pf, size_t r,
-                       struct param_set *ps, double scale);
+                       struct param_set *ps, double scale,
+                       const unsigned char *usable);
 
 /* Provenance: "#@params_file=NAME", then every metadata line of the file
    as "#@params_KEY=VALUE" (CONVENTIONS.md 3a: never mixed with the

@@ -293,7 +293,8 @@ resolve_params (const char *const *need, size_t r, double file_scale)
   if (pfile)
     {
       param_set_clear (&p_file);
-      param_file_apply (pfile, prow[r], &p_file, file_scale);
+      param_file_apply (pfile, prow[r], &p_file, file_scale,
+                        dag_usable ());
       param_set_over (&ps, &p_file);
     }
   param_set_over (&ps, &p_set);

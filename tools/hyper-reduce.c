@@ -185,10 +185,10 @@ eval_handler (int val, poptContext con)
   char *arg = poptGetOptArg (con);
   if (val == OPT_SET)
     {
-      static const unsigned char usable[PARAM_NPARAM] = {
+      static const unsigned char ab[PARAM_NPARAM] = {
         [PARAM_A] = 1, [PARAM_B] = 1
       };
-      param_set_parse (&p_set, arg, "--set", usable);
+      param_set_parse (&p_set, arg, "--set", ab);
     }
   free (arg);
 }
@@ -305,7 +305,10 @@ cmd_eval (int argc, const char **argv)
     {
       pf = param_file_read (opt_params);
       param_file_select (pf, opt_where, 0, NULL, &prow);
-      param_file_apply (pf, prow[0], &ps, 1);
+      static const unsigned char ab[PARAM_NPARAM] = {
+        [PARAM_A] = 1, [PARAM_B] = 1
+      };
+      param_file_apply (pf, prow[0], &ps, 1, ab);
     }
   param_set_over (&ps, &p_set);
   int layered[2] = { 0, 0 };   /* a, b from --params or --set */

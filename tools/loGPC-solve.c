@@ -65,6 +65,18 @@ sparam_index (const char *name)
   return -1;
 }
 
+/* The parameters of the table LoGPC uses: not the LogP gap g, O, S, nor
+   the hyperbolic and Hockney ones.  */
+static const unsigned char *
+logpc_usable (void)
+{
+  static unsigned char u[PARAM_NPARAM];
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    u[k] = k != PARAM_g && k != PARAM_O && k != PARAM_S && k != PARAM_A
+           && k != PARAM_B && k != PARAM_ALPHA && k != PARAM_BETA;
+  return u;
+}
+
 /* Read field I of R's current row into parameter K (numeric) unless NA.  */
 static void
 row_param (const tsv_reader *r, size_t i, int k, struct params *p)
@@ -259,16 +271,7 @@ handle_option (int val, poptContext con)
       o.where = arg;
       return;
     case OPT_SET:
-      {
-        /* the LogP gap g, O, S and the hyperbolic and Hockney
-           parameters are not LoGPC's */
-        static unsigned char u[PARAM_NPARAM];
-        for (int k = 0; k < PARAM_NPARAM; k++)
-          u[k] = k != PARAM_g && k != PARAM_O && k != PARAM_S
-                 && k != PARAM_A && k != PARAM_B && k != PARAM_ALPHA
-                 && k != PARAM_BETA;
-        param_set_parse (&o.opt.ps, arg, "--set", u);
-      }
+      param_set_parse (&o.opt.ps, arg, "--set", logpc_usable ());
       break;
     case OPT_MAPPING:
       o.mapping = arg;
@@ -492,7 +495,8 @@ same_key (const struct network *c, const struct params *p,
          && strcmp (c->topology, sval (p, PS_TOPOLOGY, "mesh")) == 0
          && strcmp (c->channels, sval (p, PS_CHANNELS, "bi")) == 0
          && strcmp (c->traffic, sval (p, PS_TRAFFIC, traffic_dflt)) == 0
-         && ((isnan (c->P) && isnan (p->ps.v[PARAM_P])) || c->P == p->ps.v[PARAM_P])
+         && ((isnan (c->P) && isnan (p->ps.v[PARAM_P]))
+             || c->P == p->ps.v[PARAM_P])
          && ((isnan (c->kd_opt) && isnan (p->ps.v[PARAM_KD]))
              || c->kd_opt == p->ps.v[PARAM_KD])
          && ((isnan (c->n_opt) && isnan (p->ps.v[PARAM_N]))
@@ -711,6 +715,13 @@ model_net (const struct network *c, const struct params *p)
     {
       net.Gc = logpc_gc_default (G);
       why = "the default: the network's gap per byte G";
+    }
+  else if (p->ps.na[PARAM_G])
+    {
+      /* the NA policy: G is NA where it was given (a measurement that
+         could not derive it), so Gc = G cannot default */
+      need (p, PARAM_G);
+      return net;
     }
   else
     {
@@ -1170,7 +1181,7 @@ static void
 params_of_row (const struct param_file *pf, size_t r, double scale,
                struct params *p)
 {
-  param_file_apply (pf, r, &p->ps, scale);
+  param_file_apply (pf, r, &p->ps, scale, logpc_usable ());
   for (int k = 0; k < NSPARAM; k++)
     {
       const char *f = param_file_get (pf, r, snames[k]);
@@ -1212,7 +1223,8 @@ put_shown (tsv_writer *w, const struct params *p, const char *name)
   int k, ks[2];
   if (param_lookup (name, ks, NULL) == 1 && (k = ks[0]) >= 0)
     {
-      tsv_put_num (w, k == PARAM_P && isnan (p->ps.v[k]) ? p->P_file : p->ps.v[k]);
+      tsv_put_num (w, k == PARAM_P && isnan (p->ps.v[k]) ? p->P_file
+                                                          : p->ps.v[k]);
       return;
     }
   k = sparam_index (name);
