@@ -292,9 +292,18 @@ resolve_params (const char *const *need, size_t r, double file_scale)
   struct param_set ps = p_default;
   if (pfile)
     {
+      /* only the columns of the parameters the model needs are read: a
+         negative g the measurement left in a row is no error for a
+         model without g */
+      unsigned char use[PARAM_NPARAM] = { 0 };
+      for (const char *const *n = need; *n; n++)
+        {
+          int ks[2];
+          if (param_lookup (*n, ks, NULL) == 1)
+            use[ks[0]] = 1;
+        }
       param_set_clear (&p_file);
-      param_file_apply (pfile, prow[r], &p_file, file_scale,
-                        dag_usable ());
+      param_file_apply (pfile, prow[r], &p_file, file_scale, use);
       param_set_over (&ps, &p_file);
     }
   param_set_over (&ps, &p_set);
