@@ -54,7 +54,7 @@ dag_gen_init (struct dag_gen *g)
   g->n = 64;
   g->blocks = 4;
   g->rounds = 4;
-  g->work = 1;
+  g->work = 0;
   g->alpha = 0;
   g->bytes = 8;
   g->mapping = "identity";

@@ -429,11 +429,18 @@ size_t
 param_file_select (const struct param_file *pf, const char *where, int each,
                    const char *each_option, size_t **rows)
 {
-  /* The conditions: column index and wanted text.  */
+  /* The conditions: column index and wanted text (static: reachable
+     when a bad condition ends the program, freed by the next call).  */
   size_t ncond = 0;
-  long *ccol = NULL;
-  char **cval = NULL;
-  char *copy = NULL;
+  static long *ccol;
+  static char **cval;
+  static char *copy;
+  free (ccol);
+  free (cval);
+  free (copy);
+  ccol = NULL;
+  cval = NULL;
+  copy = NULL;
   if (where)
     {
       copy = xstrdup (where);
@@ -478,7 +485,10 @@ param_file_select (const struct param_file *pf, const char *where, int each,
         out[n++] = r;
     }
   if (n == 0)
-    die_at (pf->name, 0, 0, "no parameter row matches --where %s", where);
+    {
+      free (out);
+      die_at (pf->name, 0, 0, "no parameter row matches --where %s", where);
+    }
   if (n > 1 && !each)
     {
       char list[1024], one[160];
@@ -494,15 +504,13 @@ param_file_select (const struct param_file *pf, const char *where, int each,
           len += (size_t) snprintf (list + len, sizeof list - len, "%s%s",
                                     i ? "; " : "", one);
         }
+      free (out);
       die_at (pf->name, 0, 0, "%zu parameter rows %s (%s): select one with "
               "--where KEY=VALUE[,...]%s%s", n,
               where ? "match" : "and no selection", list,
               each_option ? ", or use them all with " : "",
               each_option ? each_option : "");
     }
-  free (ccol);
-  free (cval);
-  free (copy);
   *rows = out;
   return n;
 }

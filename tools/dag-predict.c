@@ -120,7 +120,7 @@ handle (int val, poptContext con)
     "remap rounds, pipeline items, iterations (default 4); trees: "\
     "pipelined broadcasts or reductions (default 1)", "R" }, \
   { "work", 'w', POPT_ARG_STRING, NULL, OPT_WORK, \
-    "work per task (default 1)", "TIME" }, \
+    "work per task (default 0: no compute unless asked)", "TIME" }, \
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
     "diamond: aggregation cost per value sent (default 0)", "TIME" }, \
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_BYTES, \
@@ -292,14 +292,15 @@ resolve_params (const char *const *need, size_t r, double file_scale)
   struct param_set ps = p_default;
   if (pfile)
     {
-      /* only the columns of the parameters the model needs are read: a
-         negative g the measurement left in a row is no error for a
-         model without g */
+      /* only the columns of the parameters the model needs, and --set
+         does not give, are read: a negative g the measurement left in a
+         row is no error for a model without g or with --set g=...  */
       unsigned char use[PARAM_NPARAM] = { 0 };
       for (const char *const *n = need; *n; n++)
         {
           int ks[2];
-          if (param_lookup (*n, ks, NULL) == 1)
+          if (param_lookup (*n, ks, NULL) == 1
+              && !param_given (&p_set, ks[0]))
             use[ks[0]] = 1;
         }
       param_set_clear (&p_file);

@@ -49,8 +49,7 @@ struct params
 static void
 params_clear (struct params *p)
 {
-  for (int i = 0; i < PARAM_NPARAM; i++)
-    p->ps.v[i] = NAN;
+  param_set_clear (&p->ps);
   p->P_file = NAN;
   for (int i = 0; i < NSPARAM; i++)
     p->s[i] = NULL;
@@ -1181,7 +1180,12 @@ static void
 params_of_row (const struct param_file *pf, size_t r, double scale,
                struct params *p)
 {
-  param_file_apply (pf, r, &p->ps, scale, logpc_usable ());
+  /* a parameter an option gives is not read from the file (it would be
+     replaced: a bad value there is no error) */
+  unsigned char use[PARAM_NPARAM];
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    use[k] = logpc_usable ()[k] && !param_given (&o.opt.ps, k);
+  param_file_apply (pf, r, &p->ps, scale, use);
   for (int k = 0; k < NSPARAM; k++)
     {
       const char *f = param_file_get (pf, r, snames[k]);
