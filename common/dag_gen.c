@@ -54,7 +54,7 @@ dag_gen_init (struct dag_gen *g)
   g->n = 64;
   g->blocks = 4;
   g->rounds = 4;
-  g->work = 1;
+  g->work = 0;
   g->alpha = 0;
   g->bytes = 8;
   g->mapping = "identity";
@@ -357,11 +357,20 @@ tree_build (const struct dag_gen *g, struct tree *t)
             : treespec_parse (g->topology, nranks, t, &e);
   if (rc != 0 && !g->procs_given)
     {
-      /* "flat" and "k:K" need a count: the default --procs.  */
+      /* "flat" and "k:K" need a count: with --procs given it is the
+         user's, never the default's (a silent 4 ranks).  */
       struct treespec_error e2;
       rc = path ? treespec_parse_text (g->topology_text, (int) g->procs, t,
                                        &e2)
                 : treespec_parse (g->topology, (int) g->procs, t, &e2);
+      if (rc == 0)
+        {
+          tree_free (t);
+          snprintf (msg, sizeof msg, "topology '%s' does not say how many "
+                    "ranks: give --procs (-P), or a size in the spec such "
+                    "as k:2@8", g->topology);
+          return msg;
+        }
     }
   if (rc == 0)
     return NULL;

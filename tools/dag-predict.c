@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 #include "cli.h"
@@ -27,8 +28,10 @@
 #include "diamond.h"
 #include "err.h"
 #include "num.h"
+#include "params.h"
 #include "treespec.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 #define PROGRAM "dag-predict"
 
@@ -48,8 +51,15 @@ static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
 static struct dag_gen gen;
 static struct dag_params params;
-static char *set_list[64];
-static int nset;
+static char *opt_where;
+static int opt_each;
+/* The parameter layers (common/params.h): built-in defaults < --params
+   FILE < --set.  */
+static struct param_set p_default, p_file, p_set;
+static struct param_file *pfile;
+static size_t *prow, nprow;
+
+static const unsigned char *dag_usable (void);
 
 static void
 handle (int val, poptContext con)
@@ -59,10 +69,8 @@ handle (int val, poptContext con)
   switch (val)
     {
     case OPT_SET:
-      if (nset == (int) (sizeof set_list / sizeof set_list[0]))
-        die_usage ("too many --set options");
-      set_list[nset++] = a;
-      return;
+      param_set_parse (&p_set, a, "--set", dag_usable ());
+      break;
     case OPT_GEN_N: gen.n = cli_int ("n", a, 1, INT64_C (1) << 40); break;
     case OPT_PROCS:
       gen.procs = cli_int ("procs", a, 1, INT32_MAX - 1);
@@ -112,7 +120,7 @@ handle (int val, poptContext con)
     "remap rounds, pipeline items, iterations (default 4); trees: "\
     "pipelined broadcasts or reductions (default 1)", "R" }, \
   { "work", 'w', POPT_ARG_STRING, NULL, OPT_WORK, \
-    "work per task (default 1)", "TIME" }, \
+    "work per task (default 0: no compute unless asked)", "TIME" }, \
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
     "diamond: aggregation cost per value sent (default 0)", "TIME" }, \
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_BYTES, \
@@ -144,10 +152,13 @@ handle (int val, poptContext con)
     "logp, loggp, loggops, hyperbolic or logpc (default loggops)", \
     "MODEL" }, \
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET, \
-    "parameters by name: L, o, os, or, g, G, O, S, a, b, n, kd, Gc " \
-    "(repeatable)", "NAME=VALUE[,...]" }, \
+    "parameters by name: L, o (os and or), os, or, g, G, O, S, a, b, n, " \
+    "kd, Gc (repeatable; above --params)", "NAME=VALUE[,...]" }, \
   { "params", 'p', POPT_ARG_STRING, &opt_params, 0, \
-    "read the parameters from the first row of a TSV file", "FILE" }
+    "read the parameters from a row of a TSV file (e.g. logp-measure " \
+    "--summary)", "FILE" }, \
+  { "where", '\0', POPT_ARG_STRING, &opt_where, 0, \
+    "the --params rows to use, by key columns", "KEY=VALUE[,...]" }
 
 static struct poptOption predict_options[] = {
   { "format", 'f', POPT_ARG_STRING, &opt_format, 0,
@@ -160,6 +171,9 @@ static struct poptOption predict_options[] = {
   { "gen", 'g', POPT_ARG_STRING, &opt_gen, 0,
     "generate the DAG (a gen PATTERN) instead of reading one", "PATTERN" },
   MODEL_OPTIONS,
+  { "each", '\0', POPT_ARG_NONE, &opt_each, 0,
+    "predict once per --params row: one summary row each, with the row's "
+    "key columns", NULL },
   { "per-proc", '\0', POPT_ARG_NONE, &opt_per_proc, 0,
     "one row per processor: finish, compute, send, recv, idle", NULL },
   { "critical-path", '\0', POPT_ARG_NONE, &opt_critical, 0,
@@ -213,99 +227,119 @@ static struct poptOption diamond_options[] = {
 
 /* ----------------------------------------------------------- parameters */
 
-static void
-set_param (const char *name, const char *text, const char *where)
+/* The dag_params field of parameter K, NULL when the models here do not
+   use it.  */
+static double *
+dag_field (struct dag_params *p, int k)
 {
-  double v;
-  enum num_status st = num_parse_str (text, &v);
-  if (st != NUM_OK)
-    die_usage ("%s: parameter '%s': invalid number '%s' (%s)", where, name,
-               text, num_strerror (st));
-  int rc = dag_params_set (&params, name, v);
-  if (rc == -1)
-    die_usage ("%s: unknown parameter '%s' (expected L, o, os, or, g, G, "
-               "O, S, a, b, n, kd or Gc)", where, name);
-  if (rc == -2)
-    die_usage ("%s: parameter '%s': '%s' is out of range (a time or size "
-               "must be >= 0; Gc > 0; n a whole number >= 1)", where, name,
-               text);
-}
-
-static void
-apply_set_lists (void)
-{
-  for (int i = 0; i < nset; i++)
+  switch (k)
     {
-      char *copy = strdup (set_list[i]);
-      if (!copy)
-        die ("out of memory");
-      for (char *save = NULL, *item = strtok_r (copy, ",", &save); item;
-           item = strtok_r (NULL, ",", &save))
-        {
-          char *eq = strchr (item, '=');
-          if (!eq)
-            die_usage ("option '--set': '%s' is not NAME=VALUE", item);
-          *eq = '\0';
-          set_param (item, eq + 1, "option '--set'");
-        }
-      free (copy);
+    case PARAM_L: return &p->L;
+    case PARAM_OS: return &p->os;
+    case PARAM_OR: return &p->or_;
+    case PARAM_g: return &p->g;
+    case PARAM_G: return &p->G;
+    case PARAM_O: return &p->O;
+    case PARAM_S: return &p->S;
+    case PARAM_A: return &p->a;
+    case PARAM_B: return &p->b;
+    case PARAM_N: return &p->n;
+    case PARAM_KD: return &p->kd;
+    case PARAM_GC: return &p->Gc;
     }
+  return NULL;
 }
 
-/* Does a --set list give parameter NAME?  */
-static int
-set_by_option (const char *name)
+/* The parameters the models here use (for --set).  */
+static const unsigned char *
+dag_usable (void)
 {
-  size_t len = strlen (name);
-  for (int i = 0; i < nset; i++)
-    for (const char *p = set_list[i]; p; p = strchr (p, ','))
-      {
-        if (*p == ',')
-          p++;
-        if (strncmp (p, name, len) == 0 && p[len] == '=')
-          return 1;
-      }
-  return 0;
+  static unsigned char u[PARAM_NPARAM];
+  struct dag_params d;
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    u[k] = dag_field (&d, k) != NULL;
+  return u;
 }
 
-/* --params FILE: the known columns of its first row.  An NA there (a
-   parameter the measurement could not derive) keeps the default, and the
-   user is told so unless --set gives the value.  */
-static tsv_reader *
-read_params_file (const char *path)
+/* LogGOPSim's defaults and the rest of dag_params_default, as the lowest
+   layer.  A time default is in LogGOPSim's nanoseconds: it is converted to
+   the schedule's unit (SCALE), and with a parameter file a nonzero time
+   default is dropped, so a time the file lacks is an error rather than a
+   number from another unit (zero, sizes and counts are the same in every
+   unit).  */
+static void
+set_defaults (double scale, int with_file)
 {
-  tsv_reader *r = tsv_open (path);
-  if (!tsv_next (r))
-    die ("%s: no parameter row", tsv_name (r));
-  int any = 0;
-  for (size_t i = 0; i < tsv_ncols (r); i++)
+  struct dag_params d;
+  dag_params_default (&d);
+  param_set_clear (&p_default);
+  for (int k = 0; k < PARAM_NPARAM; k++)
     {
-      const char *name = tsv_colname (r, i);
-      if (!dag_params_known (name))
+      double *f = dag_field (&d, k);
+      if (!f || isnan (*f))
         continue;
-      if (tsv_is_na (r, i))
-        {
-          if (!set_by_option (name))
-            warn ("%s:%ld:%zu: parameter '%s' is NA: the default %g is used "
-                  "(give it with --set %s=VALUE)", tsv_name (r),
-                  tsv_lineno (r), i + 1, name, dag_params_get (&params, name),
-                  name);
-          continue;
-        }
-      double v = tsv_num (r, i, 0);
-      if (dag_params_set (&params, name, v) != 0)
-        tsv_die_field (r, i, "parameter '%s' out of range: '%s'", name,
-                       tsv_field (r, i));
-      any = 1;
+      int timed = param_defs[k].unit != PUNIT_NONE && *f != 0;
+      if (timed && with_file)
+        continue;
+      param_set_value (&p_default, k,
+                       timed ? param_scale_value (*f, scale) : *f,
+                       PORIGIN_DEFAULT);
     }
-  if (!any)
-    die_at (tsv_name (r), tsv_lineno (r), 0, "no parameter column (L, o, "
-            "os, or, g, G, O, S, a, b, n, kd, Gc)");
-  /* The later rows are not used, but read: a #@time_unit among them is
-     the file's too (and a broken row is still an error).  */
-  while (tsv_next (r))
-    ;
-  return r;
+}
+
+/* The parameters in effect for parameter row R (of pfile, if any) and
+   model M: every parameter M needs must be given (the NA policy), the
+   others keep dag_params_default's value.  */
+static void
+resolve_params (const char *const *need, size_t r, double file_scale)
+{
+  struct param_set ps = p_default;
+  if (pfile)
+    {
+      /* only the columns of the parameters the model needs, and --set
+         does not give, are read: a negative g the measurement left in a
+         row is no error for a model without g or with --set g=...  */
+      unsigned char use[PARAM_NPARAM] = { 0 };
+      for (const char *const *n = need; *n; n++)
+        {
+          int ks[2];
+          if (param_lookup (*n, ks, NULL) == 1
+              && !param_given (&p_set, ks[0]))
+            use[ks[0]] = 1;
+        }
+      param_set_clear (&p_file);
+      param_file_apply (pfile, prow[r], &p_file, file_scale, use);
+      param_set_over (&ps, &p_file);
+    }
+  param_set_over (&ps, &p_set);
+  dag_params_default (&params);
+  for (const char *const *n = need; *n; n++)
+    {
+      int ks[2];
+      param_lookup (*n, ks, NULL);
+      char hint[64];
+      snprintf (hint, sizeof hint, "--set %s=VALUE", *n);
+      /* Gc unset means G (logpc_gc_default) */
+      if (ks[0] == PARAM_GC && !param_given (&ps, PARAM_GC) && !ps.na[ks[0]])
+        continue;
+      *dag_field (&params, ks[0]) = param_need (&ps, ks[0], hint);
+    }
+  /* the diamond closed form reads L, os and G whatever the model */
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    if (dag_field (&params, k) && param_given (&ps, k))
+      *dag_field (&params, k) = ps.v[k];
+}
+
+/* A parameter name for --sweep: one dag_params field.  */
+static int
+sweep_param (const char *name)
+{
+  int ks[2];
+  int n = param_lookup (name, ks, NULL);
+  if (n != 1)
+    return -1;
+  struct dag_params d;
+  return dag_field (&d, ks[0]) ? ks[0] : -1;
 }
 
 /* ------------------------------------------------------------- reading */
@@ -525,10 +559,13 @@ write_per_proc (tsv_writer *w, const struct dag *d,
 /* The summary row: [sweep column,] makespan procs events messages model
    iterations, then the model's parameters.  */
 static void
-summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
+summary_header_keys (tsv_writer *w, enum dag_model m, const char *sweep,
+                     size_t nkeys, const char *const *keys)
 {
-  const char *cols[32];
+  const char *cols[48];
   size_t n = 0;
+  for (size_t i = 0; i < nkeys; i++)
+    cols[n++] = keys[i];
   if (sweep)
     cols[n++] = sweep;
   static const char *fixed[] = { "makespan", "procs", "events", "messages",
@@ -539,6 +576,12 @@ summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
     if (!sweep || strcmp (*p, sweep) != 0)
       cols[n++] = *p;
   tsv_write_header (w, n, cols);
+}
+
+static void
+summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
+{
+  summary_header_keys (w, m, sweep, 0, NULL);
 }
 
 static void
@@ -616,6 +659,7 @@ run_predict (int argc, const char **argv)
   double t0 = now (), c0 = cpu_now ();
   dag_gen_init (&gen);
   dag_params_default (&params);
+  param_set_clear (&p_set);
   poptContext con = cli_parse (argc, argv, predict_options,
                                "[FILE]  (or: gen PATTERN ..., diamond ...)",
                                handle);
@@ -659,11 +703,31 @@ run_predict (int argc, const char **argv)
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
 
+  if (opt_where && !opt_params)
+    die_usage ("--where selects rows of --params FILE: give --params");
+  if (opt_each && !opt_params)
+    die_usage ("--each predicts once per row of --params FILE: give "
+               "--params");
+  if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
+    die_usage ("--each writes one summary row per parameter row: not with "
+               "--sweep, --per-proc, --critical-path or --gantt");
+  int sched_stdin = !opt_gen && !opt_tasks
+                    && (!nfiles || strcmp (files[0], "-") == 0);
+  if (opt_params && strcmp (opt_params, "-") == 0
+      && (sched_stdin || (opt_edges && strcmp (opt_edges, "-") == 0)
+          || (opt_tasks && strcmp (opt_tasks, "-") == 0)))
+    die_usage ("--params - and the schedule cannot both be standard input");
+  if (opt_params)
+    {
+      pfile = param_file_read (opt_params);
+      nprow = param_file_select (pfile, opt_where, opt_each, "--each", &prow);
+    }
   tsv_reader *rd[3];
   size_t nrd = 0;
-  if (opt_params)
-    rd[nrd++] = read_params_file (opt_params);
-  apply_set_lists ();
+  if (sched_stdin && isatty (STDIN_FILENO))
+    fprintf (stderr, "%s: reading a schedule (%s) from standard input; "
+             "end it with Ctrl-D, or give a FILE, --gen PATTERN or --tasks "
+             "FILE\n", PROGRAM, goal ? "GOAL" : "native TSV");
 
   /* Sweep list.  */
   char *sweep_name = NULL;
@@ -679,14 +743,15 @@ run_predict (int argc, const char **argv)
                    opt_sweep);
       *eq = '\0';
       gfield = gen_field (sweep_name);
-      if (!gfield && !dag_params_known (sweep_name))
+      if (!gfield && sweep_param (sweep_name) < 0
+          && strcmp (sweep_name, "o") != 0)
         die_usage ("option '--sweep': unknown parameter '%s' (a model "
                    "parameter, or procs, n, blocks, rounds, bytes with "
                    "--gen)", sweep_name);
       if (gfield && !opt_gen)
         die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
                    sweep_name);
-      if (strcmp (sweep_name, "o") == 0)
+      if (!gfield && strcmp (sweep_name, "o") == 0)
         die_usage ("option '--sweep': sweep os or or, not o");
       for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
            it = strtok_r (NULL, ",", &save))
@@ -771,6 +836,42 @@ run_predict (int argc, const char **argv)
          unit);
   if (!unit)
     unit = opt_time_unit;
+  /* A GOAL schedule carries no unit: LogGOPSim's nanoseconds unless
+     --time-unit says otherwise.  */
+  int goal_default_unit = goal && !unit;
+  if (goal_default_unit)
+    unit = "ns";
+  /* The parameter file's times are converted to the schedule's unit.  */
+  double file_scale = 1;
+  char conversion[128] = "";
+  if (pfile)
+    {
+      const char *pu = pfile->time_unit ? pfile->time_unit : opt_time_unit;
+      if (!pu && unit)
+        die ("%s: no #@time_unit line, and the schedule's times are in "
+             "%s%s: declare the file's unit with a '#@time_unit=UNIT' line "
+             "(s, ms, us, ns) or --time-unit UNIT", pfile->name, unit,
+             goal_default_unit ? " (a GOAL schedule's default)" : "");
+      if (pu && !unit)
+        unit = pu;
+      else if (pu && strcmp (pu, unit) != 0)
+        {
+          if (param_time_scale (pu, unit, &file_scale) != 0)
+            die ("%s: its times are in %s and the schedule's in %s: only "
+                 "s, ms, us and ns convert (use --time-unit on a schedule "
+                 "without a unit)", pfile->name, pu, unit);
+          char f[NUM_BUFSIZE];
+          num_format (file_scale, -1, f);
+          snprintf (conversion, sizeof conversion, "%s to %s (x%s)", pu,
+                    unit, f);
+        }
+    }
+  /* LogGOPSim's defaults are in ns.  */
+  double def_scale = 1;
+  int convertible = !unit || param_time_scale ("ns", unit, &def_scale) == 0;
+  set_defaults (def_scale, pfile != NULL || !convertible);
+  if (!pfile)
+    resolve_params (dag_model_param_names (model), 0, 1);
 
   /* the summary row needs no per-processor totals */
   struct dagsim_opts so = { opt_gantt, opt_critical, !opt_per_proc, tie };
@@ -784,7 +885,28 @@ run_predict (int argc, const char **argv)
   int *its = NULL;
   struct dag *ds = NULL;
   size_t best = 0;
-  if (!opt_sweep)
+  /* --each: one prediction per parameter row, all before any output.  */
+  struct dag_params *each_params = NULL;
+  if (opt_each)
+    {
+      ms = xmalloc (nprow * sizeof *ms);
+      rs = xmalloc (nprow * sizeof *rs);
+      its = xmalloc (nprow * sizeof *its);
+      each_params = xmalloc (nprow * sizeof *each_params);
+      for (size_t i = 0; i < nprow; i++)
+        {
+          resolve_params (dag_model_param_names (model), i, file_scale);
+          each_params[i] = params;
+          dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &rs[i],
+                       &its[i]);
+          ms[i] = rs[i].makespan;
+        }
+    }
+  else if (pfile)
+    resolve_params (dag_model_param_names (model), 0, file_scale);
+  if (opt_each)
+    ;
+  else if (!opt_sweep)
     dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
   else
     {
@@ -827,8 +949,9 @@ run_predict (int argc, const char **argv)
   double t2 = now (), c2 = cpu_now (), k2 = system_now ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  for (size_t i = 0; i < (opt_sweep ? nsweep : 1); i++)
-    if (!isfinite (opt_sweep ? ms[i] : r.makespan))
+  size_t nruns = opt_each ? nprow : opt_sweep ? nsweep : 1;
+  for (size_t i = 0; i < nruns; i++)
+    if (!isfinite (opt_sweep || opt_each ? ms[i] : r.makespan))
       {
         warn ("the makespan is above the largest double (about 1.8e308) "
               "and is written NA, as are the times past it: rescale the "
@@ -844,8 +967,41 @@ run_predict (int argc, const char **argv)
   tsv_meta (w, "tie_order", "%s", tie == DAGSIM_TIE_CLASS ? "class"
                                                          : "creation");
   tsv_meta_time_unit (w, unit);
+  if (goal_default_unit)
+    tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
+              "--time-unit)");
+  if (pfile)
+    {
+      param_file_write_meta (pfile, w);
+      if (opt_where)
+        tsv_meta (w, "params_where", "%s", opt_where);
+      if (conversion[0])
+        tsv_meta (w, "params_time_conversion", "%s", conversion);
+    }
 
-  if (!opt_sweep)
+  if (opt_each)
+    {
+      long keys[8];
+      size_t nk = param_file_keys (pfile, keys);
+      const char *kn[8];
+      for (size_t k = 0; k < nk; k++)
+        kn[k] = pfile->col[keys[k]];
+      summary_header_keys (w, model, NULL, nk, kn);
+      for (size_t i = 0; i < nprow; i++)
+        {
+          for (size_t k = 0; k < nk; k++)
+            tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
+                                        + (size_t) keys[k]]);
+          params = each_params[i];
+          summary_row (w, model, NULL, 0, &d, &rs[i], its[i]);
+          dagsim_result_free (&rs[i]);
+        }
+      free (ms);
+      free (rs);
+      free (its);
+      free (each_params);
+    }
+  else if (!opt_sweep)
     {
       if (opt_timing)
         {
@@ -902,6 +1058,8 @@ run_predict (int argc, const char **argv)
   dag_free (&d);
   free (sweep_name);
   free (sweep_vals);
+  free (prow);
+  param_file_free (pfile);
   poptFreeContext (con);
   return 0;
 }
@@ -1035,6 +1193,7 @@ run_diamond (int argc, const char **argv)
 {
   dag_gen_init (&gen);
   dag_params_default (&params);
+  param_set_clear (&p_set);
   poptContext con = cli_parse (argc, argv, diamond_options, NULL, handle);
   const char **args = poptGetArgs (con);
   if (args && args[0])
@@ -1044,8 +1203,33 @@ run_diamond (int argc, const char **argv)
                "cycles)", opt_time_unit);
   if (opt_model && strcmp (opt_model, "loggp") != 0)
     die_usage ("diamond: eq. (15) is a LogGP form: --model loggp only");
-  tsv_reader *pr = opt_params ? read_params_file (opt_params) : NULL;
-  apply_set_lists ();
+  double scale = 1;
+  const char *unit = opt_time_unit;
+  char conversion[128] = "";
+  if (opt_params)
+    {
+      pfile = param_file_read (opt_params);
+      nprow = param_file_select (pfile, opt_where, 0, NULL, &prow);
+      const char *pu = pfile->time_unit;
+      if (pu && unit && strcmp (pu, unit) != 0)
+        {
+          if (param_time_scale (pu, unit, &scale) != 0)
+            die ("%s: its times are in %s, --time-unit says %s: only s, ms, "
+                 "us and ns convert", pfile->name, pu, unit);
+          char f[NUM_BUFSIZE];
+          num_format (scale, -1, f);
+          snprintf (conversion, sizeof conversion, "%s to %s (x%s)", pu,
+                    unit, f);
+        }
+      if (!unit)
+        unit = pu;
+    }
+  else if (opt_where)
+    die_usage ("--where selects rows of --params FILE: give --params");
+  set_defaults (1, pfile != NULL);
+  /* eq. (15) reads L, o_s and G */
+  static const char *const diamond_needs[] = { "L", "os", "G", NULL };
+  resolve_params (diamond_needs, 0, scale);
 
   struct diamond_in in = {
     (double) gen.n, (double) gen.procs, (double) gen.blocks, gen.work,
@@ -1082,10 +1266,16 @@ run_diamond (int argc, const char **argv)
     }
 
   tsv_writer *w = tsv_writer_open (NULL);
-  if (pr)
-    tsv_copy_meta (w, pr);
   tsv_write_tool_meta (w, "diamond");
-  tsv_meta_time_unit (w, opt_time_unit);
+  tsv_meta_time_unit (w, unit);
+  if (pfile)
+    {
+      param_file_write_meta (pfile, w);
+      if (opt_where)
+        tsv_meta (w, "params_where", "%s", opt_where);
+      if (conversion[0])
+        tsv_meta (w, "params_time_conversion", "%s", conversion);
+    }
   const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
                            "v", "makespan", "b_opt", "b_best",
                            "makespan_best", "makespan_sim" };
@@ -1108,8 +1298,8 @@ run_diamond (int argc, const char **argv)
     tsv_put_num (w, m_sim);
   tsv_end_row (w);
   tsv_writer_close (w);
-  if (pr)
-    tsv_close (pr);
+  free (prow);
+  param_file_free (pfile);
   poptFreeContext (con);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "err.h"
@@ -23,6 +24,7 @@
 #include "hyperfit.h"
 #include "hyperinvert.h"
 #include "num.h"
+#include "params.h"
 #include "tsv.h"
 #include "xalloc.h"
 
@@ -172,6 +174,24 @@ static char *opt_a, *opt_b, *opt_bytes, *opt_packet, *opt_fixed,
 static int opt_exact;
 static char *opt_bytes_col = "bytes", *opt_time_col = "time";
 static int time_col_given;     /* fit, invert: --time-col was given */
+static char *opt_params, *opt_where;
+static struct param_set p_set; /* --set */
+
+enum { OPT_SET = 1 };
+
+static void
+eval_handler (int val, poptContext con)
+{
+  char *arg = poptGetOptArg (con);
+  if (val == OPT_SET)
+    {
+      static const unsigned char ab[PARAM_NPARAM] = {
+        [PARAM_A] = 1, [PARAM_B] = 1
+      };
+      param_set_parse (&p_set, arg, "--set", ab);
+    }
+  free (arg);
+}
 
 static const struct poptOption eval_options[] = {
   { NULL, 'a', POPT_ARG_STRING, &opt_a, 0,
@@ -194,6 +214,13 @@ static const struct poptOption eval_options[] = {
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
     "name of the column written (default: time)", "NAME" },
+  { "params", 'p', POPT_ARG_STRING, &opt_params, 0,
+    "a and b from a row of a TSV file (e.g. hyper-reduce fit's output)",
+    "FILE" },
+  { "where", '\0', POPT_ARG_STRING, &opt_where, 0,
+    "the --params row to use, by key columns", "KEY=VALUE[,...]" },
+  { "set", 's', POPT_ARG_STRING, NULL, OPT_SET,
+    "a and b by name (repeatable; above --params)", "NAME=VALUE[,...]" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
@@ -226,8 +253,9 @@ static int
 cmd_eval (int argc, const char **argv)
 {
   cli.subcommand = "eval";
+  param_set_clear (&p_set);
   poptContext con = cli_parse (argc, argv, eval_options,
-                               "[OPTION...] [FILE...]", NULL);
+                               "[OPTION...] [FILE...]", eval_handler);
   double m = 0, p = 1;
   int packet = opt_packet || opt_fixed || opt_per_byte;
   if (packet)
@@ -265,6 +293,37 @@ cmd_eval (int argc, const char **argv)
     dvec_push (&src[0].vals, opt_nonneg ("-a", opt_a));
   if (opt_b)
     dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
+  /* --params FILE < --set < the input's a and b columns
+     (common/params.h); -a and -b stay exclusive with the columns.  */
+  static struct param_file *pf;
+  static size_t *prow;
+  struct param_set ps;
+  param_set_clear (&ps);
+  if (opt_where && !opt_params)
+    die_usage ("--where selects rows of --params FILE: give --params");
+  if (opt_params)
+    {
+      pf = param_file_read (opt_params);
+      param_file_select (pf, opt_where, 0, NULL, &prow);
+      static const unsigned char ab[PARAM_NPARAM] = {
+        [PARAM_A] = 1, [PARAM_B] = 1
+      };
+      param_file_apply (pf, prow[0], &ps, 1, ab);
+    }
+  param_set_over (&ps, &p_set);
+  int layered[2] = { 0, 0 };   /* a, b from --params or --set */
+  for (int k = 0; k < 2; k++)
+    {
+      int id = k ? PARAM_B : PARAM_A;
+      if (src[k].vals.n || !(param_given (&ps, id) || ps.na[id]))
+        continue;
+      if (packet)
+        die_usage ("--fixed gives a and b: not with %s %s",
+                   ps.origin[id] == PORIGIN_FILE ? "--params" : "--set",
+                   param_defs[id].name);
+      layered[k] = 1;
+      dvec_push (&src[k].vals, ps.v[id]);
+    }
   if (opt_bytes)
     {
       parse_values ("--bytes", opt_bytes, &src[2].vals);
@@ -287,7 +346,16 @@ cmd_eval (int argc, const char **argv)
   size_t nn = 0;
   if (!need_input)
     {
+      for (int k = 0; k < 2; k++)
+        if (layered[k])
+          param_need (&ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
+                      : "-a or --set a=VALUE");
       write_common_meta (w, NULL, 0, "eval");
+      if (pf)
+        {
+          tsv_meta_time_unit (w, pf->time_unit);
+          param_file_write_meta (pf, w);
+        }
       names[nn++] = opt_bytes_col;
       names[nn++] = "a";
       names[nn++] = "b";
@@ -317,6 +385,10 @@ cmd_eval (int argc, const char **argv)
   while (files[nfiles])
     nfiles++;
   tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
+  if (files == stdin_only && isatty (STDIN_FILENO))
+    fprintf (stderr, "hyper-reduce: reading rows (a TSV stream with a "
+             "header) from standard input; end them with Ctrl-D, or give "
+             "-a, -b and --bytes\n");
   for (size_t f = 0; f < nfiles; f++)
     rs[f] = tsv_open (files[f]);
   /* All files must have the same header: the output has one.  */
@@ -339,6 +411,16 @@ cmd_eval (int argc, const char **argv)
   for (int k = 0; k < 3; k++)
     {
       long c = tsv_col (r0, src[k].name);
+      if (k < 2 && layered[k] && c >= 0)
+        {
+          /* the input's column is above --params and --set */
+          src[k].vals.n = 0;
+          src[k].col = c;
+          continue;
+        }
+      if (k < 2 && layered[k])
+        param_need (&ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
+                    : "-a or --set a=VALUE");
       if (src[k].vals.n)
         {
           if (c >= 0)
@@ -360,6 +442,29 @@ cmd_eval (int argc, const char **argv)
   if (opt_exact)
     names[nn++] = time2;
   write_common_meta (w, rs, nfiles, "eval");
+  if (pf)
+    {
+      /* the file's a and b in the input's unit */
+      const char *in_unit = tsv_time_unit (rs, nfiles);
+      if (pf->time_unit && in_unit && strcmp (pf->time_unit, in_unit) != 0)
+        {
+          double scale;
+          if (param_time_scale (pf->time_unit, in_unit, &scale) != 0)
+            die ("%s: its times are in %s and the input's in %s: only s, "
+                 "ms, us and ns convert", pf->name, pf->time_unit, in_unit);
+          for (int k = 0; k < 2; k++)
+            if (layered[k] && src[k].vals.n)
+              src[k].vals.v[0] = param_scale_value (src[k].vals.v[0],
+                                                    scale);
+          char f[NUM_BUFSIZE];
+          num_format (scale, -1, f);
+          tsv_meta (w, "params_time_conversion", "%s to %s (x%s)",
+                    pf->time_unit, in_unit, f);
+        }
+      else if (!in_unit)
+        tsv_meta_time_unit (w, pf->time_unit);
+      param_file_write_meta (pf, w);
+    }
   tsv_write_header (w, nn, names);
 
   const struct dvec *xs = src[2].vals.n ? &src[2].vals : NULL;

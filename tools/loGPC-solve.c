@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <setjmp.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,60 +21,16 @@
 #include "kcube.h"
 #include "logpc.h"
 #include "num.h"
+#include "params.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 #define PROGRAM "loGPC-solve"
 
 /* ------------------------------------------------------------ parameters */
 
-/* Numeric parameters: one option --NAME and one column NAME each.  */
-enum param
-{
-  PR_L, PR_OS, PR_OR, PR_OSL, PR_ORL, PR_G, PR_GM, PR_GC, PR_A, PR_BYTES,
-  PR_M,
-  PR_T, PR_KD, PR_N, PR_P, PR_CR, PR_DAGN, PR_BLOCKS, PR_TASK, PR_AGG,
-  PR_MSGS, NPARAM
-};
-
-enum range { R_NONNEG, R_POS, R_ONE, R_COUNT };
-
-struct pdef
-{
-  const char *name;
-  enum range range;
-  const char *help;
-};
-
-static const struct pdef pdefs[NPARAM] = {
-  [PR_L] = { "L", R_NONNEG, "network latency L" },
-  [PR_OS] = { "os", R_NONNEG, "send overhead o_s, short messages" },
-  [PR_OR] = { "or", R_NONNEG, "receive overhead o_r, short messages" },
-  [PR_OSL] = { "osl", R_NONNEG, "send overhead o_sl, long messages" },
-  [PR_ORL] = { "orl", R_NONNEG,
-               "receive overhead o_rl, long messages (with the interrupt)" },
-  [PR_G] = { "G", R_NONNEG, "gap per byte G of the network" },
-  [PR_GM] = { "Gm", R_NONNEG, "gap per byte G_m of the memory transfer" },
-  [PR_GC] = { "Gc", R_POS,
-              "channel time per byte Gc of the contention terms" },
-  [PR_A] = { "hdr_bytes", R_NONNEG,
-             "bytes a that arrive before the receive interrupt" },
-  [PR_BYTES] = { "bytes", R_ONE, "message size B in bytes" },
-  [PR_M] = { "m", R_NONNEG,
-             "injection rate m per node (messages per time unit)" },
-  [PR_T] = { "T", R_POS, "contention-free inter-message time T" },
-  [PR_KD] = { "kd", R_NONNEG,
-              "average distance per dimension k_d (overrides --dims)" },
-  [PR_N] = { "n", R_COUNT, "network dimension n (with --kd)" },
-  [PR_P] = { "P", R_COUNT, "ranks (default: one per node)" },
-  [PR_CR] = { "Cr", R_NONNEG,
-              "LoPC resource contention C_r (default: or + os)" },
-  [PR_DAGN] = { "dag_n", R_ONE, "Diamond DAG of dag_n x dag_n tasks" },
-  [PR_BLOCKS] = { "blocks", R_COUNT, "Diamond DAG blocks per stripe b" },
-  [PR_TASK] = { "task", R_NONNEG, "time of one Diamond DAG task" },
-  [PR_AGG] = { "agg", R_NONNEG,
-               "Diamond DAG aggregation cost per value (alpha)" },
-  [PR_MSGS] = { "msgs", R_NONNEG, "messages per processor (em3d)" },
-};
+/* Numeric parameters: one option --NAME and one column NAME each, from
+   the table of common/params.h.  */
 
 /* String parameters describing the network.  */
 enum sparam { PS_DIMS, PS_TOPOLOGY, PS_CHANNELS, PS_TRAFFIC, NSPARAM };
@@ -83,7 +40,7 @@ static const char *const snames[NSPARAM] = {
 
 struct params
 {
-  double v[NPARAM];          /* NaN: not given */
+  struct param_set ps;       /* numeric parameters, NaN: not given */
   double P_file;             /* P of --params: not the network's rank
                                 count (see network), NaN: not given */
   const char *s[NSPARAM];    /* NULL: not given */
@@ -92,55 +49,10 @@ struct params
 static void
 params_clear (struct params *p)
 {
-  for (int i = 0; i < NPARAM; i++)
-    p->v[i] = NAN;
+  param_set_clear (&p->ps);
   p->P_file = NAN;
   for (int i = 0; i < NSPARAM; i++)
     p->s[i] = NULL;
-}
-
-static const char *
-range_text (enum range r)
-{
-  switch (r)
-    {
-    case R_NONNEG:
-      return "a number >= 0";
-    case R_POS:
-      return "a number > 0";
-    case R_ONE:
-      return "a number >= 1";
-    case R_COUNT:
-      return "a whole number from 1 to 2^40 = 1099511627776";
-    }
-  return "";
-}
-
-static int
-in_range (enum range r, double v)
-{
-  switch (r)
-    {
-    case R_NONNEG:
-      return v >= 0;
-    case R_POS:
-      return v > 0;
-    case R_ONE:
-      return v >= 1;
-    case R_COUNT:
-      /* The range of the options (cli_int in handle_option).  */
-      return v >= 1 && v == floor (v) && v <= (double) (INT64_C (1) << 40);
-    }
-  return 0;
-}
-
-static int
-param_index (const char *name)
-{
-  for (int i = 0; i < NPARAM; i++)
-    if (strcmp (pdefs[i].name, name) == 0)
-      return i;
-  return -1;
 }
 
 static int
@@ -152,6 +64,18 @@ sparam_index (const char *name)
   return -1;
 }
 
+/* The parameters of the table LoGPC uses: not the LogP gap g, O, S, nor
+   the hyperbolic and Hockney ones.  */
+static const unsigned char *
+logpc_usable (void)
+{
+  static unsigned char u[PARAM_NPARAM];
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    u[k] = k != PARAM_g && k != PARAM_O && k != PARAM_S && k != PARAM_A
+           && k != PARAM_B && k != PARAM_ALPHA && k != PARAM_BETA;
+  return u;
+}
+
 /* Read field I of R's current row into parameter K (numeric) unless NA.  */
 static void
 row_param (const tsv_reader *r, size_t i, int k, struct params *p)
@@ -159,11 +83,11 @@ row_param (const tsv_reader *r, size_t i, int k, struct params *p)
   if (tsv_is_na (r, i))
     return;
   double v = tsv_num (r, i, 0);
-  if (!in_range (pdefs[k].range, v))
+  if (!param_in_range (k, v))
     tsv_die_field (r, i, "'%s' is out of range (%s expected for %s)",
-                   tsv_field (r, i), range_text (pdefs[k].range),
-                   pdefs[k].help);
-  p->v[k] = v;
+                   tsv_field (r, i), param_range_text (k),
+                   param_defs[k].help);
+  param_set_value (&p->ps, k, v, PORIGIN_ROW);
 }
 
 /* ------------------------------------------------------------ options */
@@ -173,7 +97,8 @@ enum
   OPT_PARAM = 100,            /* OPT_PARAM + enum param */
   OPT_SPARAM = 200,           /* OPT_SPARAM + enum sparam */
   OPT_PARAMS_FILE = 300, OPT_MAPPING, OPT_SEED, OPT_EXCLUDE_SELF,
-  OPT_EXPLAIN, OPT_TIME_UNIT, OPT_ENUMERATE, OPT_KIND, OPT_STYLE, OPT_TORUS
+  OPT_EXPLAIN, OPT_TIME_UNIT, OPT_ENUMERATE, OPT_KIND, OPT_STYLE, OPT_TORUS,
+  OPT_SET, OPT_WHERE
 };
 
 static struct
@@ -181,6 +106,7 @@ static struct
   struct params opt;          /* from options */
   struct params file;         /* from --params */
   const char *params_file;
+  const char *where;          /* --where KEY=VALUE,... */
   const char *mapping;        /* identity, random or a file */
   uint64_t seed;
   int exclude_self;
@@ -192,51 +118,51 @@ static struct
 } o;
 
 static struct poptOption param_table[] = {
-  { "L", 'L', POPT_ARG_STRING, NULL, OPT_PARAM + PR_L,
+  { "L", 'L', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_L,
     "network latency L", "TIME" },
-  { "os", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OS,
+  { "os", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_OS,
     "send overhead o_s of a short message", "TIME" },
-  { "or", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OR,
+  { "or", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_OR,
     "receive overhead o_r of a short message", "TIME" },
-  { "osl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_OSL,
+  { "osl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_OSL,
     "send overhead o_sl of a long message", "TIME" },
-  { "orl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_ORL,
+  { "orl", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_ORL,
     "receive overhead o_rl of a long message (interrupt included)",
     "TIME" },
-  { "G", 'G', POPT_ARG_STRING, NULL, OPT_PARAM + PR_G,
+  { "G", 'G', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_G,
     "gap per byte G of the network", "TIME" },
-  { "Gm", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_GM,
+  { "Gm", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_GM,
     "gap per byte G_m of the memory (DMA) transfer", "TIME" },
-  { "Gc", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_GC,
+  { "Gc", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_GC,
     "channel time per byte Gc: a B-byte message occupies a channel for "
     "s = B Gc in eqs. 3-7 (default: G if known and > 0, else 1, the "
     "paper's byte per cycle)", "TIME" },
-  { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PR_A,
+  { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_HDR_BYTES,
     "bytes a received before the interrupt is taken", "BYTES" },
-  { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PR_BYTES,
+  { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_BYTES,
     "message size B", "BYTES" },
-  { "m", 'm', POPT_ARG_STRING, NULL, OPT_PARAM + PR_M,
+  { "m", 'm', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_M,
     "injection rate m per node (open model)", "RATE" },
-  { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PR_T,
+  { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_T,
     "contention-free inter-message time T (closed model, eq. 7)", "TIME" },
-  { "kd", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_KD,
+  { "kd", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_KD,
     "average distance per dimension k_d (instead of the topology's)",
     "HOPS" },
-  { "n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_N,
+  { "n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_N,
     "network dimension n when --kd is given without --dims", "N" },
-  { "P", 'P', POPT_ARG_STRING, NULL, OPT_PARAM + PR_P,
+  { "P", 'P', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_P,
     "ranks placed on the network (default: one per node)", "N" },
-  { "Cr", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_CR,
+  { "Cr", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_CR,
     "remap: LoPC processor contention C_r (default: or + os)", "TIME" },
-  { "dag_n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_DAGN,
+  { "dag_n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_DAG_N,
     "diamond: the DAG has dag_n x dag_n tasks", "N" },
-  { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_PARAM + PR_BLOCKS,
+  { "blocks", 'b', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_BLOCKS,
     "diamond: blocks b per stripe", "N" },
-  { "task", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_TASK,
+  { "task", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_TASK,
     "diamond: time of one task", "TIME" },
-  { "agg", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_AGG,
+  { "agg", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_AGG,
     "diamond: aggregation cost alpha per value sent (default 0)", "TIME" },
-  { "msgs", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PR_MSGS,
+  { "msgs", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_MSGS,
     "em3d: messages sent per processor", "N" },
   POPT_TABLEEND
 };
@@ -270,8 +196,14 @@ static struct poptOption net_table[] = {
 
 static struct poptOption run_table[] = {
   { "params", '\0', POPT_ARG_STRING, NULL, OPT_PARAMS_FILE,
-    "read parameters from the one row of FILE (columns named as options)",
-    "FILE" },
+    "read parameters from a row of FILE (columns named as options; e.g. "
+    "logp-measure --summary)", "FILE" },
+  { "where", '\0', POPT_ARG_STRING, NULL, OPT_WHERE,
+    "the --params row to use, by key columns (src, dst, bytes ...)",
+    "KEY=VALUE[,...]" },
+  { "set", 's', POPT_ARG_STRING, NULL, OPT_SET,
+    "parameters by name, as the options (o sets os and or; repeatable)",
+    "NAME=VALUE[,...]" },
   { "explain", 'e', POPT_ARG_NONE, NULL, OPT_EXPLAIN,
     "print every intermediate quantity with its equation on stderr",
     NULL },
@@ -301,21 +233,22 @@ static void
 handle_option (int val, poptContext con)
 {
   char *arg = poptGetOptArg (con);
-  if (val >= OPT_PARAM && val < OPT_PARAM + NPARAM)
+  if (val >= OPT_PARAM && val < OPT_PARAM + PARAM_NPARAM)
     {
       int k = val - OPT_PARAM;
-      const struct pdef *d = &pdefs[k];
+      const struct param_def *d = &param_defs[k];
       double v;
-      if (d->range == R_COUNT)
+      if (d->range == PRANGE_COUNT)
         v = (double) cli_int (d->name, arg, 1, INT64_C (1) << 40);
       else
         {
-          v = cli_double (d->name, arg, d->range == R_ONE ? 1 : 0, DBL_MAX);
-          if (d->range == R_POS && !(v > 0))
+          v = cli_double (d->name, arg, d->range == PRANGE_ONE ? 1 : 0,
+                          DBL_MAX);
+          if (d->range == PRANGE_POS && !(v > 0))
             die_usage ("option '--%s': '%s' is out of range (a number > 0 "
                        "expected)", d->name, arg);
         }
-      o.opt.v[k] = v;
+      param_set_value (&o.opt.ps, k, v, PORIGIN_OPTION);
       free (arg);
       return;
     }
@@ -333,6 +266,12 @@ handle_option (int val, poptContext con)
     case OPT_PARAMS_FILE:
       o.params_file = arg;
       return;
+    case OPT_WHERE:
+      o.where = arg;
+      return;
+    case OPT_SET:
+      param_set_parse (&o.opt.ps, arg, "--set", logpc_usable ());
+      break;
     case OPT_MAPPING:
       o.mapping = arg;
       return;
@@ -412,6 +351,12 @@ fmt (double v, char buf[NUM_BUFSIZE])
 /* Where the current row came from, for data errors.  */
 static const tsv_reader *cur_reader;
 
+/* A dry run with the parameters of the command line: does the
+   subcommand need an input stream?  A missing parameter (which a row
+   could give) jumps back instead of dying.  */
+static int probing;
+static jmp_buf probe_jmp;
+
 static void fail (const char *fmt, ...) ERR_PRINTF (1, 2) ERR_NORETURN;
 static void
 fail (const char *fmt, ...)
@@ -447,23 +392,30 @@ bad (const char *fmt, ...)
 static double
 need (const struct params *p, int k)
 {
-  if (isnan (p->v[k]))
+  if (isnan (p->ps.v[k]))
     {
+      if (probing)
+        longjmp (probe_jmp, 1);
+      char hint[64];
+      snprintf (hint, sizeof hint, "--%s", param_defs[k].name);
+      /* NA in the parameter file, or absent from it: common/params.c */
+      if (p->ps.na[k] || (!cur_reader && param_last_file))
+        param_need (&p->ps, k, hint);
       if (cur_reader)
         fail ("parameter '%s' (%s) is not set: give --%s, a '%s' column or "
-              "--params FILE", pdefs[k].name, pdefs[k].help, pdefs[k].name,
-              pdefs[k].name);
+              "--params FILE", param_defs[k].name, param_defs[k].help,
+              param_defs[k].name, param_defs[k].name);
       die_usage ("parameter '%s' (%s) is not set: give --%s, a '%s' column "
-                 "or --params FILE", pdefs[k].name, pdefs[k].help,
-                 pdefs[k].name, pdefs[k].name);
+                 "or --params FILE", param_defs[k].name, param_defs[k].help,
+                 param_defs[k].name, param_defs[k].name);
     }
-  return p->v[k];
+  return p->ps.v[k];
 }
 
 static double
 opt_or (const struct params *p, int k, double dflt)
 {
-  return isnan (p->v[k]) ? dflt : p->v[k];
+  return isnan (p->ps.v[k]) ? dflt : p->ps.v[k];
 }
 
 /* ------------------------------------------------------------ network */
@@ -542,11 +494,12 @@ same_key (const struct network *c, const struct params *p,
          && strcmp (c->topology, sval (p, PS_TOPOLOGY, "mesh")) == 0
          && strcmp (c->channels, sval (p, PS_CHANNELS, "bi")) == 0
          && strcmp (c->traffic, sval (p, PS_TRAFFIC, traffic_dflt)) == 0
-         && ((isnan (c->P) && isnan (p->v[PR_P])) || c->P == p->v[PR_P])
-         && ((isnan (c->kd_opt) && isnan (p->v[PR_KD]))
-             || c->kd_opt == p->v[PR_KD])
-         && ((isnan (c->n_opt) && isnan (p->v[PR_N]))
-             || c->n_opt == p->v[PR_N]);
+         && ((isnan (c->P) && isnan (p->ps.v[PARAM_P]))
+             || c->P == p->ps.v[PARAM_P])
+         && ((isnan (c->kd_opt) && isnan (p->ps.v[PARAM_KD]))
+             || c->kd_opt == p->ps.v[PARAM_KD])
+         && ((isnan (c->n_opt) && isnan (p->ps.v[PARAM_N]))
+             || c->n_opt == p->ps.v[PARAM_N]);
 }
 
 static void
@@ -573,8 +526,8 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
             sval (p, PS_CHANNELS, "bi"));
   copy_key (c->traffic, sizeof c->traffic, "traffic",
             sval (p, PS_TRAFFIC, traffic_dflt));
-  c->P = p->v[PR_P];
-  c->kd_opt = p->v[PR_KD];
+  c->P = p->ps.v[PARAM_P];
+  c->kd_opt = p->ps.v[PARAM_KD];
   if (o.explain && isnan (c->P) && !isnan (p->P_file))
     {
       char b1[NUM_BUFSIZE];
@@ -583,7 +536,7 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
                "with): one rank per node; give --P or a 'P' column to place "
                "fewer ranks", fmt (p->P_file, b1));
     }
-  c->n_opt = p->v[PR_N];
+  c->n_opt = p->ps.v[PARAM_N];
 
   int torus, bidir;
   if (strcmp (c->topology, "mesh") == 0)
@@ -637,6 +590,11 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
               c->dims, c->cube.n);
     }
   else if (need_cube || isnan (c->kd_opt))
+    {
+      if (probing)
+        longjmp (probe_jmp, 1);   /* a dims or kd column may give it */
+    }
+  if (!c->have_cube && (need_cube || isnan (c->kd_opt)))
     bad ("no network: give --dims (e.g. --dims 8x4) or a 'dims' column%s",
           need_cube ? "" : ", or --kd with --n");
 
@@ -745,17 +703,24 @@ static struct logpc_net
 model_net (const struct network *c, const struct params *p)
 {
   struct logpc_net net = c->net;
-  double G = p->v[PR_G];
+  double G = p->ps.v[PARAM_G];
   const char *why;
-  if (!isnan (p->v[PR_GC]))
+  if (!isnan (p->ps.v[PARAM_GC]))
     {
-      net.Gc = p->v[PR_GC];
+      net.Gc = p->ps.v[PARAM_GC];
       why = "given";
     }
   else if (isfinite (G) && G > 0)
     {
       net.Gc = logpc_gc_default (G);
       why = "the default: the network's gap per byte G";
+    }
+  else if (p->ps.na[PARAM_G])
+    {
+      /* the NA policy: G is NA where it was given (a measurement that
+         could not derive it), so Gc = G cannot default */
+      need (p, PARAM_G);
+      return net;
     }
   else
     {
@@ -884,7 +849,7 @@ do_contention (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
   struct logpc_net net = model_net (c, p);
-  double B = need (p, PR_BYTES), m = need (p, PR_M);
+  double B = need (p, PARAM_BYTES), m = need (p, PARAM_M);
   struct logpc_contention r;
   enum logpc_status s = logpc_contention (&net, B, m, &r);
   explain_contention (&net, B, &r);
@@ -905,7 +870,7 @@ do_solve (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
   struct logpc_net net = model_net (c, p);
-  double B = need (p, PR_BYTES), T = need (p, PR_T);
+  double B = need (p, PARAM_BYTES), T = need (p, PARAM_T);
   struct logpc_contention r;
   enum logpc_status s = logpc_closed (&net, B, T, 1.0, &r);
   explain_contention (&net, B, &r);
@@ -930,7 +895,7 @@ do_transfer (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
   struct logpc_net net = model_net (c, p);
-  double B = need (p, PR_BYTES);
+  double B = need (p, PARAM_BYTES);
   const char *kind = o.kind ? o.kind : "all";
   int all = strcmp (kind, "all") == 0;
   struct logpc_contention r;
@@ -938,12 +903,14 @@ do_transfer (const struct params *p, double *out)
   struct logpc_machine mp;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
 
-  if (!isnan (p->v[PR_M]))
-    s = logpc_contention (&net, B, p->v[PR_M], &r);
-  else if (!isnan (p->v[PR_T]))
-    s = logpc_closed (&net, B, p->v[PR_T], 1.0, &r);
+  if (!isnan (p->ps.v[PARAM_M]))
+    s = logpc_contention (&net, B, p->ps.v[PARAM_M], &r);
+  else if (!isnan (p->ps.v[PARAM_T]))
+    s = logpc_closed (&net, B, p->ps.v[PARAM_T], 1.0, &r);
   else
     {
+      if (probing)
+        longjmp (probe_jmp, 1);
       if (cur_reader)
         fail ("no injection rate: give --m (open model) or --T (closed "
               "model, eq. 7), or an 'm' or 'T' column");
@@ -961,9 +928,9 @@ do_transfer (const struct params *p, double *out)
   logpc_machine_init (&mp);
   if (all || strcmp (kind, "short") == 0)
     {
-      mp.os = need (p, PR_OS);
-      mp.orr = need (p, PR_OR);
-      mp.L = need (p, PR_L);
+      mp.os = need (p, PARAM_OS);
+      mp.orr = need (p, PARAM_OR);
+      mp.L = need (p, PARAM_L);
       out[4] = logpc_short (&mp, 0);
       out[5] = logpc_short (&mp, r.Cn);
       EXPLAIN ("eq. (8)/(9): T_s-r = os + L + C_n + or = %s (%s without "
@@ -971,9 +938,9 @@ do_transfer (const struct params *p, double *out)
     }
   if (all || strcmp (kind, "long") == 0 || strcmp (kind, "e2e") == 0)
     {
-      mp.osl = need (p, PR_OSL);
-      mp.G = need (p, PR_G);
-      mp.L = need (p, PR_L);
+      mp.osl = need (p, PARAM_OSL);
+      mp.G = need (p, PARAM_G);
+      mp.L = need (p, PARAM_L);
     }
   if (all || strcmp (kind, "long") == 0)
     {
@@ -984,9 +951,9 @@ do_transfer (const struct params *p, double *out)
     }
   if (all || strcmp (kind, "e2e") == 0)
     {
-      mp.orl = need (p, PR_ORL);
-      mp.Gm = need (p, PR_GM);
-      mp.a = need (p, PR_A);
+      mp.orl = need (p, PARAM_ORL);
+      mp.Gm = need (p, PARAM_GM);
+      mp.a = need (p, PARAM_HDR_BYTES);
       out[8] = logpc_e2e (&mp, B, 0);
       out[9] = logpc_e2e (&mp, B, r.Cn);
       EXPLAIN ("eq. (2): T_s-r = osl + L + max(orl + a G + B Gm, (B-1) G) "
@@ -1004,7 +971,7 @@ do_bound (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
   struct logpc_net net = model_net (c, p);
-  double G = need (p, PR_G);
+  double G = need (p, PARAM_G);
   struct logpc_bound b;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
   if (!(G > 0))
@@ -1041,12 +1008,12 @@ do_remap (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 0);
   struct logpc_net net = model_net (c, p);
-  double B = need (p, PR_BYTES);
+  double B = need (p, PARAM_BYTES);
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
   if (o.style && strcmp (o.style, "long") == 0)
     {
       struct logpc_remap_long r;
-      double G = need (p, PR_G);
+      double G = need (p, PARAM_G);
       if (!(G > 0))
         bad ("the long-message remap needs G > 0");
       EXPLAIN ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
@@ -1067,15 +1034,15 @@ do_remap (const struct params *p, double *out)
   struct logpc_machine mp;
   struct logpc_remap r;
   logpc_machine_init (&mp);
-  mp.os = need (p, PR_OS);
-  mp.orr = need (p, PR_OR);
-  mp.L = need (p, PR_L);
-  enum logpc_status s = logpc_remap_short (&net, &mp, B, p->v[PR_CR],
+  mp.os = need (p, PARAM_OS);
+  mp.orr = need (p, PARAM_OR);
+  mp.L = need (p, PARAM_L);
+  enum logpc_status s = logpc_remap_short (&net, &mp, B, p->ps.v[PARAM_CR],
                                            &r);
   EXPLAIN ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
            fmt (r.logp_sync, b1));
   EXPLAIN ("Table 4, LoPC: + C_r = %s (%s) = %s", fmt (r.Cr, b1),
-           isnan (p->v[PR_CR]) ? "or + os, LoPC's empirical value"
+           isnan (p->ps.v[PARAM_CR]) ? "or + os, LoPC's empirical value"
            : "given", fmt (r.lopc_sync, b2));
   EXPLAIN ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
            "2 C_n), i.e. eq. (7) with T = t_lopc / 2 = %s",
@@ -1113,17 +1080,17 @@ do_diamond (const struct params *p, double *out)
   struct logpc_diamond r;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
   logpc_machine_init (&mp);
-  in.n_dag = need (p, PR_DAGN);
-  in.b = need (p, PR_BLOCKS);
-  in.P = isnan (p->v[PR_P]) && !isnan (p->P_file) ? p->P_file
-         : need (p, PR_P);
-  in.task = need (p, PR_TASK);
-  in.agg = opt_or (p, PR_AGG, 0);
-  in.B = need (p, PR_BYTES);
-  mp.os = need (p, PR_OS);
-  mp.L = need (p, PR_L);
-  mp.G = need (p, PR_G);
-  mp.a = need (p, PR_A);
+  in.n_dag = need (p, PARAM_DAG_N);
+  in.b = need (p, PARAM_BLOCKS);
+  in.P = isnan (p->ps.v[PARAM_P]) && !isnan (p->P_file) ? p->P_file
+         : need (p, PARAM_P);
+  in.task = need (p, PARAM_TASK);
+  in.agg = opt_or (p, PARAM_AGG, 0);
+  in.B = need (p, PARAM_BYTES);
+  mp.os = need (p, PARAM_OS);
+  mp.L = need (p, PARAM_L);
+  mp.G = need (p, PARAM_G);
+  mp.a = need (p, PARAM_HDR_BYTES);
   if (in.P < 2)
     bad ("the Diamond DAG model needs P >= 2 processors");
   if (in.B - 1 < mp.a)
@@ -1172,9 +1139,9 @@ do_em3d (const struct params *p, double *out)
   struct logpc_em3d r;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
   logpc_machine_init (&mp);
-  double B = need (p, PR_BYTES), msgs = need (p, PR_MSGS);
-  mp.os = need (p, PR_OS);
-  mp.orr = need (p, PR_OR);
+  double B = need (p, PARAM_BYTES), msgs = need (p, PARAM_MSGS);
+  mp.os = need (p, PARAM_OS);
+  mp.orr = need (p, PARAM_OR);
   if (!(mp.os + mp.orr > 0))
     bad ("os + or must be > 0 (the injection rate is 1 / (os + or))");
   enum logpc_status s = logpc_em3d (&net, &mp, B, msgs, &r);
@@ -1207,55 +1174,37 @@ static const char *const show_em3d[] = { "bytes", "msgs", NULL };
 
 /* ------------------------------------------------------------ driver */
 
-/* Parameters of the --params stream R (one row).  Separate from the file
-   handling so that fuzz/logpc-params.c can drive it on any bytes.  */
+/* Parameters of row R of the --params file PF (common/params.c), times
+   scaled by SCALE; the string parameters are copied.  */
 static void
-read_params (tsv_reader *r, struct params *p)
+params_of_row (const struct param_file *pf, size_t r, double scale,
+               struct params *p)
 {
-  if (!tsv_next (r))
-    die_at (tsv_name (r), tsv_lineno (r), 0,
-            "no parameter row (one row of named columns expected)");
-  for (size_t i = 0; i < tsv_ncols (r); i++)
+  /* a parameter an option gives is not read from the file (it would be
+     replaced: a bad value there is no error) */
+  unsigned char use[PARAM_NPARAM];
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    use[k] = logpc_usable ()[k] && !param_given (&o.opt.ps, k);
+  param_file_apply (pf, r, &p->ps, scale, use);
+  for (int k = 0; k < NSPARAM; k++)
     {
-      const char *name = tsv_colname (r, i);
-      int k = param_index (name);
-      if (k >= 0)
-        row_param (r, i, k, p);
-      else if ((k = sparam_index (name)) >= 0 && !tsv_is_na (r, i))
-        {
-          char *s = strdup (tsv_field (r, i));
-          if (!s)
-            die ("out of memory");
-          p->s[k] = s;
-        }
+      const char *f = param_file_get (pf, r, snames[k]);
+      if (f && !num_is_na (f, strlen (f)))
+        p->s[k] = xstrdup (f);
     }
   /* A measured row's P (logp-measure --summary: the ranks measured) is
      not the network's rank count: the topology takes P only from --P or
      a 'P' column (the diamond DAG still reads it as its processors).  */
-  p->P_file = p->v[PR_P];
-  p->v[PR_P] = NAN;
-  if (tsv_next (r))
-    die_at (tsv_name (r), tsv_lineno (r), 0,
-            "more than one parameter row (select one row first, e.g. with "
-            "awk)");
-}
-
-/* Parameters of the --params file (one row).  */
-static void
-read_params_file (const char *path, struct params *p, tsv_reader **keep)
-{
-  tsv_reader *r = tsv_open (path);
-  read_params (r, p);
-  *keep = r;
+  p->P_file = p->ps.v[PARAM_P];
+  p->ps.v[PARAM_P] = NAN;
+  p->ps.na[PARAM_P] = 0;
 }
 
 /* Merge layer SRC over DST.  */
 static void
 params_over (struct params *dst, const struct params *src)
 {
-  for (int i = 0; i < NPARAM; i++)
-    if (!isnan (src->v[i]))
-      dst->v[i] = src->v[i];
+  param_set_over (&dst->ps, &src->ps);
   if (!isnan (src->P_file))
     dst->P_file = src->P_file;
   for (int i = 0; i < NSPARAM; i++)
@@ -1275,10 +1224,11 @@ ncols_of (const char *const *cols)
 static void
 put_shown (tsv_writer *w, const struct params *p, const char *name)
 {
-  int k = param_index (name);
-  if (k >= 0)
+  int k, ks[2];
+  if (param_lookup (name, ks, NULL) == 1 && (k = ks[0]) >= 0)
     {
-      tsv_put_num (w, k == PR_P && isnan (p->v[k]) ? p->P_file : p->v[k]);
+      tsv_put_num (w, k == PARAM_P && isnan (p->ps.v[k]) ? p->P_file
+                                                          : p->ps.v[k]);
       return;
     }
   k = sparam_index (name);
@@ -1329,19 +1279,6 @@ put_cached (tsv_writer *w, struct numcache *cache, size_t nc, size_t j,
   tsv_put_strn (w, c->text, (size_t) c->len);
 }
 
-/* Does stdin hold anything?  A terminal or an empty stream: no rows.  */
-static int
-stdin_has_data (void)
-{
-  if (isatty (STDIN_FILENO))
-    return 0;
-  int ch = getc (stdin);
-  if (ch == EOF)
-    return 0;
-  ungetc (ch, stdin);
-  return 1;
-}
-
 /* A computed value above the largest double is written NA: say so, once
    (msgperf(7), NUMBERS).  NaN results are the documented "does not apply"
    of some columns and are not reported.  */
@@ -1371,6 +1308,58 @@ time_unit_again (tsv_reader *const *readers, size_t nr, const char *given)
   return unit;
 }
 
+/* The parameters of the command line in BASE: --params FILE (row
+   PROW[0] of PF, its times converted to UNIT when both are known), then
+   the options.  Returns the output's unit (UNIT, else the file's);
+   CONVERSION receives the conversion made, if any.  */
+static const char *
+params_layers (const struct param_file *pf, const size_t *prow,
+               const char *unit, char conversion[128], struct params *base)
+{
+  double scale = 1;
+  conversion[0] = '\0';
+  if (pf)
+    {
+      const char *pu = pf->time_unit;
+      if (pu && unit && strcmp (pu, unit) != 0)
+        {
+          if (param_time_scale (pu, unit, &scale) != 0)
+            die ("%s: its times are in %s and the output's in %s: only s, "
+                 "ms, us and ns convert", pf->name, pu, unit);
+          char f[NUM_BUFSIZE];
+          num_format (scale, -1, f);
+          snprintf (conversion, 128, "%s to %s (x%s)", pu, unit, f);
+        }
+      if (!unit)
+        unit = pu;
+      for (int k = 0; k < NSPARAM; k++)
+        free ((char *) o.file.s[k]);
+      params_clear (&o.file);
+      params_of_row (pf, prow[0], scale, &o.file);
+    }
+  params_clear (base);
+  params_over (base, &o.file);
+  params_over (base, &o.opt);
+  return unit;
+}
+
+/* The dry run: does SUB need input rows beyond BASE?  */
+static int
+needs_input (const struct sub *sub, const struct params *base, double *out)
+{
+  int explain_was = o.explain;
+  o.explain = 0;
+  probing = 1;
+  int needs = setjmp (probe_jmp) != 0;
+  if (!needs)
+    sub->compute (base, out);
+  probing = 0;
+  o.explain = explain_was;
+  /* the real run explains the network again */
+  netc.valid = 0;
+  return needs;
+}
+
 static int
 run (const struct sub *sub, int argc, const char **argv)
 {
@@ -1389,30 +1378,41 @@ run (const struct sub *sub, int argc, const char **argv)
       input = args[0];
     }
 
-  tsv_reader *pr = NULL, *in = NULL;
+  tsv_reader *in = NULL;
+  struct param_file *pf = NULL;
+  size_t *prow = NULL;
+  if (o.where && !o.params_file)
+    die_usage ("--where selects rows of --params FILE: give --params");
   if (o.params_file)
-    read_params_file (o.params_file, &o.file, &pr);
+    {
+      if (strcmp (o.params_file, "-") == 0 && (!input
+                                               || strcmp (input, "-") == 0)
+          && input)
+        die_usage ("--params - and the input stream cannot both be "
+                   "standard input");
+      pf = param_file_read (o.params_file);
+      param_file_select (pf, o.where, 0, NULL, &prow);
+    }
   if (o.mapping && strcmp (o.mapping, "identity")
       && strcmp (o.mapping, "random"))
     read_mapping_file (o.mapping);
-  struct params base;
-  params_clear (&base);
-  params_over (&base, &o.file);
-  params_over (&base, &o.opt);
 
-  if (input || stdin_has_data ())
+  /* The input stream: a FILE, or standard input when the parameters of
+     the command line are not enough (a dry run tells).  */
+  if (input)
     in = tsv_open (input);
-
-  /* Time unit: --time-unit, the parameter file and the input agree.  */
-  tsv_reader *readers[2];
+  /* Time unit: --time-unit or the input's; the parameter file's times
+     are converted to it (s, ms, us, ns).  */
+  tsv_reader *readers[1];
   size_t nr = 0;
-  if (pr)
-    readers[nr++] = pr;
   if (in)
     readers[nr++] = in;
   const char *unit = time_unit_again (readers, nr, o.time_unit);
   if (o.time_unit)
     unit = o.time_unit;
+  char conversion[128] = "";
+  struct params base;
+  unit = params_layers (pf, prow, unit, conversion, &base);
 
   /* The long-message remap has columns of its own.  */
   struct sub actual = *sub;
@@ -1426,6 +1426,33 @@ run (const struct sub *sub, int argc, const char **argv)
   double *out = malloc (nc * sizeof *out);
   if (!out)
     die ("out of memory");
+  /* Without an input FILE, a dry run: if the command line is enough, no
+     stream is read (stdin stays the caller's, e.g. a while-read loop).  */
+  if (!in)
+    {
+      int needs = needs_input (sub, &base, out);
+      if (needs)
+        {
+          if (isatty (STDIN_FILENO))
+            fprintf (stderr, "%s: reading rows of parameters (a TSV stream "
+                     "with a header) from standard input; end them with "
+                     "Ctrl-D, or give the missing parameters as options\n",
+                     PROGRAM);
+          /* An empty stream holds no rows: the command line's error.  */
+          int ch = getc (stdin);
+          if (ch != EOF)
+            {
+              ungetc (ch, stdin);
+              in = tsv_open (NULL);
+              readers[nr++] = in;
+            }
+          const char *u = time_unit_again (readers, nr, o.time_unit);
+          /* the file's times follow the input's unit */
+          if (u && !o.time_unit)
+            unit = params_layers (pf, prow, u, conversion, &base);
+          /* An empty stream: no rows, the command line's error.  */
+        }
+    }
   /* Without input rows, compute before writing anything: an error leaves
      stdout empty.  */
   if (!in)
@@ -1434,11 +1461,17 @@ run (const struct sub *sub, int argc, const char **argv)
       warn_overflow (sub, out, nc);
     }
   tsv_writer *w = tsv_writer_open (NULL);
-  if (pr)
-    tsv_copy_meta (w, pr);
   if (in)
     tsv_copy_meta (w, in);
   tsv_write_tool_meta (w, sub->name);
+  if (pf)
+    {
+      param_file_write_meta (pf, w);
+      if (o.where)
+        tsv_meta (w, "params_where", "%s", o.where);
+      if (conversion[0])
+        tsv_meta (w, "params_time_conversion", "%s", conversion);
+    }
   if (o.mapping)
     tsv_meta (w, "mapping", "%s", o.mapping);
   if (o.mapping && strcmp (o.mapping, "random") == 0)
@@ -1487,7 +1520,8 @@ run (const struct sub *sub, int argc, const char **argv)
       size_t ni = tsv_ncols (in);
       /* Input column i sets parameter pk[i] (numeric) or sk[i] (string);
          computed column j replaces input column at[j], or is appended.  */
-      int *pk = malloc (ni * sizeof *pk), *sk = malloc (ni * sizeof *sk);
+      int (*pk)[2] = malloc (ni * sizeof *pk);
+      int *sk = malloc (ni * sizeof *sk);
       long *at = malloc (nc * sizeof *at);
       long *from = malloc (ni * sizeof *from);
       struct numcache *cache = calloc (nc, sizeof *cache);
@@ -1497,7 +1531,12 @@ run (const struct sub *sub, int argc, const char **argv)
       for (size_t i = 0; i < ni; i++)
         {
           names[i] = tsv_colname (in, i);
-          pk[i] = param_index (names[i]);
+          /* an alias sets each of its parameters (o: os and or) */
+          int n = param_lookup (names[i], pk[i], NULL);
+          if (n < 1)
+            pk[i][0] = -1;
+          if (n < 2)
+            pk[i][1] = -1;
           sk[i] = sparam_index (names[i]);
           from[i] = -1;
         }
@@ -1530,8 +1569,12 @@ run (const struct sub *sub, int argc, const char **argv)
           explain_row = tsv_lineno (in);
           p = base;
           for (size_t i = 0; i < ni; i++)
-            if (pk[i] >= 0)
-              row_param (in, i, pk[i], &p);
+            if (pk[i][0] >= 0)
+              {
+                row_param (in, i, pk[i][0], &p);
+                if (pk[i][1] >= 0)
+                  row_param (in, i, pk[i][1], &p);
+              }
             else if (sk[i] >= 0 && !tsv_is_na (in, i))
               p.s[sk[i]] = tsv_field (in, i);
           sub->compute (&p, out);
@@ -1568,8 +1611,8 @@ run (const struct sub *sub, int argc, const char **argv)
   tsv_writer_close (w);
   if (in)
     tsv_close (in);
-  if (pr)
-    tsv_close (pr);
+  free (prow);
+  param_file_free (pf);
   free (out);
   poptFreeContext (con);
   return 0;

@@ -491,7 +491,8 @@ test_trees (void)
   CHECK (tree_procs ("b:2^3", 0) == 15);
   CHECK (tree_procs ("b:2x4x8", 0) == 1 + 2 + 8 + 64);
   CHECK (tree_procs ("k:3@100", 0) == 100);
-  CHECK (tree_procs ("k:2", 0) == 4);       /* the default --procs */
+  CHECK (tree_procs ("k:2", 0) == -1);      /* no size: -P needed */
+  CHECK (tree_procs ("flat", 0) == -1);
   CHECK (tree_procs ("k:2", 16) == 16);
   CHECK (tree_procs ("flat", 5) == 5);
   CHECK (tree_procs ("g:2:8,4", 0) == 1 + 2 + 12);
