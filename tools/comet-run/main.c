@@ -56,7 +56,7 @@ static const struct comet_kernel kernels[] = {
     "simultaneous exchange between two nodes (MPI_Sendrecv), per hops",
     2, COL_BYTES | COL_HOPS | COL_MBPS },
   { "broadcast", kernel_broadcast,
-    "MPI_Bcast from the test node to all, closed by a barrier",
+    "MPI_Bcast from the test node to all, timed to the last acknowledgement",
     2, COL_BYTES | COL_MBPS },
   { "globalsum", kernel_globalsum,
     "MPI_Allreduce sum of a vector of doubles, verified on every rank",
