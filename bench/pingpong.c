@@ -9,11 +9,18 @@
  * MPI_Wtime.  Prints "bytes<TAB>t" with t the median one-way time (half a
  * round trip) in microseconds.
  *
+ * Buffers as comet-run's default (--buffers separate) and OSU's and IMB's
+ * ping-pong: each rank sends from a send buffer and receives into a
+ * receive buffer, each page-aligned.  PINGPONG_BUFFERS=shared bounces one
+ * buffer instead (the same buffer for both directions on each rank).
+ *
  * bench/pingpong-preload.c includes this file with PINGPONG_NO_MAIN
  * defined, to run the same loop inside another MPI program's launch.  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 enum { REPS = 31, WARMUP = 20 };
 
@@ -25,19 +32,31 @@ cmp (const void *a, const void *b)
 }
 
 static void
-bounce (MPI_Comm comm, int rank, char *buf, int n, long iters)
+bounce (MPI_Comm comm, int rank, char *sbuf, char *rbuf, int n, long iters)
 {
   for (long i = 0; i < iters; i++)
     if (rank == 0)
       {
-        MPI_Send (buf, n, MPI_BYTE, 1, 0, comm);
-        MPI_Recv (buf, n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Send (sbuf, n, MPI_BYTE, 1, 0, comm);
+        MPI_Recv (rbuf, n, MPI_BYTE, 1, 0, comm, MPI_STATUS_IGNORE);
       }
     else
       {
-        MPI_Recv (buf, n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
-        MPI_Send (buf, n, MPI_BYTE, 0, 0, comm);
+        MPI_Recv (rbuf, n, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE);
+        MPI_Send (sbuf, n, MPI_BYTE, 0, 0, comm);
       }
+}
+
+/* N zeroed bytes on a page boundary.  */
+static char *
+page_alloc (int n)
+{
+  long pg = sysconf (_SC_PAGESIZE);
+  void *p = NULL;
+  if (posix_memalign (&p, pg > 0 ? (size_t) pg : 4096, n ? (size_t) n : 1))
+    MPI_Abort (MPI_COMM_WORLD, 1);
+  memset (p, 0, n ? (size_t) n : 1);
+  return p;
 }
 
 /* The median one-way time (us) of N-byte messages between ranks 0 and 1
@@ -46,10 +65,13 @@ bounce (MPI_Comm comm, int rank, char *buf, int n, long iters)
 static double
 pingpong_size (MPI_Comm comm, int rank, int n)
 {
-  char *buf = calloc (1, n ? (size_t) n : 1);
+  const char *mode = getenv ("PINGPONG_BUFFERS");
+  int shared = mode && strcmp (mode, "shared") == 0;
+  char *sbuf = page_alloc (n);
+  char *rbuf = shared ? sbuf : page_alloc (n);
   double t0 = MPI_Wtime ();
   if (rank < 2)
-    bounce (comm, rank, buf, n, WARMUP);
+    bounce (comm, rank, sbuf, rbuf, n, WARMUP);
   double one = (MPI_Wtime () - t0) / WARMUP;
   long iters = one > 0 ? (long) (1e-3 / one) : 1000;
   if (iters < 1)
@@ -62,11 +84,13 @@ pingpong_size (MPI_Comm comm, int rank, int n)
     {
       double t1 = MPI_Wtime ();
       if (rank < 2)
-        bounce (comm, rank, buf, n, iters);
+        bounce (comm, rank, sbuf, rbuf, n, iters);
       t[r] = (MPI_Wtime () - t1) / (double) iters / 2 * 1e6;
     }
   qsort (t, REPS, sizeof *t, cmp);
-  free (buf);
+  if (rbuf != sbuf)
+    free (rbuf);
+  free (sbuf);
   return t[REPS / 2];
 }
 

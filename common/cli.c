@@ -17,6 +17,7 @@
 
 struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
 poptContext cli_context;
+void (*cli_help_hook) (FILE *fp);
 
 enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET, OPT_HELP, OPT_USAGE };
 
@@ -52,6 +53,8 @@ common_callback (poptContext con, enum poptCallbackReason reason,
        mpirun does not report a failed job.  */
     case OPT_HELP:
       poptPrintHelp (con, stdout, 0);
+      if (cli_help_hook)
+        cli_help_hook (stdout);
       err_exit (0);
     case OPT_USAGE:
       poptPrintUsage (con, stdout, 0);

@@ -9,6 +9,7 @@
 #define MSGPERF_CLI_H
 
 #include <popt.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Include in every option table:
@@ -45,6 +46,10 @@ poptContext cli_parse (int argc, const char **argv,
                        const struct poptOption *table,
                        const char *other_help,
                        void (*handler) (int val, poptContext con));
+
+/* Called by --help after the option list, when set: a program with
+   operands to choose from (comet-run's kernels) lists them there.  */
+extern void (*cli_help_hook) (FILE *fp);
 
 /* The context of the last cli_parse (the program frees it).  */
 extern poptContext cli_context;

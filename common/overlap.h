@@ -26,4 +26,12 @@
 double overlap_percent (double t_sync, double t_async, double t_comm,
                         double t_comp, double noise);
 
+/* The same share before the clamp to [0, 100] (NaN where
+   overlap_percent is): below 0 the asynchronous version was slower than
+   the synchronous one, above 100 it beat the ideal overlap, which only a
+   measurement that went wrong (or a machine that changed between the
+   four timings) can do.  */
+double overlap_raw_percent (double t_sync, double t_async, double t_comm,
+                            double t_comp, double noise);
+
 #endif

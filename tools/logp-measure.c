@@ -311,10 +311,11 @@ static const double US = 1e6;
 /* ------------------------------------------------------------- gather */
 
 /* Every rank reads a file:PATH topology (so that a missing file is the
-   same usage error everywhere), and builds the overlay; a spec that does
-   not fit the job is a usage error on every rank (msgperf-trees(7)).  */
+   same usage error everywhere) and checks the spec against the job's
+   size, before MPI_Init: a spec that does not fit the job is a usage
+   error on every rank before any MPI work (msgperf-trees(7)).  */
 static void
-build_overlay (struct config *c, struct overlay *ov)
+check_topology (struct config *c)
 {
   const char *path = treespec_file_path (c->topology);
   if (path)
@@ -341,10 +342,15 @@ build_overlay (struct config *c, struct overlay *ov)
         die_usage ("option '--topology': cannot read '%s'", path);
       c->topology_text = text;
     }
+  struct tree t;
   struct treespec_error err;
-  if (ov_build (ov, c->topology, c->topology_text, MPI_COMM_WORLD, &err)
-      == 0)
-    return;
+  int rc = path ? treespec_parse_text (c->topology_text, mpu_size, &t, &err)
+                : treespec_parse (c->topology, mpu_size, &t, &err);
+  if (rc == 0)
+    {
+      tree_free (&t);
+      return;
+    }
   if (path && err.line > 0)
     die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
                err.msg);
@@ -352,6 +358,16 @@ build_overlay (struct config *c, struct overlay *ov)
     die_usage ("option '--topology': '%s': column %d: %s", c->topology,
                err.col, err.msg);
   die_usage ("option '--topology': %s", err.msg);
+}
+
+/* The overlay of the spec check_topology accepted (collective).  */
+static void
+build_overlay (struct config *c, struct overlay *ov)
+{
+  struct treespec_error err;
+  if (ov_build (ov, c->topology, c->topology_text, MPI_COMM_WORLD, &err)
+      != 0)
+    mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
 }
 
 enum part { PART_HEAD, PART_ROWS, PART_SAMPLES };
@@ -1085,7 +1101,9 @@ int
 main (int argc, char **argv)
 {
   cli_init (PROGRAM, argc, argv);
-  mpu_init (&argc, &argv);
+  /* Options first, on every rank, MPI_Init after them: a usage error
+     ends every rank with status 2 before any joins the job (mpiutil.h).  */
+  mpu_preinit (&argc, &argv);
   struct config c;
   parse (argc, argv, &c);
 
@@ -1094,6 +1112,8 @@ main (int argc, char **argv)
          "'mpirun -np 2 %s')", mpu_size, PROGRAM);
   size_t npairs;
   struct logp_pair *pairs = make_pairs (&c, &npairs);
+  check_topology (&c);
+  mpu_init (&argc, &argv);
   mpu_timeout (c.timeout);
   struct overlay ov;
   build_overlay (&c, &ov);

@@ -90,12 +90,69 @@ mpu_slow_hook (int64_t bytes)
     ts = rem;
 }
 
-void
-mpu_init (int *argc, char ***argv)
+/* Only rank 0 writes stdout (msgperf(7) 5); the others would only
+   repeat its --help text or usage errors.  */
+static void
+quiet_other_ranks (void)
 {
+  static int done;
+  if (mpu_rank == 0 || done)
+    return;
+  done = 1;
+  if (!freopen ("/dev/null", "w", stdout))
+    mpu_die (EXIT_DATA, "cannot redirect stdout: %m");
+  err_usage_silent = 1;
+}
+
+/* The launcher's value of the first of NAMES that is set: -1 when none
+   is, or when the value is not a whole number in [LO, INT32_MAX].  */
+static int64_t
+env_int (const char *const *names, int64_t lo)
+{
+  for (; *names; names++)
+    {
+      const char *v = getenv (*names);
+      int64_t x;
+      if (v == NULL)
+        continue;
+      if (num_parse_int64 (v, strlen (v), &x) != NUM_OK || x < lo
+          || x > INT32_MAX)
+        return -1;
+      return x;
+    }
+  return -1;
+}
+
+/* Rank and size taken from the environment by mpu_preinit (-1: not).  */
+static int env_rank = -1, env_size = -1;
+
+void
+mpu_preinit (int *argc, char ***argv)
+{
+  static const char *const size_names[] = { "OMPI_COMM_WORLD_SIZE",
+    "PMI_SIZE", NULL };
+  static const char *const rank_names[] = { "OMPI_COMM_WORLD_RANK",
+    "PMI_RANK", NULL };
   /* Each line to stderr in one write: the messages of several ranks that
      fail alike (die() writes a message in pieces) then come out whole
      instead of mixed within a line.  Every exit path flushes it.  */
+  setvbuf (stderr, NULL, _IOLBF, 0);
+  int64_t size = env_int (size_names, 1), rank = env_int (rank_names, 0);
+  if (size < 1 || rank < 0 || rank >= size)
+    {
+      mpu_init (argc, argv);
+      return;
+    }
+  env_rank = mpu_rank = (int) rank;
+  env_size = mpu_size = (int) size;
+  quiet_other_ranks ();
+}
+
+void
+mpu_init (int *argc, char ***argv)
+{
+  if (mpu_initialized)
+    return;
   setvbuf (stderr, NULL, _IOLBF, 0);
   int rc = MPI_Init (argc, argv);
   if (rc != MPI_SUCCESS)
@@ -108,14 +165,11 @@ mpu_init (int *argc, char ***argv)
   MPI_Comm_size (MPI_COMM_WORLD, &mpu_size);
   MPI_Comm_set_errhandler (MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   err_exit_hook = mpi_exit_hook;
-  if (mpu_rank != 0)
-    {
-      /* Only rank 0 writes stdout (msgperf(7), MPI PROGRAMS); the others would
-         only repeat its --help text or usage errors.  */
-      if (!freopen ("/dev/null", "w", stdout))
-        mpu_die (EXIT_DATA, "cannot redirect stdout: %m");
-      err_usage_silent = 1;
-    }
+  if (env_size >= 0 && (env_rank != mpu_rank || env_size != mpu_size))
+    mpu_die (EXIT_DATA, "the launcher's environment said rank %d of %d, "
+             "MPI says rank %d of %d", env_rank, env_size, mpu_rank,
+             mpu_size);
+  quiet_other_ranks ();
   slow_parse (getenv ("MSGPERF_MPI_SLOW"));
 }
 
@@ -123,6 +177,8 @@ void
 mpu_finalize (void)
 {
   fflush (stdout);
+  if (!mpu_initialized)
+    return;
   MPI_Finalize ();
   mpu_initialized = 0;
 }

@@ -14,12 +14,30 @@
 
 extern int mpu_rank, mpu_size;
 
-/* MPI_Init, rank and size, MPI_ERRORS_RETURN on MPI_COMM_WORLD (errors are
-   reported by mpu_check and end the job through MPI_Abort), and err.h's
-   exit hook set so that die()/die_usage() on any rank abort the job.  */
+/* Before the options are parsed: this rank's number and the job's size
+   from the launcher's environment (OMPI_COMM_WORLD_RANK and
+   OMPI_COMM_WORLD_SIZE of Open MPI, else PMI_RANK and PMI_SIZE of
+   MPICH's Hydra and Intel MPI), without MPI_Init, so that every rank can
+   check its options, the size-dependent ones included, before any MPI
+   work: a usage error then ends every rank with status 2 before any of
+   them has joined the job, and the launcher reports 2 whichever rank
+   ends first (a rank that ends inside or just after MPI_Finalize while
+   another is still in it makes the launcher's status a race).  Ranks
+   other than 0 send stdout to /dev/null and keep usage errors silent.
+   Without those variables (a singleton, another launcher) it calls
+   mpu_init at once, and the options are checked after MPI_Init as
+   before.  */
+void mpu_preinit (int *argc, char ***argv);
+
+/* MPI_Init (unless done already), rank and size, MPI_ERRORS_RETURN on
+   MPI_COMM_WORLD (errors are reported by mpu_check and end the job
+   through MPI_Abort), and err.h's exit hook set so that die()/die_usage()
+   on any rank end the job.  After mpu_preinit, a rank or size that
+   differs from the environment's is an error.  */
 void mpu_init (int *argc, char ***argv);
 
-/* MPI_Finalize.  */
+/* MPI_Finalize (only stdout is flushed when MPI_Init was never called:
+   --help, --version and --list end before it).  */
 void mpu_finalize (void);
 
 /* "NAME: rank R: message" on stderr, then MPI_Abort (STATUS).  */

@@ -5,8 +5,10 @@
 # Prints "KERNEL ROWS" per kernel in order of appearance, then "ok", or a
 # line per broken invariant (and exits 1).  Columns are found by name.
 # Checked on every row: t > 0 (unless veclen is 0), t_min <= t_p05 <= t <= t_p95 (a median lies
-# between percentiles), t_ci_lo <= t <= t_ci_hi, reps >= 1, stop one of
-# the three names, MBps >= 0, overlap NA or in [0, 100], tcomp > 0 (unless
+# between percentiles), t_ci_lo <= t <= t_ci_hi, reps >= 1,
+# 0 <= t_min <= t_mean <= t_max and t <= t_max, ops a count >= 1, stop one of
+# the three names, MBps >= 0, overlap NA or in [0, 100] and agreeing with
+# overlap_raw and overlap_flag, tcomp > 0 (unless
 # veclen is 0).  For the kernels in GROW, the best time t_min at the
 # largest size (order, else veclen, else bytes) is larger than at the
 # smallest, in each group of equal hops, direction and load (the best
@@ -29,12 +31,31 @@ BEGIN { n = split(grow, g, ","); for (i = 1; i <= n; i++) growing[g[i]] = 1 }
   if (!(num("t_ci_lo") + 0 <= t && t <= num("t_ci_hi") + 0))
     fail(k ": t outside its interval")
   if (!(num("reps") >= 1)) fail(k ": reps " num("reps"))
+  # The other statistics of the same samples, and the count behind each.
+  if ("t_mean" in col && !(num("t_min") + 0 >= 0 \
+        && num("t_min") + 0 <= num("t_mean") + 0 \
+        && num("t_mean") + 0 <= num("t_max") + 0 \
+        && t <= num("t_max") + 0))
+    fail(k ": t_min " num("t_min") ", t_mean " num("t_mean") ", t_max " \
+         num("t_max") " out of order")
+  if ("ops" in col && !(num("ops") >= 1 && num("ops") == int(num("ops"))))
+    fail(k ": ops " num("ops"))
   s = num("stop")
   if (s != "converged" && s != "max_reps" && s != "time_cap")
     fail(k ": stop '" s "'")
   if (num("MBps") != "NA" && num("MBps") < 0) fail(k ": MBps " num("MBps"))
   o = num("overlap")
   if (o != "NA" && !(o >= 0 && o <= 100)) fail(k ": overlap " o)
+  # The clamped share against the raw one and its flag.
+  if ("overlap_raw" in col) {
+    r = num("overlap_raw"); f = num("overlap_flag")
+    if ((r == "NA") != (o == "NA") || (r == "NA") != (f == "NA") \
+        || (f == "in_range" && !(r + 0 == o + 0 && r >= 0 && r <= 100)) \
+        || (f == "below_0" && !(r < 0 && o == 0)) \
+        || (f == "above_100" && !(r > 100 && o == 100)) \
+        || (f != "NA" && f != "in_range" && f != "below_0" && f != "above_100"))
+      fail(k ": overlap " o ", overlap_raw " r ", overlap_flag " f)
+  }
   if (k == "overlap" && num("veclen") != "0" && !(num("tcomp") > 0))
     fail(k ": tcomp " num("tcomp"))
   if (k in growing) {

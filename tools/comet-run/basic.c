@@ -11,7 +11,7 @@
 #include "grid2d.h"
 #include "mpi/mpiutil.h"
 
-enum { TAG_ECHO = 11, TAG_PAIR = 12 };
+enum { TAG_ECHO = 11, TAG_PAIR = 12, TAG_ACK = 13 };
 
 /* Largest value of a sweep.  */
 static int64_t
@@ -31,29 +31,34 @@ struct pair_arg
 {
   MPI_Comm comm;
   int me;
-  char *buf, *rbuf;
+  struct comet_bufs bufs;   /* --buffers, --cache */
   int count;
 };
 
 /* Figure 1: the test node sends and waits for the reply; the other node
-   receives and sends the message back.  */
+   receives and sends the message back.  With --buffers separate each
+   side sends from its send buffer and receives into its receive buffer
+   (the reply leaves from the partner's send buffer, as in OSU's and
+   IMB's ping-pong); shared bounces one buffer.  */
 static void
 op_echo (void *arg)
 {
   struct pair_arg *p = arg;
+  char *s, *r;
+  comet_bufs_next (&p->bufs, &s, &r);
   if (p->me == 0)
     {
-      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
+      COMET_MPI (MPI_Send (s, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
                  "MPI_Send");
-      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
+      COMET_MPI (MPI_Recv (r, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
                            MPI_STATUS_IGNORE), "MPI_Recv");
     }
   else
     {
-      COMET_MPI (MPI_Recv (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
+      COMET_MPI (MPI_Recv (r, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
                            MPI_STATUS_IGNORE), "MPI_Recv");
       mpu_slow_hook (p->count);   /* MSGPERF_MPI_SLOW, a testing aid */
-      COMET_MPI (MPI_Send (p->buf, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
+      COMET_MPI (MPI_Send (s, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
                  "MPI_Send");
     }
 }
@@ -66,8 +71,7 @@ comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
   struct pair_arg p;
   p.comm = pair;
   MPI_Comm_rank (pair, &p.me);
-  p.buf = comet_alloc ((size_t) sweep_max (sizes));
-  p.rbuf = NULL;
+  comet_bufs_init (c->opt, &p.bufs, (size_t) sweep_max (sizes));
   for (size_t i = 0; i < sizes->n; i++)
     {
       p.count = comet_mpi_count (sizes->v[i], "message size");
@@ -80,15 +84,14 @@ comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
       row.bytes = sizes->v[i];
       row.hops = hops;
       row.load = load;
-      row.t = res.s;
-      row.stop = res.stop;
+      comet_row_result (&row, &res);
       row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
       if (mbps)
         mbps[i] = row.mbps;
       if (emit)
         comet_emit (c, &row);
     }
-  free (p.buf);
+  comet_bufs_free (&p.bufs);
 }
 
 /* Every hop distance the grid offers from the test node: the partner is
@@ -122,8 +125,19 @@ op_pairwise (void *arg)
 {
   struct pair_arg *p = arg;
   int other = 1 - p->me;
-  COMET_MPI (MPI_Sendrecv (p->buf, p->count, MPI_BYTE, other, TAG_PAIR,
-                           p->rbuf, p->count, MPI_BYTE, other, TAG_PAIR,
+  char *s, *r;
+  comet_bufs_next (&p->bufs, &s, &r);
+  /* --buffers shared: MPI_Sendrecv_replace, the one buffer both ways.  */
+  if (s == r)
+    {
+      COMET_MPI (MPI_Sendrecv_replace (s, p->count, MPI_BYTE, other,
+                                       TAG_PAIR, other, TAG_PAIR, p->comm,
+                                       MPI_STATUS_IGNORE),
+                 "MPI_Sendrecv_replace");
+      return;
+    }
+  COMET_MPI (MPI_Sendrecv (s, p->count, MPI_BYTE, other, TAG_PAIR,
+                           r, p->count, MPI_BYTE, other, TAG_PAIR,
                            p->comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
 }
 
@@ -142,8 +156,7 @@ kernel_pairwise (struct comet_ctx *c)
           struct pair_arg p;
           p.comm = pair;
           MPI_Comm_rank (pair, &p.me);
-          p.buf = comet_alloc ((size_t) sweep_max (sizes));
-          p.rbuf = comet_alloc ((size_t) sweep_max (sizes));
+          comet_bufs_init (c->opt, &p.bufs, (size_t) sweep_max (sizes));
           for (size_t i = 0; i < sizes->n; i++)
             {
               p.count = comet_mpi_count (sizes->v[i], "message size");
@@ -154,13 +167,11 @@ kernel_pairwise (struct comet_ctx *c)
               comet_row_init (&row, "pairwise");
               row.bytes = sizes->v[i];
               row.hops = h;
-              row.t = res.s;
-              row.stop = res.stop;
+              comet_row_result (&row, &res);
               row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
               comet_emit (c, &row);
             }
-          free (p.buf);
-          free (p.rbuf);
+          comet_bufs_free (&p.bufs);
           MPI_Comm_free (&pair);
         }
       comet_idle_barrier (c);
@@ -175,26 +186,49 @@ struct coll_arg
   int root;
   void *buf, *rbuf;
   int count;
+  struct comet_bufs *bufs;   /* broadcast: --cache cold cycles these */
 };
 
-/* Figure 3: the test node broadcasts, everyone receives, and a barrier
-   closes the operation so that the test node's clock sees the whole
-   broadcast and not only its own part.  */
+/* Figure 3: the test node broadcasts and everyone receives.  The root's
+   clock must see the last receiver get the message, not only its own
+   part of the broadcast: every other rank acknowledges with an empty
+   message, and the root waits for all of them.  (The paper closed the
+   operation with a barrier, which adds a whole barrier's time: at 1 byte
+   on 2 ranks about twice OSU's broadcast.)  The time therefore runs to
+   the arrival of the last acknowledgement, one small message after the
+   last receiver has the data.  */
 static void
 op_broadcast (void *arg)
 {
   struct coll_arg *a = arg;
-  COMET_MPI (MPI_Bcast (a->buf, a->count, MPI_BYTE, a->root, a->comm),
-             "MPI_Bcast");
-  COMET_MPI (MPI_Barrier (a->comm), "MPI_Barrier");
+  char *s, *r;
+  comet_bufs_next (a->bufs, &s, &r);
+  /* The root sends from its send buffer, the others receive into their
+     receive buffers (the same one under --buffers shared).  */
+  int me;
+  MPI_Comm_rank (a->comm, &me);
+  COMET_MPI (MPI_Bcast (me == a->root ? s : r, a->count, MPI_BYTE, a->root,
+                        a->comm), "MPI_Bcast");
+  if (me != a->root)
+    {
+      COMET_MPI (MPI_Send (NULL, 0, MPI_BYTE, a->root, TAG_ACK, a->comm),
+                 "MPI_Send");
+      return;
+    }
+  int size;
+  MPI_Comm_size (a->comm, &size);
+  for (int k = 1; k < size; k++)
+    COMET_MPI (MPI_Recv (NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ACK, a->comm,
+                         MPI_STATUS_IGNORE), "MPI_Recv");
 }
 
 void
 kernel_broadcast (struct comet_ctx *c)
 {
   const struct comet_sweep *sizes = &c->opt->sizes;
-  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0 };
-  a.buf = comet_alloc ((size_t) sweep_max (sizes));
+  struct comet_bufs bufs;
+  comet_bufs_init (c->opt, &bufs, (size_t) sweep_max (sizes));
+  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0, &bufs };
   for (size_t i = 0; i < sizes->n; i++)
     {
       a.count = comet_mpi_count (sizes->v[i], "message size");
@@ -205,12 +239,11 @@ kernel_broadcast (struct comet_ctx *c)
       struct comet_row row;
       comet_row_init (&row, "broadcast");
       row.bytes = sizes->v[i];
-      row.t = res.s;
-      row.stop = res.stop;
+      comet_row_result (&row, &res);
       row.mbps = bandwidth_mbps (sizes->v[i], res.s.median);
       comet_emit (c, &row);
     }
-  free (a.buf);
+  comet_bufs_free (&bufs);
 }
 
 /* ------------------------------------------------------------ globalsum */
@@ -248,7 +281,7 @@ kernel_globalsum (struct comet_ctx *c)
       int n = comet_mpi_count (v->v[k], "vector length");
       for (int i = 0; i < n; i++)
         out[i] = -1;
-      struct coll_arg a = { c->comm, c->test, in, out, n };
+      struct coll_arg a = { c->comm, c->test, in, out, n, NULL };
       struct comet_timing t = { c->comm, c->test, c->test, op_globalsum, &a,
                                 1.0, 0 };
       struct comet_result res;
@@ -267,8 +300,7 @@ kernel_globalsum (struct comet_ctx *c)
       comet_row_init (&row, "globalsum");
       row.veclen = v->v[k];
       row.bytes = v->v[k] * (int64_t) sizeof (double);
-      row.t = res.s;
-      row.stop = res.stop;
+      comet_row_result (&row, &res);
       row.mbps = bandwidth_mbps (row.bytes, res.s.median);
       comet_emit (c, &row);
     }
@@ -293,14 +325,13 @@ op_barrier (void *arg)
 void
 kernel_barrier (struct comet_ctx *c)
 {
-  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0 };
+  struct coll_arg a = { c->comm, c->test, NULL, NULL, 0, NULL };
   struct comet_timing t = { c->comm, c->test, c->test, op_barrier, &a, 1.0,
                             1 };
   struct comet_result res;
   comet_measure (c, &t, &res);
   struct comet_row row;
   comet_row_init (&row, "barrier");
-  row.t = res.s;
-  row.stop = res.stop;
+  comet_row_result (&row, &res);
   comet_emit (c, &row);
 }

@@ -31,6 +31,10 @@ struct comet_opts
   double sample_time;         /* target seconds of one repeat loop */
   int64_t max_repeat;         /* most iterations of one repeat loop */
   int64_t warmup;             /* untimed iterations before timing */
+  int buffers_shared;         /* --buffers shared (else separate) */
+  int cache_cold;             /* --cache cold (else warm) */
+  int stat_osu;               /* --stat osu (else median) */
+  int64_t iterations;         /* --iterations of --stat osu */
   int grid_rows, grid_cols;   /* --grid, or 0 */
   double timeout;
   int progress;
@@ -72,7 +76,8 @@ enum
   COL_DIRECTION = 1 << 4,
   COL_LOAD = 1 << 5,
   COL_MBPS = 1 << 6,
-  COL_OVERLAP = 1 << 7,    /* tsync, tcomm, tcomp, overlap */
+  COL_OVERLAP = 1 << 7,    /* tsync, tcomm, tcomp, overlap, overlap_raw,
+                              overlap_flag */
   COL_TREE = 1 << 8,       /* topology, depth, fanout */
   COL_RATE = 1 << 9        /* per_s */
 };
@@ -85,9 +90,12 @@ struct comet_row
   int hops;                             /* -1: NA */
   const char *direction;                /* NULL: NA */
   struct stats_summary t;               /* microseconds */
+  double t_mean;                        /* mean of the samples, us */
+  int64_t ops;                          /* operations timed per sample */
   enum stats_stop stop;
   double mbps;                          /* NaN: NA */
   double tsync, tcomm, tcomp, overlap;  /* NaN: NA */
+  double overlap_raw;                   /* before the clamp; NaN: NA */
   const char *topology;                 /* NULL: NA */
   int depth, fanout;                    /* -1: NA */
   double rate;                          /* per second; NaN: NA */
@@ -123,9 +131,13 @@ struct comet_timing
 struct comet_result
 {
   struct stats_summary s;   /* microseconds, on the root only */
+  double mean;              /* mean of the samples, us */
   enum stats_stop stop;
   int64_t repeat;           /* iterations per sample */
 };
+
+/* ROW's statistics (t, t_mean, ops, stop) from RES.  */
+void comet_row_result (struct comet_row *row, const struct comet_result *res);
 
 /* Warm up, pick the repeat count, then take samples until the adaptive
    rule stops: each sample is one timed repeat loop whose measured
@@ -168,7 +180,30 @@ void comet_idle_barrier (struct comet_ctx *c);
        if (comet_rc_ != MPI_SUCCESS) mpu_check (comet_rc_, what); } while (0)
 
 void *comet_alloc (size_t bytes);   /* zeroed, dies when out of memory */
+
+/* Message buffers of --buffers and --cache (buffers.c): SEND and RECV
+   are NSLOTS page-aligned slots of SLOT bytes each (RECV == SEND when
+   shared; one slot when warm, a pool of twice the last-level cache when
+   cold).  */
+struct comet_bufs
+{
+  char *send, *recv;
+  size_t slot, nslots, next;
+};
+void comet_bufs_init (const struct comet_opts *o, struct comet_bufs *b,
+                      size_t max_bytes);
+/* The buffers of the next iteration (the same ones when warm).  */
+void comet_bufs_next (struct comet_bufs *b, char **send, char **recv);
+void comet_bufs_free (struct comet_bufs *b);
+size_t comet_llc_bytes (void);
 int comet_mpi_count (int64_t n, const char *what);  /* fits an MPI int */
+
+/* Why KERNEL (in DIRECTION, or NULL) moves no byte between ranks on
+   c's grid (every rank exchanges with itself: shift east on an R x 1
+   grid, transpose on a line, rowbcast on a 1 x C grid ...), or NULL
+   when it does.  Its rows then have no bandwidth.  */
+const char *comet_self_exchange (const struct comet_ctx *c,
+                                 const char *kernel, const char *direction);
 
 /* Kernel functions: run every measurement of the kernel, emit its rows.
    Collective over c->comm.  */

@@ -280,13 +280,14 @@ kernel_overlap (struct comet_ctx *c)
           row.bytes = sizes[i];
           row.veclen = o->veclens.v[j];
           row.hops = 1;
-          row.t = res.s;
-          row.stop = res.stop;
+          comet_row_result (&row, &res);
           row.tsync = tsync;
           row.tcomm = tcomm;
           row.tcomp = tcomp[j];
           row.overlap = overlap_percent (tsync, res.s.median, tcomm,
                                          tcomp[j], noise);
+          row.overlap_raw = overlap_raw_percent (tsync, res.s.median, tcomm,
+                                                 tcomp[j], noise);
           if (c->rank == c->test && isnan (row.overlap))
             warn_once ("overlap-na", "overlap: NA where the shorter of the "
                        "exchange and the DAXPY is within the noise of the "

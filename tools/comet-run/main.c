@@ -56,7 +56,7 @@ static const struct comet_kernel kernels[] = {
     "simultaneous exchange between two nodes (MPI_Sendrecv), per hops",
     2, COL_BYTES | COL_HOPS | COL_MBPS },
   { "broadcast", kernel_broadcast,
-    "MPI_Bcast from the test node to all, closed by a barrier",
+    "MPI_Bcast from the test node to all, timed to the last acknowledgement",
     2, COL_BYTES | COL_MBPS },
   { "globalsum", kernel_globalsum,
     "MPI_Allreduce sum of a vector of doubles, verified on every rank",
@@ -106,6 +106,17 @@ find_kernel (const char *name)
   return NULL;
 }
 
+/* The kernels for people: --help and the no-kernel usage error.  */
+static void
+describe_kernels (FILE *fp)
+{
+  fprintf (fp, "\nKernels (one or more, run in the order given; --list "
+           "prints this as a TSV table):\n");
+  for (const struct comet_kernel *k = kernels; k->name; k++)
+    fprintf (fp, "  %-16s %s (%d ranks or more)\n", k->name,
+             k->description, k->min_ranks);
+}
+
 static void
 list_kernels (void)
 {
@@ -127,9 +138,12 @@ comet_row_init (struct comet_row *r, const char *kernel)
   r->hops = -1;
   r->direction = NULL;
   r->mbps = r->tsync = r->tcomm = r->tcomp = r->overlap = NAN;
+  r->overlap_raw = NAN;
   r->topology = NULL;
   r->depth = r->fanout = -1;
   r->rate = NAN;
+  r->t_mean = NAN;
+  r->ops = -1;
 }
 
 static void
@@ -151,8 +165,8 @@ write_header (tsv_writer *w)
       names[n++] = "depth";
       names[n++] = "fanout";
     }
-  static const char *const stats[] = { "t", "t_min", "t_p05", "t_p95",
-    "t_ci_lo", "t_ci_hi", "reps", "stop" };
+  static const char *const stats[] = { "t", "t_mean", "t_min", "t_max",
+    "t_p05", "t_p95", "t_ci_lo", "t_ci_hi", "reps", "ops", "stop" };
   for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
     names[n++] = stats[i];
   if (out_columns & COL_MBPS) names[n++] = "MBps";
@@ -163,6 +177,8 @@ write_header (tsv_writer *w)
       names[n++] = "tcomm";
       names[n++] = "tcomp";
       names[n++] = "overlap";
+      names[n++] = "overlap_raw";
+      names[n++] = "overlap_flag";
     }
   tsv_write_header (w, n, names);
 }
@@ -206,12 +222,15 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
       put_count (w, r->fanout);
     }
   tsv_put_num (w, r->t.median);
+  tsv_put_num (w, r->t_mean);
   tsv_put_num (w, r->t.min);
+  tsv_put_num (w, r->t.max);
   tsv_put_num (w, r->t.p05);
   tsv_put_num (w, r->t.p95);
   tsv_put_num (w, r->t.ci_lo);
   tsv_put_num (w, r->t.ci_hi);
   tsv_put_int (w, (int64_t) r->t.n);
+  put_count (w, r->ops);
   tsv_put_str (w, stats_stop_name (r->stop));
   if (out_columns & COL_MBPS) tsv_put_num (w, r->mbps);
   if (out_columns & COL_RATE) tsv_put_num (w, r->rate);
@@ -221,6 +240,14 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
       tsv_put_num (w, r->tcomm);
       tsv_put_num (w, r->tcomp);
       tsv_put_num (w, r->overlap);
+      tsv_put_num (w, r->overlap_raw);
+      /* Whether the clamp changed the share, so that a reader sees a
+         measurement that went wrong instead of a plausible 0 or 100.  */
+      if (isnan (r->overlap_raw))
+        tsv_put_na (w);
+      else
+        tsv_put_str (w, r->overlap_raw < 0 ? "below_0"
+                        : r->overlap_raw > 100 ? "above_100" : "in_range");
     }
   tsv_end_row (w);
   /* Row by row: a run ended by --timeout or a signal leaves whole rows.  */
@@ -299,7 +326,8 @@ comet_mpi_count (int64_t n, const char *what)
 static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
 static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
-static char *opt_timeout;
+static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
+static char *opt_iterations;
 static int opt_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
@@ -350,6 +378,21 @@ static struct poptOption options[] = {
     "max_times)", "N" },
   { "warmup", 'w', POPT_ARG_STRING, &opt_warmup, 0,
     "untimed iterations before each point (default: 10; at least 1)", "N" },
+  { "buffers", '\0', POPT_ARG_STRING, &opt_buffers, 0,
+    "message buffers of echo, pairwise, contention and broadcast: separate "
+    "(a send and a receive buffer, page-aligned, as OSU and IMB) or shared "
+    "(one buffer both ways) (default: separate)", "separate|shared" },
+  { "cache", '\0', POPT_ARG_STRING, &opt_cache, 0,
+    "warm (the same buffers every iteration) or cold (each iteration the "
+    "next slot of a pool twice the last-level cache) (default: warm)",
+    "warm|cold" },
+  { "stat", '\0', POPT_ARG_STRING, &opt_stat, 0,
+    "median (adaptive repeat loops, the median and its interval) or osu "
+    "(--iterations single iterations after --warmup, each timed alone, "
+    "barrier-separated; t_mean is OSU's average) (default: median)",
+    "median|osu" },
+  { "iterations", '\0', POPT_ARG_STRING, &opt_iterations, 0,
+    "timed iterations per point of --stat osu (default: 1000)", "N" },
   { "grid", 'g', POPT_ARG_STRING, &opt_grid, 0,
     "shape of the adjacency matrix, ROWSxCOLS (default: MPI_Dims_create)",
     "RxC" },
@@ -490,6 +533,26 @@ parse_options (struct comet_opts *o)
   o->warmup = opt_warmup ? cli_int ("warmup", opt_warmup, 1, 100000000) : 10;
   o->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e7) : 0;
   o->progress = opt_progress;
+  o->buffers_shared = 0;
+  if (opt_buffers && strcmp (opt_buffers, "shared") == 0)
+    o->buffers_shared = 1;
+  else if (opt_buffers && strcmp (opt_buffers, "separate") != 0)
+    die_usage ("option '--buffers': '%s' is neither 'separate' nor "
+               "'shared'", opt_buffers);
+  o->stat_osu = 0;
+  if (opt_stat && strcmp (opt_stat, "osu") == 0)
+    o->stat_osu = 1;
+  else if (opt_stat && strcmp (opt_stat, "median") != 0)
+    die_usage ("option '--stat': '%s' is neither 'median' nor 'osu'",
+               opt_stat);
+  o->iterations = opt_iterations
+    ? cli_int ("iterations", opt_iterations, 1, 100000000) : 1000;
+  o->cache_cold = 0;
+  if (opt_cache && strcmp (opt_cache, "cold") == 0)
+    o->cache_cold = 1;
+  else if (opt_cache && strcmp (opt_cache, "warm") != 0)
+    die_usage ("option '--cache': '%s' is neither 'warm' nor 'cold'",
+               opt_cache);
   if (opt_grid && grid2d_parse (opt_grid, &o->grid_rows, &o->grid_cols) != 0)
     die_usage ("option '--grid': bad shape '%s' (ROWSxCOLS, e.g. 2x2)",
                opt_grid);
@@ -502,7 +565,10 @@ int
 main (int argc, char **argv)
 {
   cli_init ("comet-run", argc, argv);
-  mpu_init (&argc, &argv);
+  /* Options first, on every rank, MPI_Init after them: a usage error
+     ends every rank with status 2 before any joins the job (mpiutil.h).  */
+  mpu_preinit (&argc, &argv);
+  cli_help_hook = describe_kernels;
 
   poptContext con = cli_parse (argc, (const char **) argv, options,
                                "KERNEL...", option_handler);
@@ -520,7 +586,19 @@ main (int argc, char **argv)
   while (args && args[nk])
     nk++;
   if (nk == 0)
-    die_usage ("no kernel given (comet-run --list shows them)");
+    {
+      char *list = NULL;
+      size_t len = 0;
+      FILE *fp = open_memstream (&list, &len);
+      if (!fp)
+        mpu_die (EXIT_DATA, "out of memory");
+      describe_kernels (fp);
+      fclose (fp);
+      if (len && list[len - 1] == '\n')
+        list[len - 1] = '\0';
+      die_usage ("no kernel given: name one or more of the kernels below, "
+                 "e.g. 'mpirun -np 2 comet-run echo'%s", list);
+    }
   const struct comet_kernel **run = comet_alloc (nk * sizeof *run);
   size_t joined_len = 1;
   for (size_t i = 0; i < nk; i++)
@@ -558,6 +636,7 @@ main (int argc, char **argv)
     die_usage ("option '--grid': %dx%d has %d positions for %d ranks",
                opt.grid_rows, opt.grid_cols, opt.grid_rows * opt.grid_cols,
                mpu_size);
+  mpu_init (&argc, &argv);
   mpu_timeout (opt.timeout);
 
   struct comet_ctx c;
@@ -588,6 +667,15 @@ main (int argc, char **argv)
       tsv_meta (c.w, "time_cap", "%.17g", opt.adapt.time_cap);
       tsv_meta (c.w, "warmup", "%lld", (long long) opt.warmup);
       tsv_meta (c.w, "max_repeat", "%lld", (long long) opt.max_repeat);
+      tsv_meta (c.w, "buffers", "%s", opt.buffers_shared ? "shared"
+                : "separate");
+      tsv_meta (c.w, "cache", "%s", opt.cache_cold ? "cold" : "warm");
+      tsv_meta (c.w, "stat", "%s", opt.stat_osu ? "osu" : "median");
+      if (opt.stat_osu)
+        tsv_meta (c.w, "iterations", "%lld", (long long) opt.iterations);
+      /* cold: the pools together hold twice this many bytes.  */
+      if (opt.cache_cold)
+        tsv_meta (c.w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
     }
   for (size_t i = 0; i < nk; i++)
     if (strncmp (run[i]->name, "tree-", 5) == 0)
@@ -595,6 +683,21 @@ main (int argc, char **argv)
         comet_tree_meta (&c);
         break;
       }
+  /* The rows without bandwidth, and why, before the header.  */
+  if (c.rank == c.test)
+    for (size_t i = 0; i < nk; i++)
+      for (int d = 0; d < 2; d++)
+        {
+          int shift = strcmp (run[i]->name, "shift") == 0;
+          if (d && !shift)
+            break;
+          const char *dir = shift ? (d ? "east" : "north") : NULL;
+          const char *why = comet_self_exchange (&c, run[i]->name, dir);
+          if (why)
+            tsv_meta (c.w, "MBps_na", "%s%s%s on the %dx%d grid: %s",
+                      run[i]->name, dir ? " " : "", dir ? dir : "",
+                      c.rows, c.cols, why);
+        }
   if (c.rank == c.test)
     write_header (c.w);
 

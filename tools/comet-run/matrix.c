@@ -11,6 +11,9 @@
  * any number of shifts or transposes is known.  */
 #include <config.h>
 
+#include <math.h>
+#include <string.h>
+
 #include <stdlib.h>
 
 #include "bandwidth.h"
@@ -87,8 +90,25 @@ mat_verify (struct mat *m, const char *kernel, size_t bad)
   mpu_check (MPI_Barrier (m->c->comm), "MPI_Barrier");
 }
 
+const char *
+comet_self_exchange (const struct comet_ctx *c, const char *kernel,
+                     const char *direction)
+{
+  int north = direction && strcmp (direction, "north") == 0;
+  if ((strcmp (kernel, "shift") == 0 && (north ? c->rows : c->cols) == 1)
+      || (strcmp (kernel, "transpose") == 0
+          && (c->rows == 1 || c->cols == 1))
+      || (strcmp (kernel, "rowbcast") == 0 && c->rows == 1)
+      || (strcmp (kernel, "colbcast") == 0 && c->cols == 1))
+    return "every rank exchanges with itself on this grid: no byte leaves "
+           "a rank";
+  return NULL;
+}
+
 /* Time OP on every rank (the test node's clock) and fill ROW; the caller
-   verifies before it writes the row.  */
+   verifies before it writes the row.  A rank that only exchanges with
+   itself moves no byte between ranks: no bandwidth (NA, and the reason
+   in #@MBps_na).  */
 static void
 mat_measure (struct mat *m, comet_op op, const char *kernel,
              const char *direction, int64_t bytes, struct comet_row *row)
@@ -101,9 +121,9 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
   row->order = m->n;
   row->direction = direction;
   row->bytes = bytes;
-  row->t = res.s;
-  row->stop = res.stop;
-  row->mbps = bandwidth_mbps (bytes, res.s.median);
+  comet_row_result (row, &res);
+  row->mbps = comet_self_exchange (c, kernel, direction)
+              ? NAN : bandwidth_mbps (bytes, res.s.median);
 }
 
 /* ------------------------------------------------------------ update guard */

@@ -19,12 +19,23 @@
 #include <stdlib.h>
 
 #include "comet.h"
+#include "err.h"
 #include "mpi/mpiutil.h"
 #include "stats.h"
 
 enum { TAG_RESULT = 91 };
 
 static volatile int64_t dummy_sink;
+static const char negative_key[] = "negative sample";
+
+void
+comet_row_result (struct comet_row *row, const struct comet_result *res)
+{
+  row->t = res->s;
+  row->t_mean = res->mean;
+  row->ops = res->repeat;
+  row->stop = res->stop;
+}
 
 __attribute__ ((noinline)) void
 comet_dummy (int64_t i)
@@ -133,6 +144,64 @@ calibrate (const struct comet_timing *t, const struct comet_opts *o,
     }
 }
 
+/* One sample of SECONDS for DIVISOR operations, in microseconds, floored
+   at 0 (said once).  */
+static double
+sample_us (double seconds, double overhead, double per)
+{
+  double us = (seconds - overhead) / per * 1e6;
+  /* The loop overhead is a median of its own: a sample faster than it
+     would come out negative, which no operation takes.  */
+  if (us < 0)
+    {
+      warn_once (negative_key, "a sample came out shorter than the "
+                 "measured loop overhead (%.3g us); samples floored at 0 "
+                 "(t_min may be 0)", overhead * 1e6);
+      us = 0;
+    }
+  return us;
+}
+
+/* --stat osu: OSU Micro-Benchmarks' way, for lining the two up.  After
+   --warmup untimed iterations, --iterations iterations, each timed on
+   its own between two clock reads and separated from the next by a
+   barrier outside the timed region; t_mean is their mean (OSU's
+   "average latency" of one rank).  Every iteration is one sample, so the
+   median, percentiles and interval describe the same iterations.  */
+static void
+measure_osu (struct comet_ctx *c, const struct comet_timing *t, int root,
+             struct comet_result *res)
+{
+  const struct comet_opts *o = c->opt;
+  for (int64_t i = 0; i < o->warmup; i++)
+    t->op (t->arg);
+  int64_t n = o->iterations;
+  double *x = root ? comet_alloc ((size_t) n * sizeof *x) : NULL;
+  for (int64_t i = 0; i < n; i++)
+    {
+      COMET_MPI (MPI_Barrier (t->comm), "MPI_Barrier");
+      double t1 = MPI_Wtime ();
+      t->op (t->arg);
+      double t2 = MPI_Wtime ();
+      if (root)
+        x[i] = sample_us (t2 - t1, c->loop_fixed, t->divisor);
+    }
+  struct stats_summary none = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
+  res->s = none;
+  res->mean = NAN;
+  res->stop = STATS_MAX_REPS;
+  res->repeat = 1;
+  if (root)
+    {
+      double sum = 0;
+      for (int64_t i = 0; i < n; i++)
+        sum += x[i];
+      res->mean = sum / (double) n;
+      stats_summarize (x, (size_t) n, &res->s);
+    }
+  free (x);
+}
+
 void
 comet_measure (struct comet_ctx *c, const struct comet_timing *t,
                struct comet_result *res)
@@ -141,6 +210,11 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
   int me;
   mpu_check (MPI_Comm_rank (t->comm, &me), "MPI_Comm_rank");
   int root = me == t->root;
+  if (o->stat_osu)
+    {
+      measure_osu (c, t, root, res);
+      goto report;
+    }
 
   /* Warm-up: untimed as far as the results go (the first call, which may
      set up connections, is never reported).  */
@@ -169,7 +243,8 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
       double t2 = MPI_Wtime ();
       if (root)
         {
-          double us = (t2 - t1 - overhead) / (double) k / t->divisor * 1e6;
+          double us = sample_us (t2 - t1, overhead,
+                                 (double) k * t->divisor);
           stats_samples_push (&samples, us);
           decision = stats_adapt_check (&o->adapt, samples.x, samples.n,
                                         MPI_Wtime () - start);
@@ -183,19 +258,27 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
   res->repeat = k;
   struct stats_summary none = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
   res->s = none;
+  res->mean = NAN;
   if (root)
-    stats_summarize (samples.x, samples.n, &res->s);
+    {
+      double sum = 0;
+      for (size_t i = 0; i < samples.n; i++)
+        sum += samples.x[i];
+      res->mean = samples.n ? sum / (double) samples.n : NAN;
+      stats_summarize (samples.x, samples.n, &res->s);
+    }
   stats_samples_free (&samples);
+report:
   /* A kernel whose test node would not see the pattern (a diagonal node
      of transpose exchanges with itself) times on another rank and hands
      the result over.  */
   if (t->report != t->root)
     {
       if (root)
-        mpu_check (MPI_Send (&res->s, (int) sizeof res->s, MPI_BYTE,
+        mpu_check (MPI_Send (res, (int) sizeof *res, MPI_BYTE,
                              t->report, TAG_RESULT, t->comm), "MPI_Send");
       else if (me == t->report)
-        mpu_check (MPI_Recv (&res->s, (int) sizeof res->s, MPI_BYTE, t->root,
+        mpu_check (MPI_Recv (res, (int) sizeof *res, MPI_BYTE, t->root,
                              TAG_RESULT, t->comm, MPI_STATUS_IGNORE),
                    "MPI_Recv");
     }

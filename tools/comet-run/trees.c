@@ -129,8 +129,7 @@ run (struct comet_ctx *c, const char *kernel, comet_op op, int rate)
       struct comet_row row;
       comet_row_init (&row, kernel);
       shape (o, i, &row);
-      row.t = res.s;
-      row.stop = res.stop;
+      comet_row_result (&row, &res);
       if (rate && res.s.median > 0)
         row.rate = 1e6 / res.s.median;
       comet_emit (c, &row);

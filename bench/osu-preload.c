@@ -1,0 +1,146 @@
+/* osu-preload.c: OSU Micro-Benchmarks' method for latency and broadcast,
+ * written here from its published description, run inside another MPI
+ * program's launch (as bench/pingpong-preload.c does for the ping-pong).
+ *
+ *   OSU_SIZES="1 1024" OSU_OUT=FILE LD_PRELOAD=./osu-preload.so \
+ *     mpirun -np 2 -x OSU_SIZES -x OSU_OUT -x LD_PRELOAD PROGRAM ...
+ *
+ * After the real MPI_Init and again before the real MPI_Finalize, for
+ * every size of OSU_SIZES, rank 0 appends "WHEN<TAB>KIND<TAB>bytes<TAB>t"
+ * to OSU_OUT, t in microseconds:
+ *
+ *   latency  ranks 0 and 1, separate page-aligned send and receive
+ *            buffers; a barrier, SKIP untimed round trips, then ITERS
+ *            round trips timed as one loop; t = loop time / (2 ITERS).
+ *   bcast    every rank; each iteration timed on its own around
+ *            MPI_Bcast from rank 0, a barrier after it (untimed); each
+ *            rank's mean over ITERS, and t the mean of those over the
+ *            ranks.
+ *
+ * ITERS and SKIP: 10000 and 100 (latency) or 1000 and 200 (bcast) up to
+ * 8 KiB, 1000 and 10 (latency) or 100 and 10 (bcast) above, of the order
+ * of OSU's defaults (which differ between its versions); the method, not
+ * the counts, is what is compared.  */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *
+page_alloc (size_t n)
+{
+  long pg = sysconf (_SC_PAGESIZE);
+  void *p = NULL;
+  if (posix_memalign (&p, pg > 0 ? (size_t) pg : 4096, n ? n : 1))
+    MPI_Abort (MPI_COMM_WORLD, 1);
+  memset (p, 1, n ? n : 1);
+  return p;
+}
+
+static double
+latency (int rank, int n)
+{
+  int large = n > 8192;
+  long iters = large ? 1000 : 10000, skip = large ? 10 : 100;
+  char *s = page_alloc ((size_t) n), *r = page_alloc ((size_t) n);
+  double t0 = 0;
+  MPI_Barrier (MPI_COMM_WORLD);
+  for (long i = 0; i < iters + skip; i++)
+    {
+      if (i == skip)
+        t0 = MPI_Wtime ();
+      if (rank == 0)
+        {
+          MPI_Send (s, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+          MPI_Recv (r, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+      else if (rank == 1)
+        {
+          MPI_Recv (r, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Send (s, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+        }
+    }
+  double t = (MPI_Wtime () - t0) * 1e6 / (2.0 * (double) iters);
+  free (s);
+  free (r);
+  MPI_Barrier (MPI_COMM_WORLD);
+  return t;
+}
+
+static double
+bcast (int n)
+{
+  int large = n > 8192, size;
+  long iters = large ? 100 : 1000, skip = large ? 10 : 200;
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  char *b = page_alloc ((size_t) n);
+  double acc = 0;
+  MPI_Barrier (MPI_COMM_WORLD);
+  for (long i = 0; i < iters + skip; i++)
+    {
+      double t1 = MPI_Wtime ();
+      MPI_Bcast (b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+      double t2 = MPI_Wtime ();
+      if (i >= skip)
+        acc += t2 - t1;
+      MPI_Barrier (MPI_COMM_WORLD);
+    }
+  double mine = acc * 1e6 / (double) iters, sum = 0;
+  MPI_Reduce (&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  free (b);
+  return sum / size;
+}
+
+static void
+run_sizes (const char *when)
+{
+  const char *sizes = getenv ("OSU_SIZES");
+  const char *out = getenv ("OSU_OUT");
+  int rank, size;
+  if (!sizes || !out)
+    return;
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  if (size < 2)
+    return;
+  FILE *fp = NULL;
+  if (rank == 0 && !(fp = fopen (out, "a")))
+    {
+      perror (out);
+      MPI_Abort (MPI_COMM_WORLD, 2);
+    }
+  char *list = strdup (sizes);
+  for (char *tok = strtok (list, " ,"); tok; tok = strtok (NULL, " ,"))
+    {
+      int n = atoi (tok);
+      double l = latency (rank, n);
+      double b = bcast (n);
+      if (fp)
+        fprintf (fp, "%s\tlatency\t%d\t%.6g\n%s\tbcast\t%d\t%.6g\n", when, n,
+                 l, when, n, b);
+    }
+  free (list);
+  if (fp)
+    fclose (fp);
+  MPI_Barrier (MPI_COMM_WORLD);
+}
+
+int
+MPI_Init (int *argc, char ***argv)
+{
+  int rc = PMPI_Init (argc, argv);
+  if (rc == MPI_SUCCESS)
+    run_sizes ("init");
+  return rc;
+}
+
+int
+MPI_Finalize (void)
+{
+  int done = 0;
+  MPI_Finalized (&done);
+  if (!done)
+    run_sizes ("finalize");
+  return PMPI_Finalize ();
+}
