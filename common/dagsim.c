@@ -302,10 +302,10 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
     return;
   if (n < 64)
     {
-      for (size_t i = 1; i < n; i++)
+      for (size_t k = 1; k < n; k++)
         {
-          uint64_t x = a[i];
-          size_t j = i;
+          uint64_t x = a[k];
+          size_t j = k;
           while (j > 0 && a[j - 1] > x)
             {
               a[j] = a[j - 1];
@@ -1501,8 +1501,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   /* zeroed pages: only the processors that ever wait touch theirs */
-  for (int c = 0; c < W_NCLASS; c++)
-    s.pl[c] = xcalloc (np, sizeof *s.pl[c]);
+  for (int cls = 0; cls < W_NCLASS; cls++)
+    s.pl[cls] = xcalloc (np, sizeof *s.pl[cls]);
   if (opt && opt->critical_path)
     {
       s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
@@ -1557,10 +1557,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
 
   heap_free (&s.h);
   heap_init (&s.h);
-  for (int c = 0; c < W_NCLASS; c++)
+  for (int cls = 0; cls < W_NCLASS; cls++)
     {
-      free (s.pl[c]);
-      s.pl[c] = NULL;
+      free (s.pl[cls]);
+      s.pl[cls] = NULL;
     }
   /* The processor finishing last, from the simulator's state (in its
      numbering, the order of that state): the latest finish, and of

@@ -27,6 +27,10 @@ hfit_strerror (enum hfit_status status)
     case HFIT_NEGATIVE_A: return "the best fit has a negative fixed time";
     case HFIT_NEGATIVE_B: return "the best fit has a negative time per byte";
     case HFIT_NO_CONVERGENCE: return "the least-squares solver did not converge";
+    case HFIT_NOT_FINITE:
+      return "the fitted parameters are not finite: the least-squares sums "
+             "overflow a double (values near 1e308; rescale the times or "
+             "sizes, e.g. to a larger unit)";
     }
   return "unknown status";
 }
@@ -224,11 +228,13 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
       if (x[i] > xmax)
         xmax = x[i], tmax = t[i];
     }
-  double a0 = lp[0] > 0 ? lp[0] : tmin;
-  double b0 = lp[1] > 0 ? lp[1]
+  double a0 = isfinite (lp[0]) && lp[0] > 0 ? lp[0] : tmin;
+  double b0 = isfinite (lp[1]) && lp[1] > 0 ? lp[1]
     : (xmax > 0 && tmax > 0 ? tmax / xmax : 1);
-  if (!(a0 > 0))
+  if (!(a0 > 0) || !isfinite (a0))
     a0 = 1;
+  if (!(b0 > 0) || !isfinite (b0))
+    b0 = 1;
 
   struct fit_data d = { x, t, n, a0, b0, weight };
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters ();
@@ -255,9 +261,10 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
   r->p[1] = b0 * v;
   r->iterations = (int) gsl_multifit_nlinear_niter (w);
   enum hfit_status status = HFIT_OK;
-  if ((st != GSL_SUCCESS && st != GSL_EMAXITER)
-      || !isfinite (r->p[0]) || !isfinite (r->p[1]))
+  if (st != GSL_SUCCESS && st != GSL_EMAXITER)
     status = HFIT_NO_CONVERGENCE;
+  else if (!isfinite (r->p[0]) || !isfinite (r->p[1]))
+    status = HFIT_NOT_FINITE;
   else
     {
       gsl_matrix *J = gsl_multifit_nlinear_jac (w);
@@ -293,7 +300,18 @@ hfit_fit (const double *x, const double *t, size_t n,
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
   enum hfit_status st = HFIT_OK;
   linear_fit (x, t, n, opt->weight, res->p, res->se);
-  if (opt->model == HFIT_HYPERBOLIC && res->p[1] < 0)
+  /* A non-finite Hockney fit (its sums overflow) is its own error for
+     the linear model; for the hyperbolic one it is only no start point
+     (hyperbolic_fit then starts from the data), and its slope says
+     nothing about the sign of b: an overflowed slope of -inf is not "the
+     times decrease".  */
+  int finite = isfinite (res->p[0]) && isfinite (res->p[1]);
+  if (opt->model == HFIT_LINEAR && !finite)
+    {
+      gsl_set_error_handler (old);
+      return HFIT_NOT_FINITE;
+    }
+  if (opt->model == HFIT_HYPERBOLIC && finite && res->p[1] < 0)
     {
       /* The times decrease overall: the hyperbola would only reach its
          boundary b = 0.  Report the Hockney slope.  */

@@ -32,7 +32,8 @@ enum hfit_status
   HFIT_BAD_SIZE,        /* a size < 0 (or not finite) */
   HFIT_NEGATIVE_A,      /* best fit has a (alpha) < 0: refused */
   HFIT_NEGATIVE_B,      /* best fit has b (beta) < 0: refused */
-  HFIT_NO_CONVERGENCE   /* the solver failed */
+  HFIT_NO_CONVERGENCE,  /* the solver failed */
+  HFIT_NOT_FINITE       /* a parameter is inf or NaN: the sums overflow */
 };
 
 /* A fit needs at least this many distinct sizes (2 parameters + 1).  */

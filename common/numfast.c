@@ -259,7 +259,7 @@ emit (int neg, uint64_t C, int D, int x10, char *buf)
     {
       *o++ = '0';
       *o++ = '.';
-      for (int i = -1; i > x10; i--)
+      for (int z = -1; z > x10; z--)
         *o++ = '0';
       memcpy (o, dig, (size_t) nd);
       o += nd;
@@ -268,8 +268,8 @@ emit (int neg, uint64_t C, int D, int x10, char *buf)
     {
       /* x10 + 1 integer digits, then the rest of the nd digits.  */
       int ip = x10 + 1;
-      for (int i = 0; i < ip; i++)
-        *o++ = i < nd ? dig[i] : '0';
+      for (int k = 0; k < ip; k++)
+        *o++ = k < nd ? dig[k] : '0';
       if (nd > ip)
         {
           *o++ = '.';

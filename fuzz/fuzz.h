@@ -3,7 +3,10 @@
  * A harness is one file fuzz/NAME.c defining LLVMFuzzerTestOneInput; the
  * build (make fuzz-build) links it with every common/ source, so the
  * harness of a new parser is that file plus its name in FUZZ_HARNESSES
- * (Makefile.am) and a seed corpus in fuzz/corpus/NAME/.
+ * (Makefile.am) and a seed corpus in fuzz/corpus/NAME/.  One harness
+ * is the exception: fuzz/tool.c runs whole programs (FUZZ_TOOLS in
+ * Makefile.am, built with the sanitizers into fuzz/bin/) as child
+ * processes and uses nothing of this file.
  *
  * Dying.  The code under test reports bad input through err.h's die*,
  * which exit the process.  FUZZ_TRY (body) runs BODY with err_exit_hook

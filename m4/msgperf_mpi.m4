@@ -16,7 +16,8 @@ AS_IF([test "x$msgperf_have_mpi" = xno],
         [MPI_LIBS=`$MPICC --showme:link`; msgperf_have_mpi=yes])])])
 AS_IF([test "x$msgperf_have_mpi" = xno],
   [AC_MSG_ERROR([MPI was not found (the MPI programs need OpenMPI).
-  On Debian/Ubuntu: apt-get install openmpi-bin libopenmpi-dev])])
+  On Debian/Ubuntu: apt-get install openmpi-bin libopenmpi-dev
+  or ./configure --without-mpi to build the other programs])])
 msgperf_save_CFLAGS=$CFLAGS
 msgperf_save_LIBS=$LIBS
 CFLAGS="$CFLAGS $MPI_CFLAGS"
