@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp-pingpong.c: the plain ping-pong bench/logp-measure compares the
  * fast LogP procedure with, between ranks 0 and 1.  Every rank sends from
  * one buffer and receives into another, each on pages of its own

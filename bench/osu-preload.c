@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* osu-preload.c: OSU Micro-Benchmarks' method for latency and broadcast,
  * written here from its published description, run inside another MPI
  * program's launch (as bench/pingpong-preload.c does for the ping-pong).

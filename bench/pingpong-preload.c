@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pingpong-preload.c: bench/pingpong.c's loop, run inside another MPI
  * program's launch.
  *

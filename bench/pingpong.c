@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pingpong.c: the minimal MPI ping-pong that bench/comet-run compares
  * `comet-run echo` with.  No library of the project, no statistics layer:
  *

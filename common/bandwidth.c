@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bandwidth.c: MBps and the 50%/90%-of-peak sizes (see bandwidth.h).  */
 #include <config.h>
 #include "bandwidth.h"

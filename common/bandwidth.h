@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bandwidth.h: bandwidth of a measured transfer and the message sizes
  * that reach a share of the peak (comet-benchmark.txt Section 4.1: "Half
  * of the peak bandwidth is achieved with message sizes of 486 bytes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blockmat.c: setup, packing and verification of a guard-wrapped block
    (see blockmat.h).  */
 #include <config.h>

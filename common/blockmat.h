@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blockmat.h: one node's block of CoMet's block-decomposed matrix.
  *
  * comet-benchmark.txt, Section 2.2.2 and Figure 9: the global matrix is

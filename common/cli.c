@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.c: options, program identity and the stdout check (see cli.h).  */
 #include <config.h>
 #include "cli.h"

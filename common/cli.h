@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h: the command-line layer shared by every msgperf program.
  *
  * Options go through libpopt with a static table per program; the options

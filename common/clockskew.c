@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockskew.c: clock offsets from round trips, accumulated up a tree
  * (clockskew.h; MRNet, SC'03, section 3.1).  */
 #include <config.h>

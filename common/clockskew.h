@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clockskew.h: clock offsets from round trips, accumulated up a tree.
  *
  * MRNet's hierarchical clock-skew detection (Roth, Arnold, Miller, SC'03,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag.c: the operation graph of dag-predict (see dag.h).  */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag.h: task and communication graphs for dag-predict.
  *
  * Every schedule, whatever its source (native TSV, a LogGOPSim GOAL file,

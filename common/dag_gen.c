@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag_gen.c: task-graph generators of dag-predict (see dag_gen.h).
  *
  * diamond     the Diamond DAG of the LoGPC paper, Section 5.2: an n x n

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag_gen.h: generators of task graphs in the native form (tasks,
  * messages, dependencies) for dag-predict.
  *

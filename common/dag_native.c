@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag_native.c: the native TSV schedule format of dag-predict.
  *
  * Rows `task` become CALC operations; a `msg` row between tasks on two

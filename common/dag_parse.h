@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag_parse.h: readers of schedules into the operation graph (dag.h).
  *
  * Both readers work on text or on a tsv.h stream and report every error

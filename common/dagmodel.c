@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dagmodel.c: cost models and the LoGPC iteration of dag-predict.  */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dagmodel.h: the cost models of dag-predict, their parameters by name
  * (msgperf(7), NAMES AND UNITS), and the LoGPC fixed-point iteration.  */
 #ifndef MSGPERF_DAGMODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dagsim.c: event-driven simulation of an operation graph (dagsim.h).
  *
  * One queue of events ordered by time (same-time events in rounds, see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dagsim.h: event-driven makespan simulation of an operation graph
  * (dag.h) under the LogP family of cost models.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diamond.c: eq. (15) of the LoGPC paper and its optimal b.  */
 #include <config.h>
 

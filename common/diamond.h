@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diamond.h: the closed form of the Diamond DAG makespan with stripe
  * partitioning, eq. (15) of the LoGPC paper (Section 5.2), its optimal
  * block count from dM/db = 0, and the LogGOPS rule set under which a

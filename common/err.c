@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* err.c: the one error path (see err.h).  */
 #include <config.h>
 #include "err.h"

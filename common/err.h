@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* err.h: the one error path of every msgperf program.
  *
  * Messages follow msgperf(7), MESSAGES AND EXIT STATUS:

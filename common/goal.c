@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* goal.c: reader of GOAL, the text schedule format of LogGOPSim (see
  * dag_parse.h for the grammar).  A hand-written tokenizer over the text:
  * no allocation per token, one pass, errors with line and column.  */

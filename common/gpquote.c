@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpquote.c: text from the input made inert for gnuplot (see gpquote.h).  */
 #include <config.h>
 #include "gpquote.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpquote.h: text from the input made inert for gnuplot.
  *
  * Everything plotgen takes from a stream or the command line (column

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* grid2d.c: positions, distances and transposition on the adjacency
    matrix (see grid2d.h).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* grid2d.h: the CoMet adjacency matrix, a 2-D grid of processes.
  *
  * Ganapati, Otto and Walpole (comet-benchmark.txt, Section 2.1) arrange the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperbolic.c: the hyperbolic model (eqs. (1), (2)) and Rules 1 to 4 of
  * Stoica, Sultan and Keyes.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperbolic.h: the hyperbolic communication model of Stoica, Sultan and
  * Keyes ("Evaluating the Hyperbolic Model on a Variety of Architectures").
  *

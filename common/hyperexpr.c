@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperexpr.c: parser and evaluator of the communication-graph language
  * (grammar in hyperexpr.h).  */
 #include <config.h>

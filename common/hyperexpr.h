@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperexpr.h: a one-line language for communication graphs, reduced to
  * one equivalent block by Rules 1 to 4 of the hyperbolic model.
  *

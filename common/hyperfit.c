@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperfit.c: least-squares fits of eq. (2) and of the Hockney model, and
  * piecewise fits with breakpoint search.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperfit.h: fitting the hyperbolic model (eq. (2)) or the Hockney
  * linear model to measured (bytes, time) points.
  *

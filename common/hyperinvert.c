@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperinvert.c: Section 3 inversions (eqs. (3)-(5), (8)-(10),
  * (12)-(14)) by least squares over all pattern sizes.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperinvert.h: component parameters from end-to-end measurements, as in
  * Section 3 of Stoica, Sultan and Keyes.
  *

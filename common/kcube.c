@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kcube.c: k-ary n-cube topologies and average distances (kcube.h).  */
 #include <config.h>
 

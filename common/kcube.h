@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kcube.h: k-ary n-cube topologies and average message distances, as
  * pure functions (the k_d of the LoGPC model, Sections 3.3 and 4 of
  * Moritz and Frank).

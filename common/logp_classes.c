@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_classes.c: see logp_classes.h.  */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_classes.h: moving logp-measure's result records through the
  * overlay's filters (treefilter.h), and the equivalence classes of links.
  *

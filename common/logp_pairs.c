@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_pairs.c: ordered pairs of ranks, all or a seeded sample.  */
 #include <config.h>
 

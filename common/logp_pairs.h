@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_pairs.h: which ordered (measure, mirror) pairs logp-measure runs.
  *
  * Kielmann, Bal and Verstoep, Section 3.1: on asymmetric links the

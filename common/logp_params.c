@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_params.c: parameterized LogP equations and the LogGP summary
    (Kielmann, Bal, Verstoep, Section 3 and Table 1).  See logp_params.h.  */
 #include <config.h>

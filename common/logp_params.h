@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_params.h: parameterized LogP equations and the LogGP summary.
  *
  * Kielmann, Bal and Verstoep, "Fast Measurement of LogP Parameters for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_sizes.c: size selection of the fast LogP procedure (Kielmann, Bal,
    Verstoep, Section 3).  See logp_sizes.h.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_sizes.h: which message sizes the fast LogP procedure measures.
  *
  * Kielmann, Bal and Verstoep, "Fast Measurement of LogP Parameters for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logpc.c: the LoGPC contention model of Moritz and Frank (logpc.h).
  *
  * Agarwal's open model of a wormhole-routed k-ary n-cube (M/G/1 switch

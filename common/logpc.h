@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logpc.h: the LoGPC model of Moritz and Frank (network contention in
  * message-passing programs on k-ary n-cubes), as pure functions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msgbuf.c: send and receive buffers on pages of their own (msgbuf.h). */
 #include <config.h>
 #include "msgbuf.h"

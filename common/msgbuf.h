@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* msgbuf.h: the send and receive buffers of an MPI measurement.
  *
  * An MPI library's copy paths (Open MPI's shared-memory single copy, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* num.c: strict C-locale numbers (msgperf(7), NUMBERS).
  *
  * The syntax is checked by hand before strtod_l is called with a C locale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* num.h: strict C-locale number parsing and round-trip printing.
  *
  * msgperf(7), NUMBERS: a field is a number only when the whole text is
@@ -47,11 +48,11 @@ int num_is_na (const char *text, size_t len);
 int num_format (double v, int precision, char *buf);
 
 /* Significant digits of a mean, a difference of measured times or a
-   fitted value (CONVENTIONS.md section 2).  */
+   fitted value (msgperf(7), NUMBERS).  */
 #define NUM_DERIVED_DIGITS 6
 
 /* Format a measured V into BUF (NUM_BUFSIZE bytes) with no more digits
-   than the measurement has (CONVENTIONS.md section 2): V is rounded to the
+   than the measurement has (msgperf(7), NUMBERS): V is rounded to the
    decade of QUANTUM (the power of ten at or below it: 0.01 for a timer
    resolution of 0.01 or 0.02) when QUANTUM > 0, and to SIGNIFICANT
    significant digits when SIGNIFICANT > 0, whichever is coarser, and

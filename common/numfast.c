@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* numfast.c: exact shortest round-trip printing of common doubles
  * (numfast.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* numfast.h: a fast path for num_format's shortest round-trip form.
  *
  * num_format (num.h) prints a double with the fewest of 15, 16 or 17

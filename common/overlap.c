@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* overlap.c: the overlap percentage (see overlap.h).  */
 #include <config.h>
 #include "overlap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* overlap.h: how much communication a computation hid (CoMet's overlap
  * kernel, comet-benchmark.txt Section 2.2.1, Figures 7 and 8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* params.c: the parameter layer of the model tools (see params.h).  */
 #include <config.h>
 

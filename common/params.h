@@ -1,5 +1,6 @@
-/* params.h: the one parameter layer of the model tools (CONVENTIONS.md
- * section 3a).
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* params.h: the one parameter layer of the model tools (msgperf(7),
+ * PARAMETERS).
  *
  * One table of the parameter names every model tool knows (with their
  * aliases, units and ranges), one --set NAME=VALUE parser, one --params
@@ -24,7 +25,7 @@
 /* Every numeric parameter a model tool reads by name.  */
 enum param_id
 {
-  /* LogP family (CONVENTIONS.md 3) */
+  /* LogP family (msgperf(7), NAMES AND UNITS) */
   PARAM_L, PARAM_OS, PARAM_OR, PARAM_g, PARAM_G, PARAM_O, PARAM_S,
   /* hyperbolic and Hockney */
   PARAM_A, PARAM_B, PARAM_ALPHA, PARAM_BETA,
@@ -183,7 +184,7 @@ void param_file_apply (const struct param_file *pf, size_t r,
                        const unsigned char *usable);
 
 /* Provenance: "#@params_file=NAME", then every metadata line of the file
-   as "#@params_KEY=VALUE" (CONVENTIONS.md 3a: never mixed with the
+   as "#@params_KEY=VALUE" (msgperf(7), PARAMETERS: never mixed with the
    output's own keys).  */
 void param_file_write_meta (const struct param_file *pf, tsv_writer *w);
 

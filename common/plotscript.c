@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plotscript.c: the gnuplot script of a plot (see plotscript.h).  */
 #include <config.h>
 #include "plotscript.h"

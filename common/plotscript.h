@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plotscript.h: the gnuplot script of a plot, built from a description.
  *
  * plotgen decides what to draw (columns, series, fits) and describes it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sizelist.c: parse FROM:TO:xFACTOR, FROM:TO:+STEP and A,B,C sweeps.  */
 #include <config.h>
 #include "sizelist.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sizelist.h: sweeps of message sizes, vector lengths and matrix orders.
  *
  * A sweep is written either as a range or as a list:

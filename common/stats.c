@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stats.c: medians, quantiles and the order-statistic interval of the
    median; adaptive stopping of repeated measurements (see stats.h).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stats.h: robust statistics for measured times (msgperf(7): NAMES AND
  * UNITS, MPI PROGRAMS).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* timerstep.c: the step of a clock from its intervals (see timerstep.h). */
 #include <config.h>
 #include "timerstep.h"

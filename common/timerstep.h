@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* timerstep.h: the real resolution of a clock, from differences of its
  * readings (pure; common/mpi/mpiutil.c feeds it MPI_Wtime).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treecost.c: LogP cost of a broadcast down a tree (treecost.h; MRNet,
  * SC'03, Section 2.6).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treecost.h: LogP cost of a broadcast down a tree (MRNet, SC'03,
  * Section 2.6).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treefilter.c: the transformation filters of a reduction tree
  * (treefilter.h; MRNet, SC'03, sections 2.4, 3.1 and 3.2).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treefilter.h: the transformation filters of a reduction tree.
  *
  * MRNet (Roth, Arnold, Miller, SC'03) applies a filter at every internal

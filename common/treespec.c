@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treespec.c: parse MRNet-style topology specs into trees (treespec.h).
  *
  * The shapes are those of MRNet's configuration generator (Roth, Arnold,

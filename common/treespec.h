@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* treespec.h: MRNet-style topology specifications and the trees they make.
  *
  * A topology spec names a tree over the ranks 0..N-1 of a job, rooted at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsv.c: reader and writer of the msgperf stream (msgperf(7), THE STREAM).  */
 #include <config.h>
 #include "tsv.h"

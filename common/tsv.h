@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsv.h: the msgperf stream (msgperf(7), THE STREAM).
  *
  * Reader: streams one record at a time from a file or stdin, any line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* xalloc.c: allocation that dies on failure (see xalloc.h).  */
 #include <config.h>
 #include "xalloc.h"

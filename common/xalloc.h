@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* xalloc.h: allocation that cannot fail silently.  Out of memory is a
    runtime failure like any other: die() names it and the program exits 1
    (MPI programs abort the job through err.h's exit hook).  */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # examples/quickstart.sh OUTDIR: the main job of ./quickstart.
 #
 # Measures this machine with 2 MPI ranks (logp-measure), fits the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.c (fuzz): the strict option value parsers cli_double and cli_int.
  *
  * Input: one byte of mode (bit 0: cli_int instead of cli_double; bit 1:

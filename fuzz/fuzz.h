@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz.h: what every libFuzzer harness of msgperf shares.
  *
  * A harness is one file fuzz/NAME.c defining LLVMFuzzerTestOneInput; the

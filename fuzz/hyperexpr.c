@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyperexpr.c (fuzz): hyper-reduce's expression language (common/
  * hyperexpr.c) on any text.  Every name is bound, by a hash of its
  * spelling, to a number or a block, so that evaluation goes deep.

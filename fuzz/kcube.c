@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kcube.c (fuzz): the topology spec parser of loGPC-solve (--dims, common/
  * kcube.c) and the distances computed from it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logpc-params.c (fuzz): loGPC-solve's parameter reader (--params FILE,
  * read by common/params.c: rows of named columns, a logp-measure
  * --summary works as is), on any bytes.

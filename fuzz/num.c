@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* num.c (fuzz): the strict number parsers and the printer of common/num.c.
  *
  * The input is one field.  Oracles written independently of num.c:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tool.c (fuzz): one non-MPI program of tools/, run whole, with random
  * command lines and random input files.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsv.c (fuzz): the TSV reader and writer of common/tsv.c on any bytes.
  *
  * The first byte chooses what the harness does with the stream, the rest

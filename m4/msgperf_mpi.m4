@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # MSGPERF_CHECK_MPI
 # -----------------
 # Find the MPI compile and link flags (for the MPI programs only) and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # logp-check.awk: consistency of a logp-measure stream (the testsuite's
 # checker).  Prints "ok" and the number of rows, pairs and sizes per pair,
 # or every problem found (and exits 1).

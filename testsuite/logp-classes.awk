@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # logp-classes.awk: check a logp-measure --classes stream.  Every link is
 # in exactly one class, each class's count is its number of members, the
 # classes come in key order with disjoint bounds, and every member value

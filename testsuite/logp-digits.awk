@@ -1,5 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # logp-digits.awk: no measured value of a logp-measure stream carries more
-# digits than the measurement has (CONVENTIONS.md section 2).
+# digits than the measurement has (msgperf(7), NUMBERS).
 #   - a time read from the timer (os, or, rtt, or_exp and their intervals,
 #     a --raw sample t, #@timer_overhead) has no decimal below the decade
 #     of #@timer_resolution (0.01 us: at most 2 decimals);

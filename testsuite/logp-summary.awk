@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # logp-summary.awk: completeness and consistency of a logp-measure
 # --summary stream (the testsuite's checker).  Prints "ok: N rows" or every
 # problem found (and exits 1).  The rules are those of logp-measure(1):

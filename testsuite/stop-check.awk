@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # stop-check.awk: the `stop` flags of a measurement stream are well formed
 # (msgperf(7), NAMES AND UNITS), for the testsuite.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dag-predict: makespan prediction for task and communication DAGs and
    for LogGOPSim GOAL schedules under the LogP family of cost models.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hyper-reduce: the hyperbolic communication model of Stoica, Sultan and
  * Keyes as a stream tool.
  *

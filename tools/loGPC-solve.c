@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loGPC-solve: the LoGPC contention model of Moritz and Frank for k-ary
  * n-cubes (common/logpc.h, common/kcube.h) on the command line.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp-measure: parameterized LogP / LogGP parameters of an MPI library,
  * measured with the fast procedure of Kielmann, Bal and Verstoep, "Fast
  * Measurement of LogP Parameters for Message Passing Platforms".
@@ -514,7 +515,7 @@ gather_classes (struct overlay *ov, const struct config *c,
    #@timer_resolution of the metadata), set in main.  */
 static double timer_res;
 
-/* CONVENTIONS.md section 2: a time read from the timer (a median or an
+/* msgperf(7), NUMBERS: a time read from the timer (a median or an
    order statistic of single intervals: os, or, rtt and their intervals,
    a raw sample) is printed to the timer's resolution; a value derived
    from several (g = RTT(m) - RTT(0) + g(0), L, g(0) as a mean over n
@@ -744,7 +745,7 @@ summarize (const struct lm_result *r, const struct config *c,
   free (rows);
 }
 
-/* V to 6 significant digits (a derived value: CONVENTIONS.md, 2), or to
+/* V to 6 significant digits (a derived value: msgperf(7), NUMBERS), or to
    --precision when that is given.  */
 static void
 put_derived (tsv_writer *w, double v)

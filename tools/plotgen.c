@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plotgen: pictures of msgperf streams, drawn by gnuplot.
  *
  * main() parses the options, reads the streams into numeric blocks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tsv-check: validate a msgperf stream against msgperf(7) and print it
    when it is valid; otherwise name the first problem (file:line:column).  */
 #include <config.h>

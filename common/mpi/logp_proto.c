@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_proto.c: the measure/mirror protocol of logp-measure.
  *
  * Kielmann, Bal and Verstoep, "Fast Measurement of LogP Parameters for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logp_proto.h: the measure/mirror protocol of logp-measure.
  *
  * tools/logp-measure.c parses the options, schedules the pairs, gathers and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpiutil.c: helpers of the MPI programs (see mpiutil.h).  */
 #include <config.h>
 #include "mpiutil.h"

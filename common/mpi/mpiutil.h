@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpiutil.h: helpers shared by the MPI programs (logp-measure, comet-run).
  * Linked only into those programs (libmsgperf_mpi.a).
  *

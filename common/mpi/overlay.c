@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* overlay.c: an MRNet-style multicast/reduction tree over MPI ranks
  * (overlay.h; Roth, Arnold, Miller, SC'03).  MPI point-to-point only.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* overlay.h: an MRNet-style multicast/reduction tree over MPI ranks.
  *
  * Roth, Arnold, Miller, "MRNet: A Software-Based Multicast/Reduction

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # comet-run-check.awk: invariants of a comet-run stream, for the testsuite.
 #
 #   awk -F '\t' -v grow=KERNEL,KERNEL... -f comet-run-check.awk FILE

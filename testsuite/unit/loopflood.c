@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loopflood: saturate the loopback interface, as a second program's
  * traffic would, while an MPI test runs over TCP.
  *

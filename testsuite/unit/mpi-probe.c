@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mpi-probe: a small MPI program that goes through what the MPI programs
    of msgperf use (mpu_init, point-to-point, collectives, the metadata,
    mpu_finalize).  The testsuite runs it on 2 ranks so that a sanitizer

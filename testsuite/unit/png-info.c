@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* png-info FILE: check a PNG file and print "WIDTHxHEIGHT COLORS" (the
    number of distinct RGBA values).  Exit 1 with the reason on stderr for
    a file that is not a valid PNG.  A helper of plotgen's tests.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pngread.c: a tiny PNG reader for plotgen's tests (see pngread.h).  */
 #include <config.h>
 #include "pngread.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pngread.h: a tiny PNG reader for plotgen's tests.
  *
  * Enough of the PNG specification (ISO/IEC 15948) to check what gnuplot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* prop.h: seeded property tests on top of unit.h.
  *
  *   prop_begin ("name");              one stream of random numbers per

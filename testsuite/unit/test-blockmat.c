@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-blockmat: the guard-wrapped block of CoMet's matrix kernels and
    the adjacency-matrix grid (common/blockmat.c, common/grid2d.c).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-clockskew.c: the skew estimator and its accumulation on synthetic
    clocks with known offsets and asymmetric delays.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-dag: unit tests of dag-predict's model code (dag, readers,
    simulator, models, generators, eq. (15)).  The expected makespans are
    worked out by hand in the comments from the timing rules of dagsim.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-dagtree: dag-predict's tree generators against the LogP tree
    costs of the MRNet paper, Section 2.6 (treecost.h), over trees built
    by treespec.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-hyperbolic.c: unit tests of the hyperbolic model in common/
  * (hyperbolic.c, hyperexpr.c, hyperfit.c, hyperinvert.c).  */
 #include <config.h>

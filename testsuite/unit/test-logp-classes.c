@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-logp-classes: the record packing and the link classes of
    logp_classes.h, and the classes through the bin filter (treefilter.h):
    every member in exactly one class.  */

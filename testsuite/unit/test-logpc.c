@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-logpc: unit tests of common/kcube.c and common/logpc.c against the
  * numbers of Moritz and Frank's paper and against brute force.  */
 #include <config.h>

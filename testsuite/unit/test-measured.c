@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-measured: measured values printed with the digits they have
    (num_format_measured), the step of a clock from its intervals
    (timerstep.c), and the layout of the message buffers (msgbuf.c).  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-mpiutil MODE: exercises common/mpi/mpiutil.c under mpiexec.
  *   meta     write the MPI metadata and one row (rank 0)
  *   timeout  rank 1 never answers; --timeout must end the job

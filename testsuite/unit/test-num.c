@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-num: strict parsing and round-trip printing (common/num.c).  */
 #include <config.h>
 #include <float.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-numfast: num_format's fast path (common/numfast.c) against the
  * definition of the shortest round-trip form: the fewest of 15, 16 or 17
  * significant digits, printed by printf's %g, that strtod reads back to

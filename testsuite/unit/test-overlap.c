@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-overlap: the overlap percentage and the bandwidth helpers of the
    comet-run kernels (common/overlap.c, common/bandwidth.c).  */
 #include <config.h>

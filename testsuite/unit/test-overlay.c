@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-overlay.c: the MPI overlay checked against the flat reduction.
  *
  * Run under mpiexec with any number of ranks.  For every topology that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-props-dag: dag-predict's makespan never decreases when a cost
    increases (issue 10, "Model sanity"), 1000 seeded random cases per
    model (prop.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-props: properties of the models in common/, 1000 seeded random
    cases each (prop.h).  What the reliability issue asks of each model:
    hyperbolic T is monotone in x with T(0) = a and slope -> b, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-regress: inputs the fuzz harnesses (fuzz/) and the bad-input matrix
    (testsuite/badinput.at) found to break common/,
    each with the property it broke.  One function per finding.  */

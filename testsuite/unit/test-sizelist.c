@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-sizelist: sweeps FROM:TO:xFACTOR, FROM:TO:+STEP and lists
    (common/sizelist.c).  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-stats: medians, quantiles, the median's interval, adaptive stop.  */
 #include <config.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-treecost.c: the broadcast costs of Section 2.6 of the MRNet
    paper.  */
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-treefilter.c: the filters on hand-made packets, reductions over
    simulated trees against the flat reduction, and the conservation of the
    time-aligned filter.  */

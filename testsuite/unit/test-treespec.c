@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-treespec.c: topology specs parse to the right shapes.  */
 #include <config.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-tsv: the stream reader and writer (common/tsv.c).  */
 #include <config.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unit.h: a minimal harness for the unit tests of common/.
  *
  * CHECK(cond) records a failure with file and line and goes on; a test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* basic.c: the basic communication kernels of comet-benchmark.txt,
  * Section 2.2.1: echo (Figure 1), pairwise exchange (Figure 2), broadcast
  * (Figure 3), global reduction (Figure 4) and global synchronization.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* buffers.c: the message buffers of the point-to-point and broadcast
  * kernels (--buffers, --cache).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* comet.h: what the files of comet-run share.
  *
  * main.c holds the options, the kernel table and the output; measure.c

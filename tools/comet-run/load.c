@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* load.c: the kernels of comet-benchmark.txt Section 2.2.1 that measure
  * communication under load: echo with contention (Figures 5 and 6) and
  * the overlap of communication and computation (Figures 7 and 8).  */

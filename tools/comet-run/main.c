@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* comet-run: the CoMet communication benchmark (Ganapati, Otto and
  * Walpole, "CoMet: A Synthetic Benchmark for Message-Passing
  * Architectures", 1994; shared/papers/comet-benchmark.txt) on MPI.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* matrix.c: the matrix-related kernels of comet-benchmark.txt Section
  * 2.2.2 (update guard, shift, transpose, row and column broadcast) on a
  * block-decomposed matrix with a one-element guard wrapper (blockmat.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* measure.c: the timing engine of comet-run.
  *
  * comet-benchmark.txt, Section 2.1: times are elapsed wall-clock times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* topo.c: the adjacency matrix of comet-run.
  *
  * comet-benchmark.txt, Section 2.1: "CoMet defines a two-dimensional

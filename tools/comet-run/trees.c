@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trees.c: the tree kernels of comet-run, MRNet's micro-benchmarks
  * (Roth, Arnold, Miller, SC'03, Section 4.1 and Figure 7) on the overlay
  * of common/mpi/overlay.h, one row per --topology:
