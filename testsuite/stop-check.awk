@@ -10,13 +10,18 @@
 #   - stop is converged, max_reps or time_cap;
 #   - converged: the 95% interval of every Q is within eps of its median
 #     (half-width <= eps |Q|), and reps >= min: a noisy size, whose
-#     interval is wider, is never called converged;
+#     interval is wider, is never called converged.  The rule ran on the
+#     unrounded times and the stream prints them rounded to
+#     #@timer_resolution=R (each end of the interval and the median move
+#     by R/2 at most), so the printed half-width may exceed eps |Q| by
+#     (1 + eps) R/2;
 #   - max_reps: reps is the cap (max, or maxlarge from `large` bytes on);
 #   - time_cap: fewer reps than the cap (the cap is checked first).
 # Prints "ok" or a line per broken rule (and exits 1); on stderr, how many
 # rows stopped each way and the sizes that did not converge.
 function fail(msg) { print "line " FNR ": " msg; bad = 1 }
 BEGIN { nq = split(qty, q, ","); if (large == "") large = -1 }
+/^#@timer_resolution=/ { res = substr($0, 21) + 0 }
 /^#/ { next }
 !header {
   for (i = 1; i <= NF; i++) col[$i] = i
@@ -36,7 +41,7 @@ BEGIN { nq = split(qty, q, ","); if (large == "") large = -1 }
     for (i = 1; i <= nq; i++) {
       v = $col[q[i]]; lo = $col[q[i] "_ci_lo"]; hi = $col[q[i] "_ci_hi"]
       if (v == "NA" || lo == "NA" || hi == "NA") { fail(q[i] " is NA at " b " bytes but converged"); continue }
-      if ((hi - lo) / 2 > eps * (v < 0 ? -v : v) * (1 + 1e-12))
+      if ((hi - lo) / 2 > (eps * (v < 0 ? -v : v) + (1 + eps) * res / 2) * (1 + 1e-12))
         fail(q[i] " at " b " bytes: interval [" lo ", " hi "] wider than " eps " of " v " but stop=converged")
     }
   } else if (s == "max_reps") {
