@@ -30,6 +30,9 @@ static int64_t slow_bytes;
 static double slow_seconds;
 static uint64_t slow_calls;
 
+/* Rank and size taken from the environment by mpu_preinit (-1: not).  */
+static int env_rank = -1, env_size = -1;
+
 /* err.h's exit hook on an MPI rank.  Status 0 (--help, --version) and
    usage errors are reached by every rank alike, since all parse the same
    command line: those finalize and exit normally.  Anything else may
@@ -48,6 +51,19 @@ mpi_exit_hook (int status)
       fflush (stdout);
       fflush (stderr);
       MPI_Abort (MPI_COMM_WORLD, status);
+    }
+  /* A usage error found before MPI_Init (mpu_preinit): join the job and
+     leave it cleanly before exiting.  When every rank exited within
+     milliseconds of its start, mpiexec now and then reported the job with
+     status 1 instead of the ranks' 2 (probably a rank ending while the
+     launcher was still starting the others); ranks that pass MPI_Init
+     and MPI_Finalize are reported with their own status.  */
+  if (status == EXIT_USAGE && env_size >= 0)
+    {
+      fflush (stdout);
+      fflush (stderr);
+      if (MPI_Init (NULL, NULL) == MPI_SUCCESS)
+        MPI_Finalize ();
     }
   exit (status);
 }
@@ -124,8 +140,6 @@ env_int (const char *const *names, int64_t lo)
   return -1;
 }
 
-/* Rank and size taken from the environment by mpu_preinit (-1: not).  */
-static int env_rank = -1, env_size = -1;
 
 void
 mpu_preinit (int *argc, char ***argv)
@@ -146,6 +160,7 @@ mpu_preinit (int *argc, char ***argv)
     }
   env_rank = mpu_rank = (int) rank;
   env_size = mpu_size = (int) size;
+  err_exit_hook = mpi_exit_hook;
   quiet_other_ranks ();
 }
 
