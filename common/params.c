@@ -214,10 +214,10 @@ void
 param_set_parse (struct param_set *ps, const char *list, const char *option,
                  const unsigned char *usable)
 {
-  char *copy = xstrdup (list);
-  if (!*copy)
+  if (!*list)
     die_usage ("option '%s': empty value (expected NAME=VALUE[,...])",
                option);
+  char *copy = xstrdup (list);
   for (char *item = copy, *next; item; item = next)
     {
       next = strchr (item, ',');

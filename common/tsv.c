@@ -394,7 +394,9 @@ names_text (char *buf, size_t size, const char *text, size_t len)
     {
       if (j + 6 >= size)
         {
-          strcpy (buf + j, "...");
+          /* Past size - 5 the text was cut by an earlier call already.  */
+          if (j + 4 <= size)
+            strcpy (buf + j, "...");
           return;
         }
       if (text[i] == '\t')

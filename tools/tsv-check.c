@@ -272,11 +272,11 @@ main (int argc, char **argv)
   while (files[nfiles])
     nfiles++;
 
+  if (opt_table && opt_silent)
+    die_usage ("--table and --silent are exclusive");
   tsv_reader **readers = calloc (nfiles, sizeof *readers);
   if (!readers)
     die ("out of memory");
-  if (opt_table && opt_silent)
-    die_usage ("--table and --silent are exclusive");
   tsv_writer *w = opt_silent || opt_table ? NULL : tsv_writer_open (NULL);
   for (size_t k = 0; k < nfiles; k++)
     {
