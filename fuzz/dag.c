@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* dag.c (fuzz): dag-predict's schedule readers (common/dag_parse.h): GOAL
+/* dag.c (fuzz): dag-predict's schedule readers (common/dag/dag_parse.h): GOAL
  * text (first byte even) and the native TSV (first byte odd), then
  * dag_finalize.  Errors end in die_at (status 1), caught by FUZZ_TRY.
  * The readers keep their temporary tables (label maps) in statics that

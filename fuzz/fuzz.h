@@ -19,7 +19,7 @@
  * (libFuzzer checks leaks after every input) reports every rejected
  * input.  Two ways:
  *   FUZZ_TRY (body, cleanup): the library frees them itself when CLEANUP
- *     asks (common/tsv.c keeps what a dying call was building reachable
+ *     asks (common/stream/tsv.c keeps what a dying call was building reachable
  *     and tsv_free_all frees it).  A block left unreachable after CLEANUP
  *     is a leak the library's contract does not allow, and is reported.
  *   FUZZ_TRY_FREEING (body, cleanup): for code without such a function.

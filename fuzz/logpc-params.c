@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logpc-params.c (fuzz): loGPC-solve's parameter reader (--params FILE,
- * read by common/params.c: rows of named columns, a logp-measure
+ * read by common/stream/params.c: rows of named columns, a logp-measure
  * --summary works as is), on any bytes.
  *
  * The row-to-parameters step is a static function of tools/loGPC-solve.c,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* num.c (fuzz): the strict number parsers and the printer of common/num.c.
+/* num.c (fuzz): the strict number parsers and the printer of common/core/num.c.
  *
  * The input is one field.  Oracles written independently of num.c:
  *   - a literal is accepted exactly when it matches

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* treespec.c (fuzz): comet-run's tree topology specs (common/treespec.h):
+/* treespec.c (fuzz): comet-run's tree topology specs (common/models/trees/treespec.h):
  * the one-line spec (first byte bit 0 clear) or a topology file's text,
  * for a number of ranks taken from the second byte (1 to 256).  No die: errors come back in struct treespec_error.
  * Properties: an error has a message; a tree has rank 0 as root, every

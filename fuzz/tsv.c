@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tsv.c (fuzz): the TSV reader and writer of common/tsv.c on any bytes.
+/* tsv.c (fuzz): the TSV reader and writer of common/stream/tsv.c on any bytes.
  *
  * The first byte chooses what the harness does with the stream, the rest
  * is the stream, read through tsv_open_stream on fmemopen:

@@ -54,7 +54,7 @@ static struct dag_gen gen;
 static struct dag_params params;
 static char *opt_where;
 static int opt_each;
-/* The parameter layers (common/params.h): built-in defaults < --params
+/* The parameter layers (common/stream/params.h): built-in defaults < --params
    FILE < --set.  */
 static struct param_set p_default, p_file, p_set;
 static struct param_file *pfile;

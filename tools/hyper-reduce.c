@@ -7,7 +7,7 @@
  *   hyper-reduce fit     (a, b) or Hockney (alpha, beta) from measurements
  *   hyper-reduce invert  component blocks from end-to-end patterns (Sec. 3)
  *
- * The model is in common/hyperbolic.c, hyperexpr.c, hyperfit.c and
+ * The model is in common/models/hyper/hyperbolic.c, hyperexpr.c, hyperfit.c and
  * hyperinvert.c; this file reads options and streams.  */
 #include <config.h>
 
@@ -295,7 +295,7 @@ cmd_eval (int argc, const char **argv)
   if (opt_b)
     dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
   /* --params FILE < --set < the input's a and b columns
-     (common/params.h); -a and -b stay exclusive with the columns.  */
+     (common/stream/params.h); -a and -b stay exclusive with the columns.  */
   static struct param_file *pf;
   static size_t *prow;
   struct param_set ps;

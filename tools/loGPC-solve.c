@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loGPC-solve: the LoGPC contention model of Moritz and Frank for k-ary
- * n-cubes (common/logpc.h, common/kcube.h) on the command line.
+ * n-cubes (common/models/logpc/logpc.h, common/models/logpc/kcube.h) on the command line.
  *
  * Every subcommand computes one row of results from a set of parameters.
  * Parameters come, in increasing priority, from defaults, --params FILE
@@ -31,7 +31,7 @@
 /* ------------------------------------------------------------ parameters */
 
 /* Numeric parameters: one option --NAME and one column NAME each, from
-   the table of common/params.h.  */
+   the table of common/stream/params.h.  */
 
 /* String parameters describing the network.  */
 enum sparam { PS_DIMS, PS_TOPOLOGY, PS_CHANNELS, PS_TRAFFIC, NSPARAM };
@@ -399,7 +399,7 @@ need (const struct params *p, int k)
         longjmp (probe_jmp, 1);
       char hint[64];
       snprintf (hint, sizeof hint, "--%s", param_defs[k].name);
-      /* NA in the parameter file, or absent from it: common/params.c */
+      /* NA in the parameter file, or absent from it: common/stream/params.c */
       if (p->ps.na[k] || (!cur_reader && param_last_file))
         param_need (&p->ps, k, hint);
       if (cur_reader)
@@ -1175,7 +1175,7 @@ static const char *const show_em3d[] = { "bytes", "msgs", NULL };
 
 /* ------------------------------------------------------------ driver */
 
-/* Parameters of row R of the --params file PF (common/params.c), times
+/* Parameters of row R of the --params file PF (common/stream/params.c), times
    scaled by SCALE; the string parameters are copied.  */
 static void
 params_of_row (const struct param_file *pf, size_t r, double scale,

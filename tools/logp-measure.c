@@ -8,9 +8,9 @@
  * gather the results at rank 0 through an MRNet-style overlay tree
  * (common/mpi/overlay.h, concat filter; --classes: bin filter) and write
  * one stream.  The protocol is in common/mpi/logp_proto.c, the size
- * selection in common/logp_sizes.c, the equations and the LogGP summary
- * in common/logp_params.c, the record packing and the link classes in
- * common/logp_classes.c.  */
+ * selection in common/models/logp/logp_sizes.c, the equations and the LogGP summary
+ * in common/models/logp/logp_params.c, the record packing and the link classes in
+ * common/models/logp/logp_classes.c.  */
 #include <config.h>
 
 #include <math.h>
@@ -21,12 +21,12 @@
 
 #include "cli.h"
 #include "err.h"
-#include "mpi/logp_proto.h"
+#include "logp_proto.h"
 #include "logp_classes.h"
 #include "logp_pairs.h"
 #include "logp_params.h"
-#include "mpi/mpiutil.h"
-#include "mpi/overlay.h"
+#include "mpiutil.h"
+#include "overlay.h"
 #include "msgbuf.h"
 #include "num.h"
 #include "stats.h"

@@ -2,10 +2,10 @@
 /* plotgen: pictures of msgperf streams, drawn by gnuplot.
  *
  * main() parses the options, reads the streams into numeric blocks,
- * describes the plot (struct plot_desc), has common/plotscript.c write
+ * describes the plot (struct plot_desc), has common/plot/plotscript.c write
  * the gnuplot script, then prints the script (--script) or runs gnuplot on
  * it.  Nothing from the input reaches the script except through
- * common/gpquote.c (strings) and num_format (numbers).  */
+ * common/plot/gpquote.c (strings) and num_format (numbers).  */
 #include <config.h>
 
 #include <errno.h>
@@ -556,7 +556,7 @@ base_name (const char *path)
 /* ---------------------------------------------------------------- fits */
 
 /* Fit the model KIND to the finite points (column 0, column YC) of G with
-   hyper-reduce's fit (common/hyperfit.c: eq. (2) of the hyperbolic-model
+   hyper-reduce's fit (common/models/hyper/hyperfit.c: eq. (2) of the hyperbolic-model
    paper, or Hockney's alpha + beta x) and describe the curve in *C.  A
    series that cannot be fitted gets a warning and no curve.  */
 static void

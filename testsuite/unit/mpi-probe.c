@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 #include "tsv.h"
 
 int

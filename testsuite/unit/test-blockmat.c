@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-blockmat: the guard-wrapped block of CoMet's matrix kernels and
-   the adjacency-matrix grid (common/blockmat.c, common/grid2d.c).  */
+   the adjacency-matrix grid (tools/comet-run/blockmat.c, tools/comet-run/grid2d.c).  */
 #include <config.h>
 #include <stdlib.h>
 

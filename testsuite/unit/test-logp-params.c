@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-logp-params: parameterized LogP equations, the LogGP summary
-   (Table 1) and the pair schedule (common/logp_params.c, logp_pairs.c).  */
+   (Table 1) and the pair schedule (common/models/logp/logp_params.c, logp_pairs.c).  */
 #include <config.h>
 
 #include <math.h>

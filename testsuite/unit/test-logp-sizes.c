@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-logp-sizes: the size selection of the fast LogP procedure
-   (common/logp_sizes.c) on synthetic curves.  */
+   (common/models/logp/logp_sizes.c) on synthetic curves.  */
 #include <config.h>
 
 #include <math.h>

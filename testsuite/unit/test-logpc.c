@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-logpc: unit tests of common/kcube.c and common/logpc.c against the
+/* test-logpc: unit tests of common/models/logpc/kcube.c and common/models/logpc/logpc.c against the
  * numbers of Moritz and Frank's paper and against brute force.  */
 #include <config.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-num: strict parsing and round-trip printing (common/num.c).  */
+/* test-num: strict parsing and round-trip printing (common/core/num.c).  */
 #include <config.h>
 #include <float.h>
 #include <locale.h>

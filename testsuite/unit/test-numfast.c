@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-numfast: num_format's fast path (common/numfast.c) against the
+/* test-numfast: num_format's fast path (common/core/numfast.c) against the
  * definition of the shortest round-trip form: the fewest of 15, 16 or 17
  * significant digits, printed by printf's %g, that strtod reads back to
  * the same double.  */

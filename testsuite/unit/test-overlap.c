@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-overlap: the overlap percentage and the bandwidth helpers of the
-   comet-run kernels (common/overlap.c, common/bandwidth.c).  */
+   comet-run kernels (tools/comet-run/overlap.c, tools/comet-run/bandwidth.c).  */
 #include <config.h>
 #include <math.h>
 

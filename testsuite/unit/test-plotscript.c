@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-plotscript: unit tests of common/gpquote.c, common/plotscript.c
+/* test-plotscript: unit tests of common/plot/gpquote.c, common/plot/plotscript.c
    and the testsuite's PNG reader (testsuite/unit/pngread.c), which needs
    zlib: without it (configure found none) the PNG tests are left out.  */
 #include <config.h>

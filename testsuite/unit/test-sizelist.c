@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-sizelist: sweeps FROM:TO:xFACTOR, FROM:TO:+STEP and lists
-   (common/sizelist.c).  */
+   (common/stream/sizelist.c).  */
 #include <config.h>
 #include <stdlib.h>
 #include <string.h>

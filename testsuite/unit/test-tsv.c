@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test-tsv: the stream reader and writer (common/tsv.c).  */
+/* test-tsv: the stream reader and writer (common/stream/tsv.c).  */
 #include <config.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include "bandwidth.h"
 #include "comet.h"
 #include "grid2d.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 
 enum { TAG_ECHO = 11, TAG_PAIR = 12, TAG_ACK = 13 };
 

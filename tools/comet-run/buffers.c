@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "comet.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 #include "xalloc.h"
 
 /* The largest cache of this machine (sysconf's level 3, else level 2),

@@ -10,7 +10,7 @@
 #include "bandwidth.h"
 #include "comet.h"
 #include "grid2d.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 #include "overlap.h"
 
 enum { TAG_LOAD = 21, TAG_STOP = 22, TAG_END = 23, TAG_OVL = 24 };

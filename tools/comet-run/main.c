@@ -20,7 +20,7 @@
 #include "comet.h"
 #include "err.h"
 #include "grid2d.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 #include "num.h"
 #include "sizelist.h"
 #include "stats.h"

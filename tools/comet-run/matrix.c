@@ -21,7 +21,7 @@
 #include "blockmat.h"
 #include "comet.h"
 #include "grid2d.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 
 enum { TAG_N = 31, TAG_S, TAG_E, TAG_W, TAG_SHIFT, TAG_TRANSPOSE };
 

@@ -21,7 +21,7 @@
 
 #include "comet.h"
 #include "err.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 #include "stats.h"
 
 enum { TAG_RESULT = 91 };

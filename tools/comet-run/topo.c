@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "comet.h"
-#include "mpi/mpiutil.h"
+#include "mpiutil.h"
 
 void
 comet_topology (struct comet_ctx *c)

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "comet.h"
-#include "mpi/mpiutil.h"
-#include "mpi/overlay.h"
+#include "mpiutil.h"
+#include "overlay.h"
 #include "treefilter.h"
 #include "treespec.h"
 

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+## common/dag: task/communication graphs, their readers (native TSV,
+## GOAL), generators, and the discrete-event simulator under the models.
+noinst_LIBRARIES += common/dag/libdag.a
+common_dag_libdag_a_SOURCES = \
+	common/dag/dag.c common/dag/dag.h \
+	common/dag/dag_parse.h common/dag/dag_native.c common/dag/goal.c \
+	common/dag/dagsim.c common/dag/dagsim.h \
+	common/dag/dagmodel.c common/dag/dagmodel.h \
+	common/dag/dag_gen.c common/dag/dag_gen.h \
+	common/dag/diamond.c common/dag/diamond.h
