@@ -1,27 +1,29 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* diamond.c: eq. (15) of the LoGPC paper and its optimal b.  */
+/* diamond.c: eq. (15) of the LoGPC paper (computed by logpc_eq15) with
+   the block size from the value size, and its optimal b.  */
 #include <config.h>
 
 #include <math.h>
 #include <string.h>
 
 #include "diamond.h"
+#include "logpc.h"
 
 void
 diamond_eval (const struct diamond_in *in, struct diamond_out *o)
 {
-  double vals = in->n / in->b;                     /* n/b values per block */
-  o->wa = in->n * in->n / (in->P * in->b) * in->work;
-  o->W = o->wa + in->alpha * vals;                 /* W = w_a + alpha n/b */
-  o->B = in->value * vals;
-  o->d = in->L + in->a * in->G;                    /* d = L + a G */
-  o->Os = in->os + (o->B - 1) * in->G;             /* O_s = o_s + (B-1) G */
-  o->Or = (o->B - 1 - in->a) * in->G;              /* O_r = (B-1-a) G */
-  o->u = o->Or + o->W + o->d;                      /* u = O_r + W + d */
-  o->v = o->Os + o->W + o->Or;                     /* v = O_s + W + O_r */
-  /* eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W */
-  o->M = (o->W + o->d) + (in->P - 2) * o->u + (in->b - 1) * o->v + o->Or
-         + o->W;
+  o->B = in->value * (in->n / in->b);             /* n/b values per block */
+  struct logpc_eq15 t;
+  logpc_eq15 (in->n, in->P, in->b, in->work, in->alpha, o->B, in->L, in->os,
+              in->G, in->a, &t);
+  o->wa = t.wa;
+  o->W = t.W;
+  o->d = t.d;
+  o->Os = t.Os;
+  o->Or = t.Or;
+  o->u = t.u;
+  o->v = t.v;
+  o->M = t.M;                                      /* eq. (15) */
 }
 
 static double

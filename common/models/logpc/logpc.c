@@ -265,6 +265,23 @@ logpc_remap_long (const struct logpc_net *net, double G, double B,
   return s;
 }
 
+void
+logpc_eq15 (double n, double P, double b, double task, double agg,
+            double B, double L, double os, double G, double a,
+            struct logpc_eq15 *out)
+{
+  out->wa = n * n / (P * b) * task;         /* algorithmic work per block */
+  out->W = out->wa + agg * n / b;           /* W = w_a + alpha n / b */
+  out->d = L + a * G;                       /* d = L + a G */
+  out->Os = os + (B - 1.0) * G;             /* O_s = o_s + (B - 1) G */
+  out->Or = (B - 1.0 - a) * G;              /* O_r = (B - 1 - a) G */
+  out->u = out->Or + out->W + out->d;       /* u = O_r + W + d */
+  out->v = out->Os + out->W + out->Or;      /* v = O_s + W + O_r */
+  /* eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W */
+  out->M = (out->W + out->d) + (P - 2.0) * out->u + (b - 1.0) * out->v
+           + out->Or + out->W;
+}
+
 enum logpc_status
 logpc_diamond (const struct logpc_net *net, const struct logpc_machine *p,
                const struct logpc_diamond_in *in, struct logpc_diamond *out)
@@ -273,15 +290,16 @@ logpc_diamond (const struct logpc_net *net, const struct logpc_machine *p,
   if (!(n > 0) || !(P >= 2) || !(b >= 1) || !(B >= 1) || !(in->task >= 0)
       || !(in->agg >= 0))
     return LOGPC_DOMAIN;
-  out->wa = n * n / (P * b) * in->task;     /* algorithmic work per block */
-  out->W = out->wa + in->agg * n / b;       /* W = w_a + alpha n / b */
-  out->d = p->L + p->a * p->G;              /* d = L + a G */
-  out->Os = p->os + (B - 1.0) * p->G;       /* O_s = o_s + (B - 1) G */
-  out->Or = (B - 1.0 - p->a) * p->G;        /* O_r = (B - 1 - a) G */
-  out->u = out->Or + out->W + out->d;
-  out->v = out->Os + out->W + out->Or;
-  out->M = (out->W + out->d) + (P - 2.0) * out->u + (b - 1.0) * out->v
-           + out->Or + out->W;                                /* eq. (15) */
+  struct logpc_eq15 t;
+  logpc_eq15 (n, P, b, in->task, in->agg, B, p->L, p->os, p->G, p->a, &t);
+  out->wa = t.wa;
+  out->W = t.W;
+  out->d = t.d;
+  out->Os = t.Os;
+  out->Or = t.Or;
+  out->u = t.u;
+  out->v = t.v;
+  out->M = t.M;
   /* m_c = 1 / (v + 2 C_n) (Section 5.2.1).  */
   enum logpc_status s = logpc_closed (net, B, out->v, 2.0, &out->c);
   out->sends = (P - 1.0) + 2.0 * (b - 1.0);

@@ -191,6 +191,24 @@ enum logpc_status logpc_remap_long (const struct logpc_net *net, double G,
                                     double B, struct logpc_remap_long *out);
 
 /* 5.2: Diamond DAG with stripe partitioning (eq. 15).  */
+/* The terms of eq. (15) and M itself, without contention: the one place
+   the formula is written (dag-predict's diamond closed form uses it too).
+   N_DAG x N_DAG tasks of time TASK on P stripes of B_BLOCKS blocks, AGG
+   per value sent, block messages of BYTES bytes; L, os, G, a as in
+   struct logpc_machine.  */
+struct logpc_eq15
+{
+  double wa;       /* n^2 / (P b) tasks of work per block, times task */
+  double W;        /* wa + alpha n / b */
+  double d;        /* L + a G */
+  double Os, Or;   /* os + (B - 1) G, (B - 1 - a) G */
+  double u, v;     /* Or + W + d, Os + W + Or */
+  double M;        /* eq. (15) */
+};
+void logpc_eq15 (double n_dag, double P, double b_blocks, double task,
+                 double agg, double bytes, double L, double os, double G,
+                 double a, struct logpc_eq15 *out);
+
 struct logpc_diamond_in
 {
   double n_dag;   /* the DAG is n x n tasks */
