@@ -49,18 +49,6 @@ dvec_push (struct dvec *d, double x)
   d->v[d->n++] = x;
 }
 
-static int
-valid_name (const char *s)
-{
-  if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
-    return 0;
-  for (s++; *s; s++)
-    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')
-          || (*s >= '0' && *s <= '9') || *s == '_'))
-      return 0;
-  return 1;
-}
-
 /* One item of a value list: V, FROM:TO[:STEP] or FROM:TO:xFACTOR (TEXT of
    LEN bytes).  Dies (usage) naming OPTION and the whole list ALL.  */
 static void
@@ -275,7 +263,7 @@ cmd_eval (int argc, const char **argv)
     }
   else if (opt_exact)
     die_usage ("--exact needs --packet, --fixed and --per-byte");
-  if (!valid_name (opt_bytes_col) || !valid_name (opt_time_col))
+  if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 
@@ -394,14 +382,7 @@ cmd_eval (int argc, const char **argv)
     rs[f] = tsv_open (files[f]);
   /* All files must have the same header: the output has one.  */
   for (size_t f = 1; f < nfiles; f++)
-    {
-      int same = tsv_ncols (rs[f]) == tsv_ncols (rs[0]);
-      for (size_t i = 0; same && i < tsv_ncols (rs[0]); i++)
-        same = strcmp (tsv_colname (rs[f], i), tsv_colname (rs[0], i)) == 0;
-      if (!same)
-        die ("%s: the header differs from the one of %s", tsv_name (rs[f]),
-             tsv_name (rs[0]));
-    }
+    tsv_same_header (rs[0], rs[f]);
   tsv_reader *r0 = rs[0];
   size_t nin = tsv_ncols (r0);
   /* Static: still reachable when a later error ends the program.  */
@@ -564,7 +545,7 @@ reduce_handler (int val, poptContext con)
   char *name = xmalloc ((size_t) (eq - opt_let) + 1);
   memcpy (name, opt_let, (size_t) (eq - opt_let));
   name[eq - opt_let] = '\0';
-  if (!valid_name (name))
+  if (!tsv_valid_name (name))
     die_usage ("--let: invalid variable name '%s'", name);
   for (size_t i = 0; i < nlets; i++)
     if (strcmp (lets[i].name, name) == 0)
@@ -687,7 +668,7 @@ cmd_reduce (int argc, const char **argv)
   else
     die_usage ("no expression (give it as the first argument, with -e or "
                "with -f FILE)");
-  if (!valid_name (opt_name_col))
+  if (!tsv_valid_name (opt_name_col))
     die_usage ("--name-col: invalid column name '%s'", opt_name_col);
 
   struct hexpr_error err;
@@ -726,7 +707,7 @@ cmd_reduce (int argc, const char **argv)
       while (tsv_next (r))
         {
           const char *name = tsv_field (r, cn);
-          if (!valid_name (name))
+          if (!tsv_valid_name (name))
             tsv_die_field (r, cn, "invalid block name '%s' (expected "
                            "[A-Za-z][A-Za-z0-9_]*)", name);
           for (size_t i = 0; i < bs.n; i++)
@@ -1117,7 +1098,7 @@ cmd_fit (int argc, const char **argv)
             kmax = kfixed;
         }
     }
-  if (!valid_name (opt_bytes_col) || !valid_name (opt_time_col))
+  if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 
@@ -1287,8 +1268,8 @@ cmd_invert (int argc, const char **argv)
                                       1000000000);
     }
   io.resolution = cli_double ("resolution", opt_resolution, 0, 1);
-  if (!valid_name (opt_n_col) || !valid_name (opt_bytes_col)
-      || !valid_name (opt_time_col))
+  if (!tsv_valid_name (opt_n_col) || !tsv_valid_name (opt_bytes_col)
+      || !tsv_valid_name (opt_time_col))
     die_usage ("--n-col, --bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 

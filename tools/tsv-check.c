@@ -243,21 +243,6 @@ check_input (tsv_reader *r, tsv_writer *w, int first)
   free (checks);
 }
 
-/* Later inputs must have the first one's header, so that the output is
-   one stream.  */
-static void
-same_header (const tsv_reader *first, const tsv_reader *r)
-{
-  size_t n = tsv_ncols (first);
-  for (size_t i = 0; i < n || i < tsv_ncols (r); i++)
-    if (i >= n || i >= tsv_ncols (r)
-        || strcmp (tsv_colname (first, i), tsv_colname (r, i)) != 0)
-      die_at (tsv_name (r), 0, 0,
-              "header differs from the header of %s at column %zu (several "
-              "inputs must have the same columns in the same order)",
-              tsv_name (first), i + 1);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -282,7 +267,7 @@ main (int argc, char **argv)
     {
       readers[k] = tsv_open (files[k]);
       if (k)
-        same_header (readers[0], readers[k]);
+        tsv_same_header (readers[0], readers[k]);
       const char *unit = tsv_time_unit (readers, k + 1);
       if (opt_table && k == 0)
         table_header (readers[0], unit);

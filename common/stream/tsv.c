@@ -164,8 +164,21 @@ split (tsv_reader *r, size_t n, size_t cap)
   return count;
 }
 
-static int
-valid_name (const char *s)
+void
+tsv_same_header (const tsv_reader *first, const tsv_reader *r)
+{
+  size_t n = tsv_ncols (first);
+  for (size_t i = 0; i < n || i < tsv_ncols (r); i++)
+    if (i >= n || i >= tsv_ncols (r)
+        || strcmp (tsv_colname (first, i), tsv_colname (r, i)) != 0)
+      die_at (tsv_name (r), 0, 0,
+              "header differs from the header of %s at column %zu (several "
+              "inputs must have the same columns in the same order)",
+              tsv_name (first), i + 1);
+}
+
+int
+tsv_valid_name (const char *s)
 {
   if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
     return 0;
@@ -232,7 +245,7 @@ read_header (tsv_reader *r)
       if (r->flen[i] == 0)
         die_at (r->name, r->lineno, (long) i + 1,
                 "empty column name in the header");
-      if (!valid_name (r->field[i]))
+      if (!tsv_valid_name (r->field[i]))
         die_at (r->name, r->lineno, (long) i + 1,
                 "invalid column name '%s' (names are a letter followed by "
                 "letters, digits or '_')",

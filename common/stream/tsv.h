@@ -77,6 +77,15 @@ const char *tsv_meta_line (const tsv_reader *r, size_t i);
 /* Value of the LAST metadata line with KEY, or NULL.  */
 const char *tsv_meta_get (const tsv_reader *r, const char *key);
 
+/* Several inputs read as one stream must have the same columns in the
+   same order: dies naming R's file and the first column where R's header
+   differs from FIRST's.  */
+void tsv_same_header (const tsv_reader *first, const tsv_reader *r);
+
+/* Is S a valid column name (a letter, then letters, digits or '_';
+   msgperf(7))?  Every program that takes a column name checks it here.  */
+int tsv_valid_name (const char *s);
+
 /* ---------------------------------------------------------------- units */
 
 /* Is UNIT a known time unit (us, ns, ms, s, cycles)?  */
