@@ -21,6 +21,7 @@
 #include "err.h"
 #include "kcube.h"
 #include "logpc.h"
+#include "netspec.h"
 #include "num.h"
 #include "params.h"
 #include "tsv.h"
@@ -461,22 +462,14 @@ read_mapping_file (const char *path)
   tsv_close (r);
 }
 
-/* The network of one row, cached across rows.  */
+/* The network of one row, cached across rows: the key (what the row
+   says) and the model's network built from it.  */
 struct network
 {
-  /* key */
   char dims[64], topology[16], channels[16], traffic[32];
   double P, kd_opt, n_opt;
   int valid;
-  /* value */
-  struct kcube cube;
-  int have_cube;
-  int64_t nodes;
-  int64_t ranks;
-  double dist;                /* n k_d */
-  double per_dim[KCUBE_MAXDIM];
-  const char *method;         /* closed, enumerated, given */
-  struct logpc_net net;
+  struct logpc_network m;
 };
 
 static struct network netc;
@@ -511,6 +504,36 @@ copy_key (char *dst, size_t size, const char *name, const char *s)
   strcpy (dst, s);
 }
 
+/* --explain: how the network's average distance came about.  */
+static void
+explain_network (const struct network *c, const char *mapping)
+{
+  const struct logpc_network *m = &c->m;
+  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
+  if (strcmp (m->method, "given") == 0)
+    {
+      EXPLAIN ("k_d = %g given (n = %d, %s channels)", c->kd_opt, m->net.n,
+               m->bidir ? "bidirectional" : "unidirectional");
+      return;
+    }
+  EXPLAIN ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
+           "traffic, mapping %s%s", c->dims, c->topology,
+           m->bidir ? "bidirectional" : "unidirectional",
+           (long long) m->nodes, (long long) m->ranks, c->traffic,
+           mapping, o.exclude_self ? ", self excluded" : "");
+  for (int d = 0; d < m->cube.n; d++)
+    EXPLAIN ("  dimension %d (k = %lld): average distance %s%s", d,
+             (long long) m->cube.k[d], fmt (m->per_dim[d], b1),
+             strcmp (m->method, "closed") ? " (enumerated)"
+             : m->torus ? (m->bidir ? " (k/4 or (k^2-1)/(4k))"
+                           : " ((k-1)/2, Section 4)")
+             : " ((k^2-1)/(3k), eq. 11)");
+  EXPLAIN ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
+           fmt (m->dist, b1), m->method, fmt (m->net.kd, b2));
+  if (m->traffic == KCUBE_NEIGHBOR)
+    EXPLAIN ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
+}
+
 /* Compute the network of parameters P (traffic TRAFFIC_DFLT unless set);
    NEED_CUBE: the average distance must come from the topology (distance).  */
 static const struct network *
@@ -529,6 +552,7 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
             sval (p, PS_TRAFFIC, traffic_dflt));
   c->P = p->ps.v[PARAM_P];
   c->kd_opt = p->ps.v[PARAM_KD];
+  c->n_opt = p->ps.v[PARAM_N];
   if (o.explain && isnan (c->P) && !isnan (p->P_file))
     {
       char b1[NUM_BUFSIZE];
@@ -537,160 +561,32 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
                "with): one rank per node; give --P or a 'P' column to place "
                "fewer ranks", fmt (p->P_file, b1));
     }
-  c->n_opt = p->ps.v[PARAM_N];
-
-  int torus, bidir;
-  if (strcmp (c->topology, "mesh") == 0)
-    torus = 0;
-  else if (strcmp (c->topology, "torus") == 0)
-    torus = 1;
-  else
-    bad ("unknown topology '%s' (mesh or torus)", c->topology);
-  if (strcmp (c->channels, "bi") == 0)
-    bidir = 1;
-  else if (strcmp (c->channels, "uni") == 0)
-    bidir = 0;
-  else
-    bad ("unknown channels '%s' (bi or uni)", c->channels);
-
-  enum kcube_traffic traffic;
-  int64_t span = 0;
-  if (strcmp (c->traffic, "uniform") == 0)
-    traffic = KCUBE_UNIFORM;
-  else if (strcmp (c->traffic, "neighbor") == 0)
-    traffic = KCUBE_NEIGHBOR;
-  else if (strncmp (c->traffic, "span=", 5) == 0)
+  const char *mapping = o.mapping ? o.mapping : "identity";
+  struct logpc_netspec spec = {
+    .dims = c->dims, .topology = c->topology, .channels = c->channels,
+    .traffic = c->traffic, .P = c->P, .kd = c->kd_opt, .n = c->n_opt,
+    .need_cube = need_cube, .exclude_self = o.exclude_self,
+    .enumerate = o.enumerate, .mapping = mapping, .map = file_map,
+    .map_n = file_map_n, .seed = o.seed
+  };
+  char msg[512];
+  switch (logpc_network_build (&spec, &c->m, msg, sizeof msg))
     {
-      const char *t = c->traffic + 5;
-      if (num_parse_int64 (t, strlen (t), &span) != NUM_OK || span < 1)
-        bad ("traffic '%s': the span must be a whole number of hops >= 1",
-              c->traffic);
-      traffic = KCUBE_SPAN;
-    }
-  else
-    bad ("unknown traffic '%s' (uniform, neighbor or span=l)", c->traffic);
-
-  if (c->dims[0])
-    {
-      c->cube.torus = torus;
-      c->cube.bidir = bidir;
-      int rc = kcube_parse_dims (c->dims, &c->cube);
-      if (rc == -2)
-        bad ("invalid dims '%s': more than 2^40 = 1099511627776 nodes "
-             "(the largest topology handled)", c->dims);
-      if (rc != 0)
-        bad ("invalid dims '%s' (radices >= 1 separated by 'x', e.g. 8x4; "
-              "at most %d dimensions)", c->dims, KCUBE_MAXDIM);
-      const char *why = kcube_invalid (&c->cube);
-      if (why)
-        bad ("%s", why);
-      c->have_cube = 1;
-      c->nodes = kcube_nodes (&c->cube);
-      if (!isnan (c->n_opt) && c->n_opt != c->cube.n)
-        bad ("n = %g contradicts dims '%s' (%d dimensions)", c->n_opt,
-              c->dims, c->cube.n);
-    }
-  else if (need_cube || isnan (c->kd_opt))
-    {
+    case LOGPC_NETSPEC_OK:
+      break;
+    case LOGPC_NETSPEC_NONET:
       if (probing)
         longjmp (probe_jmp, 1);   /* a dims or kd column may give it */
+      bad ("%s", msg);
+    case LOGPC_NETSPEC_BAD:
+      bad ("%s", msg);
+    case LOGPC_NETSPEC_MAPPING:
+      fail ("%s", msg);
+    case LOGPC_NETSPEC_NOMEM:
+      die ("%s", msg);
     }
-  if (!c->have_cube && (need_cube || isnan (c->kd_opt)))
-    bad ("no network: give --dims (e.g. --dims 8x4) or a 'dims' column%s",
-          need_cube ? "" : ", or --kd with --n");
-
-  if (!isnan (c->kd_opt))
-    {
-      int n = c->have_cube ? c->cube.n : (int) (isnan (c->n_opt) ? 0
-                                                : c->n_opt);
-      if (n < 1)
-        bad ("--kd needs the network dimension: give --n or --dims");
-      if (n > KCUBE_MAXDIM)
-        bad ("n = %d is more than %d dimensions", n, KCUBE_MAXDIM);
-      c->dist = n * c->kd_opt;
-      c->method = "given";
-      c->ranks = isnan (c->P) ? (c->have_cube ? c->nodes : 0)
-                              : (int64_t) c->P;
-      logpc_net_set (&c->net, n, c->kd_opt, bidir);
-      c->valid = 1;
-      EXPLAIN ("k_d = %g given (n = %d, %s channels)", c->kd_opt, n,
-               bidir ? "bidirectional" : "unidirectional");
-      return c;
-    }
-
-  c->ranks = isnan (c->P) ? c->nodes : (int64_t) c->P;
-  if (c->ranks > c->nodes)
-    bad ("P = %lld ranks do not fit on %lld nodes", (long long) c->ranks,
-          (long long) c->nodes);
-  const char *mapping = o.mapping ? o.mapping : "identity";
-  if (traffic == KCUBE_UNIFORM && c->ranks == c->nodes && !o.enumerate)
-    {
-      /* Any one-to-one mapping of all nodes gives the same pairs.  */
-      c->dist = kcube_avg_dist (&c->cube, o.exclude_self, c->per_dim);
-      c->method = "closed";
-    }
-  else
-    {
-      if (c->nodes > (INT64_C (1) << 26))
-        bad ("%lld nodes are too many to enumerate (at most %lld)",
-              (long long) c->nodes, (long long) (INT64_C (1) << 26));
-      int64_t *map = malloc ((size_t) c->ranks * sizeof *map);
-      unsigned char *seen = calloc ((size_t) c->nodes, 1);
-      if (!map || !seen)
-        die ("out of memory");
-      if (strcmp (mapping, "identity") == 0)
-        kcube_map_identity (map, c->ranks);
-      else if (strcmp (mapping, "random") == 0)
-        {
-          int64_t *work = malloc ((size_t) c->nodes * sizeof *work);
-          if (!work)
-            die ("out of memory");
-          kcube_map_random (map, c->ranks, c->nodes, o.seed, work);
-          free (work);
-        }
-      else
-        {
-          if (file_map_n < c->ranks)
-            fail ("mapping '%s' places %lld ranks, %lld needed", mapping,
-                  (long long) file_map_n, (long long) c->ranks);
-          memcpy (map, file_map, (size_t) c->ranks * sizeof *map);
-        }
-      int64_t wrong = kcube_map_check (map, c->ranks, c->nodes, seen);
-      if (wrong >= 0)
-        fail ("mapping '%s': rank %lld is placed on node %lld, which is "
-              "outside 0..%lld or already used", mapping, (long long) wrong,
-              (long long) map[wrong], (long long) (c->nodes - 1));
-      c->dist = kcube_avg_dist_map (&c->cube, map, c->ranks, traffic, span,
-                                    o.exclude_self, c->per_dim);
-      free (map);
-      free (seen);
-      if (c->dist < 0)
-        bad ("traffic '%s' has no destination for some rank with P = %lld",
-              c->traffic, (long long) c->ranks);
-      c->method = "enumerated";
-    }
-  logpc_net_set (&c->net, c->cube.n, c->dist / c->cube.n, bidir);
   c->valid = 1;
-  if (o.explain)
-    {
-      char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-      EXPLAIN ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
-               "traffic, mapping %s%s", c->dims, c->topology,
-               bidir ? "bidirectional" : "unidirectional",
-               (long long) c->nodes, (long long) c->ranks, c->traffic,
-               mapping, o.exclude_self ? ", self excluded" : "");
-      for (int d = 0; d < c->cube.n; d++)
-        EXPLAIN ("  dimension %d (k = %lld): average distance %s%s", d,
-                 (long long) c->cube.k[d], fmt (c->per_dim[d], b1),
-                 strcmp (c->method, "closed") ? " (enumerated)"
-                 : torus ? (bidir ? " (k/4 or (k^2-1)/(4k))"
-                            : " ((k-1)/2, Section 4)")
-                 : " ((k^2-1)/(3k), eq. 11)");
-      EXPLAIN ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
-               fmt (c->dist, b1), c->method, fmt (c->net.kd, b2));
-      if (traffic == KCUBE_NEIGHBOR)
-        EXPLAIN ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
-    }
+  explain_network (c, mapping);
   return c;
 }
 
@@ -703,7 +599,7 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
 static struct logpc_net
 model_net (const struct network *c, const struct params *p)
 {
-  struct logpc_net net = c->net;
+  struct logpc_net net = c->m.net;
   double G = p->ps.v[PARAM_G];
   const char *why;
   if (!isnan (p->ps.v[PARAM_GC]))
@@ -832,13 +728,13 @@ static void
 do_distance (const struct params *p, double *out)
 {
   const struct network *c = network (p, "uniform", 1);
-  out[0] = c->cube.n;
-  out[1] = (double) c->nodes;
-  out[2] = (double) c->ranks;
-  out[3] = c->dist;
-  out[4] = c->dist / c->cube.n;
+  out[0] = c->m.cube.n;
+  out[1] = (double) c->m.nodes;
+  out[2] = (double) c->m.ranks;
+  out[3] = c->m.dist;
+  out[4] = c->m.dist / c->m.cube.n;
   out[5] = NAN;
-  out_str = c->method;
+  out_str = c->m.method;
 }
 
 static const char *const contention_cols[] = {
