@@ -1257,6 +1257,253 @@ needs_input (const struct sub *sub, const struct params *base, double *out)
   return needs;
 }
 
+/* One run of a subcommand: its inputs, parameters and output.  */
+struct job
+{
+  struct sub sub;             /* the subcommand (with remap's long style) */
+  tsv_reader *in;             /* the input stream, or NULL */
+  tsv_reader *readers[1];
+  size_t nr;
+  struct param_file *pf;      /* --params, or NULL */
+  size_t *prow;               /* its selected row (--where) */
+  const char *unit;           /* time unit of the output */
+  char conversion[128];       /* how --params times were converted */
+  struct params base;         /* defaults, --params, options */
+  double *out;                /* the computed columns */
+  size_t nc;
+};
+
+/* --params, --mapping and the input FILE; the parameters' layers in the
+   output's time unit.  */
+static void
+open_inputs (struct job *j, const char *input)
+{
+  if (o.where && !o.params_file)
+    die_usage ("--where selects rows of --params FILE: give --params");
+  if (o.params_file)
+    {
+      if (strcmp (o.params_file, "-") == 0 && (!input
+                                               || strcmp (input, "-") == 0)
+          && input)
+        die_usage ("--params - and the input stream cannot both be "
+                   "standard input");
+      j->pf = param_file_read (o.params_file);
+      param_file_select (j->pf, o.where, 0, NULL, &j->prow);
+    }
+  if (o.mapping && strcmp (o.mapping, "identity")
+      && strcmp (o.mapping, "random"))
+    read_mapping_file (o.mapping);
+
+  /* The input stream: a FILE, or standard input when the parameters of
+     the command line are not enough (a dry run tells, stdin_if_needed).  */
+  if (input)
+    j->in = tsv_open (input);
+  /* Time unit: --time-unit or the input's; the parameter file's times
+     are converted to it (s, ms, us, ns).  */
+  if (j->in)
+    j->readers[j->nr++] = j->in;
+  j->unit = time_unit_again (j->readers, j->nr, o.time_unit);
+  if (o.time_unit)
+    j->unit = o.time_unit;
+  j->unit = params_layers (j->pf, j->prow, j->unit, j->conversion, &j->base);
+}
+
+/* Without an input FILE, a dry run: if the command line is enough, no
+   stream is read (stdin stays the caller's, e.g. a while-read loop);
+   otherwise the rows come from standard input.  */
+static void
+stdin_if_needed (struct job *j)
+{
+  if (j->in || !needs_input (&j->sub, &j->base, j->out))
+    return;
+  if (isatty (STDIN_FILENO))
+    fprintf (stderr, "%s: reading rows of parameters (a TSV stream "
+             "with a header) from standard input; end them with "
+             "Ctrl-D, or give the missing parameters as options\n",
+             PROGRAM);
+  /* An empty stream holds no rows: the command line's error.  */
+  int ch = getc (stdin);
+  if (ch != EOF)
+    {
+      ungetc (ch, stdin);
+      j->in = tsv_open (NULL);
+      j->readers[j->nr++] = j->in;
+    }
+  const char *u = time_unit_again (j->readers, j->nr, o.time_unit);
+  /* the file's times follow the input's unit */
+  if (u && !o.time_unit)
+    j->unit = params_layers (j->pf, j->prow, u, j->conversion, &j->base);
+}
+
+/* The metadata: the input's, the tool's, the parameters' origin.  */
+static void
+write_meta (tsv_writer *w, const struct job *j)
+{
+  if (j->in)
+    tsv_copy_meta (w, j->in);
+  tsv_write_tool_meta (w, j->sub.name);
+  if (j->pf)
+    {
+      param_file_write_meta (j->pf, w);
+      if (o.where)
+        tsv_meta (w, "params_where", "%s", o.where);
+      if (j->conversion[0])
+        tsv_meta (w, "params_time_conversion", "%s", j->conversion);
+    }
+  if (o.mapping)
+    tsv_meta (w, "mapping", "%s", o.mapping);
+  if (o.mapping && strcmp (o.mapping, "random") == 0)
+    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
+  tsv_meta_time_unit (w, j->unit);
+}
+
+/* Computed column J's value: the method's name where it is text.  */
+static void
+put_out (tsv_writer *w, const struct job *j, struct numcache *cache,
+         size_t k)
+{
+  if (isnan (j->out[k]) && strcmp (j->sub.cols[k], "method") == 0)
+    tsv_put_str (w, out_str);
+  else if (cache)
+    put_cached (w, cache, j->nc, k, j->out[k]);
+  else
+    tsv_put_num (w, j->out[k]);
+}
+
+/* No input rows: one row of the shown parameters and the computed
+   columns (computed before anything is written).  */
+static void
+write_one_row (tsv_writer *w, const struct job *j)
+{
+  const struct sub *sub = &j->sub;
+  size_t ns = ncols_of (sub->show), nc = j->nc;
+  const char **names = xmalloc ((ns + nc) * sizeof *names);
+  for (size_t i = 0; i < ns; i++)
+    names[i] = sub->show[i];
+  for (size_t i = 0; i < nc; i++)
+    names[ns + i] = sub->cols[i];
+  /* A shown parameter that is also computed (P) appears once.  */
+  size_t nn = 0;
+  for (size_t i = 0; i < ns + nc; i++)
+    {
+      int dup = 0;
+      for (size_t k = 0; k < nn; k++)
+        dup |= strcmp (names[k], names[i]) == 0;
+      if (!dup)
+        names[nn++] = names[i];
+    }
+  tsv_write_header (w, nn, names);
+  for (size_t i = 0; i < ns; i++)
+    {
+      int computed = 0;
+      for (size_t k = 0; k < nc; k++)
+        computed |= strcmp (sub->show[i], sub->cols[k]) == 0;
+      if (!computed)
+        put_shown (w, &j->base, sub->show[i]);
+    }
+  for (size_t k = 0; k < nc; k++)
+    put_out (w, j, NULL, k);
+  tsv_end_row (w);
+  free (names);
+}
+
+/* The parameters of the current row: the base layers, then the row's
+   columns (an alias such as o sets each of its parameters).  */
+static void
+row_params (const struct job *j, int (*pk)[2], const int *sk,
+            struct params *p)
+{
+  tsv_reader *in = j->in;
+  *p = j->base;
+  for (size_t i = 0; i < tsv_ncols (in); i++)
+    if (pk[i][0] >= 0)
+      {
+        row_param (in, i, pk[i][0], p);
+        if (pk[i][1] >= 0)
+          row_param (in, i, pk[i][1], p);
+      }
+    else if (sk[i] >= 0 && !tsv_is_na (in, i))
+      p->s[sk[i]] = tsv_field (in, i);
+}
+
+/* A sweep: every input row with the computed columns, which replace
+   input columns of the same name or are appended.  */
+static void
+write_rows (tsv_writer *w, struct job *j)
+{
+  tsv_reader *in = j->in;
+  size_t ni = tsv_ncols (in), nc = j->nc;
+  /* Input column i sets parameter pk[i] (numeric) or sk[i] (string);
+     computed column k replaces input column at[k], or is appended.  */
+  int (*pk)[2] = xmalloc (ni * sizeof *pk);
+  int *sk = xmalloc (ni * sizeof *sk);
+  long *at = xmalloc (nc * sizeof *at);
+  long *from = xmalloc (ni * sizeof *from);
+  struct numcache *cache = xcalloc (nc, sizeof *cache);
+  const char **names = xmalloc ((ni + nc) * sizeof *names);
+  for (size_t i = 0; i < ni; i++)
+    {
+      names[i] = tsv_colname (in, i);
+      int n = param_lookup (names[i], pk[i], NULL);
+      if (n < 1)
+        pk[i][0] = -1;
+      if (n < 2)
+        pk[i][1] = -1;
+      sk[i] = sparam_index (names[i]);
+      from[i] = -1;
+    }
+  size_t nn = ni;
+  for (size_t k = 0; k < nc; k++)
+    {
+      at[k] = tsv_col (in, j->sub.cols[k]);
+      if (at[k] < 0)
+        {
+          at[k] = (long) nn;
+          names[nn++] = j->sub.cols[k];
+        }
+      else
+        from[at[k]] = (long) k;
+    }
+  tsv_write_header (w, nn, names);
+  cur_reader = in;
+  struct params p;
+  size_t nmeta = tsv_nmeta (in);
+  while (tsv_next (in))
+    {
+      if (tsv_nmeta (in) != nmeta)
+        {
+          /* Metadata between rows: copied, and a #@time_unit must
+             agree with the rest.  */
+          time_unit_again (j->readers, j->nr, o.time_unit);
+          tsv_copy_meta (w, in);
+          nmeta = tsv_nmeta (in);
+        }
+      explain_row = tsv_lineno (in);
+      row_params (j, pk, sk, &p);
+      j->sub.compute (&p, j->out);
+      warn_overflow (&j->sub, j->out, nc);
+      for (size_t i = 0; i < ni; i++)
+        if (from[i] < 0)
+          tsv_put_strn (w, tsv_field (in, i), tsv_field_len (in, i));
+        else
+          put_out (w, j, cache, (size_t) from[i]);
+      for (size_t k = 0; k < nc; k++)
+        if ((size_t) at[k] >= ni)
+          put_out (w, j, cache, k);
+      tsv_end_row (w);
+      /* The network is cached by its string parameters, which point
+         into this row: forget the pointers, keep the copies.  */
+    }
+  cur_reader = NULL;
+  time_unit_again (j->readers, j->nr, o.time_unit);
+  free (pk);
+  free (sk);
+  free (at);
+  free (from);
+  free (names);
+  free (cache);
+}
+
 static int
 run (const struct sub *sub, int argc, const char **argv)
 {
@@ -1274,243 +1521,36 @@ run (const struct sub *sub, int argc, const char **argv)
                    args[1]);
       input = args[0];
     }
-
-  tsv_reader *in = NULL;
-  struct param_file *pf = NULL;
-  size_t *prow = NULL;
-  if (o.where && !o.params_file)
-    die_usage ("--where selects rows of --params FILE: give --params");
-  if (o.params_file)
-    {
-      if (strcmp (o.params_file, "-") == 0 && (!input
-                                               || strcmp (input, "-") == 0)
-          && input)
-        die_usage ("--params - and the input stream cannot both be "
-                   "standard input");
-      pf = param_file_read (o.params_file);
-      param_file_select (pf, o.where, 0, NULL, &prow);
-    }
-  if (o.mapping && strcmp (o.mapping, "identity")
-      && strcmp (o.mapping, "random"))
-    read_mapping_file (o.mapping);
-
-  /* The input stream: a FILE, or standard input when the parameters of
-     the command line are not enough (a dry run tells).  */
-  if (input)
-    in = tsv_open (input);
-  /* Time unit: --time-unit or the input's; the parameter file's times
-     are converted to it (s, ms, us, ns).  */
-  tsv_reader *readers[1];
-  size_t nr = 0;
-  if (in)
-    readers[nr++] = in;
-  const char *unit = time_unit_again (readers, nr, o.time_unit);
-  if (o.time_unit)
-    unit = o.time_unit;
-  char conversion[128] = "";
-  struct params base;
-  unit = params_layers (pf, prow, unit, conversion, &base);
-
+  struct job j = { .sub = *sub };
+  open_inputs (&j, input);
   /* The long-message remap has columns of its own.  */
-  struct sub actual = *sub;
   if (sub->compute == do_remap && o.style && strcmp (o.style, "long") == 0)
     {
-      actual.cols = remap_long_cols;
-      actual.show = show_remap_long;
+      j.sub.cols = remap_long_cols;
+      j.sub.show = show_remap_long;
     }
-  sub = &actual;
-  size_t nc = ncols_of (sub->cols);
-  double *out = malloc (nc * sizeof *out);
-  if (!out)
-    die ("out of memory");
-  /* Without an input FILE, a dry run: if the command line is enough, no
-     stream is read (stdin stays the caller's, e.g. a while-read loop).  */
-  if (!in)
-    {
-      int needs = needs_input (sub, &base, out);
-      if (needs)
-        {
-          if (isatty (STDIN_FILENO))
-            fprintf (stderr, "%s: reading rows of parameters (a TSV stream "
-                     "with a header) from standard input; end them with "
-                     "Ctrl-D, or give the missing parameters as options\n",
-                     PROGRAM);
-          /* An empty stream holds no rows: the command line's error.  */
-          int ch = getc (stdin);
-          if (ch != EOF)
-            {
-              ungetc (ch, stdin);
-              in = tsv_open (NULL);
-              readers[nr++] = in;
-            }
-          const char *u = time_unit_again (readers, nr, o.time_unit);
-          /* the file's times follow the input's unit */
-          if (u && !o.time_unit)
-            unit = params_layers (pf, prow, u, conversion, &base);
-          /* An empty stream: no rows, the command line's error.  */
-        }
-    }
+  j.nc = ncols_of (j.sub.cols);
+  j.out = xmalloc (j.nc * sizeof *j.out);
+  stdin_if_needed (&j);
   /* Without input rows, compute before writing anything: an error leaves
      stdout empty.  */
-  if (!in)
+  if (!j.in)
     {
-      sub->compute (&base, out);
-      warn_overflow (sub, out, nc);
+      j.sub.compute (&j.base, j.out);
+      warn_overflow (&j.sub, j.out, j.nc);
     }
   tsv_writer *w = tsv_writer_open (NULL);
-  if (in)
-    tsv_copy_meta (w, in);
-  tsv_write_tool_meta (w, sub->name);
-  if (pf)
-    {
-      param_file_write_meta (pf, w);
-      if (o.where)
-        tsv_meta (w, "params_where", "%s", o.where);
-      if (conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", conversion);
-    }
-  if (o.mapping)
-    tsv_meta (w, "mapping", "%s", o.mapping);
-  if (o.mapping && strcmp (o.mapping, "random") == 0)
-    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
-  tsv_meta_time_unit (w, unit);
-
-  if (!in)
-    {
-      size_t ns = ncols_of (sub->show);
-      const char **names = malloc ((ns + nc) * sizeof *names);
-      if (!names)
-        die ("out of memory");
-      for (size_t i = 0; i < ns; i++)
-        names[i] = sub->show[i];
-      for (size_t i = 0; i < nc; i++)
-        names[ns + i] = sub->cols[i];
-      /* A shown parameter that is also computed (P) appears once.  */
-      size_t nn = 0;
-      for (size_t i = 0; i < ns + nc; i++)
-        {
-          int dup = 0;
-          for (size_t j = 0; j < nn; j++)
-            dup |= strcmp (names[j], names[i]) == 0;
-          if (!dup)
-            names[nn++] = names[i];
-        }
-      tsv_write_header (w, nn, names);
-      for (size_t i = 0; i < ns; i++)
-        {
-          int computed = 0;
-          for (size_t j = 0; j < nc; j++)
-            computed |= strcmp (sub->show[i], sub->cols[j]) == 0;
-          if (!computed)
-            put_shown (w, &base, sub->show[i]);
-        }
-      for (size_t j = 0; j < nc; j++)
-        if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
-          tsv_put_str (w, out_str);
-        else
-          tsv_put_num (w, out[j]);
-      tsv_end_row (w);
-      free (names);
-    }
+  write_meta (w, &j);
+  if (j.in)
+    write_rows (w, &j);
   else
-    {
-      size_t ni = tsv_ncols (in);
-      /* Input column i sets parameter pk[i] (numeric) or sk[i] (string);
-         computed column j replaces input column at[j], or is appended.  */
-      int (*pk)[2] = malloc (ni * sizeof *pk);
-      int *sk = malloc (ni * sizeof *sk);
-      long *at = malloc (nc * sizeof *at);
-      long *from = malloc (ni * sizeof *from);
-      struct numcache *cache = calloc (nc, sizeof *cache);
-      const char **names = malloc ((ni + nc) * sizeof *names);
-      if (!pk || !sk || !at || !from || !names || !cache)
-        die ("out of memory");
-      for (size_t i = 0; i < ni; i++)
-        {
-          names[i] = tsv_colname (in, i);
-          /* an alias sets each of its parameters (o: os and or) */
-          int n = param_lookup (names[i], pk[i], NULL);
-          if (n < 1)
-            pk[i][0] = -1;
-          if (n < 2)
-            pk[i][1] = -1;
-          sk[i] = sparam_index (names[i]);
-          from[i] = -1;
-        }
-      size_t nn = ni;
-      for (size_t j = 0; j < nc; j++)
-        {
-          at[j] = tsv_col (in, sub->cols[j]);
-          if (at[j] < 0)
-            {
-              at[j] = (long) nn;
-              names[nn++] = sub->cols[j];
-            }
-          else
-            from[at[j]] = (long) j;
-        }
-      tsv_write_header (w, nn, names);
-      cur_reader = in;
-      struct params p;
-      size_t nmeta = tsv_nmeta (in);
-      while (tsv_next (in))
-        {
-          if (tsv_nmeta (in) != nmeta)
-            {
-              /* Metadata between rows: copied, and a #@time_unit must
-                 agree with the rest.  */
-              time_unit_again (readers, nr, o.time_unit);
-              tsv_copy_meta (w, in);
-              nmeta = tsv_nmeta (in);
-            }
-          explain_row = tsv_lineno (in);
-          p = base;
-          for (size_t i = 0; i < ni; i++)
-            if (pk[i][0] >= 0)
-              {
-                row_param (in, i, pk[i][0], &p);
-                if (pk[i][1] >= 0)
-                  row_param (in, i, pk[i][1], &p);
-              }
-            else if (sk[i] >= 0 && !tsv_is_na (in, i))
-              p.s[sk[i]] = tsv_field (in, i);
-          sub->compute (&p, out);
-          warn_overflow (sub, out, nc);
-          for (size_t i = 0; i < ni; i++)
-            if (from[i] < 0)
-              tsv_put_strn (w, tsv_field (in, i), tsv_field_len (in, i));
-            else if (isnan (out[from[i]])
-                     && strcmp (sub->cols[from[i]], "method") == 0)
-              tsv_put_str (w, out_str);
-            else
-              put_cached (w, cache, nc, (size_t) from[i], out[from[i]]);
-          for (size_t j = 0; j < nc; j++)
-            if ((size_t) at[j] >= ni)
-              {
-                if (isnan (out[j]) && strcmp (sub->cols[j], "method") == 0)
-                  tsv_put_str (w, out_str);
-                else
-                  put_cached (w, cache, nc, j, out[j]);
-              }
-          tsv_end_row (w);
-          /* The network is cached by its string parameters, which point
-             into this row: forget the pointers, keep the copies.  */
-        }
-      cur_reader = NULL;
-      time_unit_again (readers, nr, o.time_unit);
-      free (pk);
-      free (sk);
-      free (at);
-      free (from);
-      free (names);
-      free (cache);
-    }
+    write_one_row (w, &j);
   tsv_writer_close (w);
-  if (in)
-    tsv_close (in);
-  free (prow);
-  param_file_free (pf);
-  free (out);
+  if (j.in)
+    tsv_close (j.in);
+  free (j.prow);
+  param_file_free (j.pf);
+  free (j.out);
   poptFreeContext (con);
   return 0;
 }
