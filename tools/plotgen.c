@@ -832,23 +832,32 @@ parse_size (const char *text, unsigned *w, unsigned *h, int dumb)
   *h = (unsigned) cli_int ("size", x + 1, lo, hi);
 }
 
-int
-main (int argc, char **argv)
+/* Everything one run of plotgen reads and draws.  */
+struct plotjob
 {
-  cli_init (PROGRAM, argc, argv);
-  poptContext con = cli_parse (argc, (const char **) argv, options,
-                               "[FILE...]", NULL);
-  const char **files = poptGetArgs (con);
-  static const char *const stdin_only[] = { "-", NULL };
-  if (!files || !files[0])
-    files = (const char **) stdin_only;
+  enum plot_mode mode;
+  enum plot_draw draw;               /* style of the main series */
+  enum plot_curve_kind fitkind;      /* --fit */
+  struct plot_desc d;                /* what plot_script gets */
+  struct dataset main_ds, over_ds;   /* the inputs, the --overlay */
+  struct xyspec sp, osp;             /* their columns */
+  char **errorbar_cols;
+  const char *unit;                  /* the inputs' time unit */
+  size_t *index;                     /* data block of each group */
+  struct plot_series *series;
+  struct plot_curve *curves;
+  unsigned *main_lt;                 /* linetype of main series */
+};
 
-  /* ---- what to draw */
+/* ---- what to draw: the mode and the options that go with it */
+static void
+choose_mode (struct plotjob *j)
+{
   if (opt_gantt && opt_matrix)
     die_usage ("--gantt and --matrix cannot be used together");
-  enum plot_mode mode = opt_gantt ? PLOT_MODE_GANTT
+  j->mode = opt_gantt ? PLOT_MODE_GANTT
     : opt_matrix ? PLOT_MODE_MATRIX : PLOT_MODE_XY;
-  if (mode != PLOT_MODE_XY)
+  if (j->mode != PLOT_MODE_XY)
     {
       const char *m = opt_gantt ? "--gantt" : "--matrix";
       if (opt_x || opt_by || opt_errorbars || opt_fit || opt_overlay
@@ -861,31 +870,33 @@ main (int argc, char **argv)
     }
   if ((opt_overlay_x || opt_overlay_y) && !opt_overlay)
     die_usage ("--overlay-x and --overlay-y need --overlay FILE");
-  enum plot_draw draw = opt_fit ? PLOT_DRAW_POINTS : PLOT_DRAW_LINESPOINTS;
-  if (opt_style && plot_draw_from_name (opt_style, &draw) != 0)
+  j->draw = opt_fit ? PLOT_DRAW_POINTS : PLOT_DRAW_LINESPOINTS;
+  if (opt_style && plot_draw_from_name (opt_style, &j->draw) != 0)
     die_usage ("--style: unknown style '%s' (lines, points, linespoints or "
                "steps)", opt_style);
-  enum plot_curve_kind fitkind = PLOT_CURVE_HYPERBOLIC;
+  j->fitkind = PLOT_CURVE_HYPERBOLIC;
   if (opt_fit)
     {
       if (strcmp (opt_fit, "hyperbolic") == 0)
-        fitkind = PLOT_CURVE_HYPERBOLIC;
+        j->fitkind = PLOT_CURVE_HYPERBOLIC;
       else if (strcmp (opt_fit, "linear") == 0)
-        fitkind = PLOT_CURVE_LINEAR;
+        j->fitkind = PLOT_CURVE_LINEAR;
       else
         die_usage ("--fit: unknown model '%s' (hyperbolic or linear)",
                    opt_fit);
     }
+}
 
-  /* ---- where to draw it */
-  struct plot_desc d = { 0 };
-  d.mode = mode;
-  d.term = PLOT_TERM_DUMB;
+/* ---- where to draw it: the terminal and its size */
+static void
+choose_output (struct plot_desc *d)
+{
+  d->term = PLOT_TERM_DUMB;
   if (opt_output)
     {
       if (!*opt_output)
         die_usage ("-o: empty file name");
-      if (plot_term_from_path (opt_output, &d.term) != 0)
+      if (plot_term_from_path (opt_output, &d->term) != 0)
         die_usage ("-o: cannot tell the format of '%s' (use a .png, .svg or "
                    ".pdf file name; without -o the plot is drawn as text)",
                    opt_output);
@@ -895,223 +906,259 @@ main (int argc, char **argv)
   if (opt_data && !*opt_data)
     die_usage ("--data: empty file name");
   if (opt_size)
-    parse_size (opt_size, &d.width, &d.height, d.term == PLOT_TERM_DUMB);
-  else if (d.term == PLOT_TERM_DUMB)
+    parse_size (opt_size, &d->width, &d->height, d->term == PLOT_TERM_DUMB);
+  else if (d->term == PLOT_TERM_DUMB)
     {
       struct winsize ws;
-      d.width = 79;
-      d.height = 24;
+      d->width = 79;
+      d->height = 24;
       if (!opt_script && isatty (STDOUT_FILENO)
           && ioctl (STDOUT_FILENO, TIOCGWINSZ, &ws) == 0
           && ws.ws_col >= 10 && ws.ws_row >= 10)
         {
-          d.width = ws.ws_col;
-          d.height = ws.ws_row - 1u;
+          d->width = ws.ws_col;
+          d->height = ws.ws_row - 1u;
         }
     }
   else
     {
-      d.width = 800;
-      d.height = 600;
+      d->width = 800;
+      d->height = 600;
     }
+}
 
-  /* ---- read */
-  struct dataset main_ds = { 0 }, over_ds = { 0 };
-  struct xyspec sp = { 0 }, osp = { 0 };
-  char **errorbar_cols = NULL;
-  if (mode == PLOT_MODE_XY)
+/* -x, -y, --by and --errorbars of an x-y plot.  */
+static void
+xy_columns (struct plotjob *j)
+{
+  struct xyspec *sp = &j->sp;
+  sp->x = opt_x ? opt_x : "bytes";
+  sp->y = split_list ("-y", opt_y ? opt_y : "t", &sp->ny);
+  sp->by = opt_by;
+  if (!opt_errorbars)
+    return;
+  size_t n;
+  char **lh = j->errorbar_cols = split_list ("--errorbars", opt_errorbars, &n);
+  /* Freed before dying: no pointer to them may be left for the
+     leak checker to miss (the fuzz/tool.c harness).  */
+  if (n != 2)
     {
-      sp.x = opt_x ? opt_x : "bytes";
-      sp.y = split_list ("-y", opt_y ? opt_y : "t", &sp.ny);
-      sp.by = opt_by;
-      if (opt_errorbars)
-        {
-          size_t n;
-          char **lh = errorbar_cols
-            = split_list ("--errorbars", opt_errorbars, &n);
-          /* Freed before dying: no pointer to them may be left for the
-             leak checker to miss (the fuzz/tool.c harness).  */
-          if (n != 2)
-            {
-              free_list (lh);
-              die_usage ("--errorbars: '%s' is not two columns LO,HI",
-                         opt_errorbars);
-            }
-          if (sp.ny != 1)
-            {
-              free_list (lh);
-              die_usage ("--errorbars goes with a single -y column");
-            }
-          sp.lo = lh[0];
-          sp.hi = lh[1];
-        }
+      free_list (lh);
+      die_usage ("--errorbars: '%s' is not two columns LO,HI",
+                 opt_errorbars);
+    }
+  if (sp->ny != 1)
+    {
+      free_list (lh);
+      die_usage ("--errorbars goes with a single -y column");
+    }
+  sp->lo = lh[0];
+  sp->hi = lh[1];
+}
+
+/* ---- read every input (and the overlay) */
+static void
+read_inputs (struct plotjob *j, const char **files)
+{
+  if (j->mode == PLOT_MODE_XY)
+    {
+      xy_columns (j);
       for (size_t i = 0; files[i]; i++)
-        read_xy (files[i], &sp, &main_ds);
+        read_xy (files[i], &j->sp, &j->main_ds);
       if (opt_overlay)
         {
-          osp.x = opt_overlay_x ? opt_overlay_x : sp.x;
+          struct xyspec *osp = &j->osp;
+          osp->x = opt_overlay_x ? opt_overlay_x : j->sp.x;
           if (opt_overlay_y)
-            osp.y = split_list ("--overlay-y", opt_overlay_y, &osp.ny);
+            osp->y = split_list ("--overlay-y", opt_overlay_y, &osp->ny);
           else
             {
-              osp.y = sp.y;
-              osp.ny = sp.ny;
+              osp->y = j->sp.y;
+              osp->ny = j->sp.ny;
             }
-          osp.by = sp.by;
-          osp.by_optional = 1;
-          read_xy (opt_overlay, &osp, &over_ds);
+          osp->by = j->sp.by;
+          osp->by_optional = 1;
+          read_xy (opt_overlay, osp, &j->over_ds);
         }
     }
-  else if (mode == PLOT_MODE_GANTT)
+  else if (j->mode == PLOT_MODE_GANTT)
     for (size_t i = 0; files[i]; i++)
-      read_gantt (files[i], &main_ds);
+      read_gantt (files[i], &j->main_ds);
   else
     {
       if (!opt_y || strchr (opt_y, ','))
         die_usage ("--matrix needs one value column: -y COL");
       for (size_t i = 0; files[i]; i++)
-        read_matrix (files[i], opt_y, &main_ds);
-      if (main_ds.rows)
-        check_pairs_unique (&main_ds, opt_y);
+        read_matrix (files[i], opt_y, &j->main_ds);
+      if (j->main_ds.rows)
+        check_pairs_unique (&j->main_ds, opt_y);
     }
   size_t nfiles = 0;
   while (files[nfiles])
     nfiles++;
-  if (main_ds.rows == 0)
+  if (j->main_ds.rows == 0)
     {
       if (nfiles == 1)
         die ("%s: no rows to plot", tsv_name (readers[0]));
       die ("no rows to plot in the %zu inputs", nfiles);
     }
-  if (opt_overlay && over_ds.rows == 0)
+  if (opt_overlay && j->over_ds.rows == 0)
     warn ("%s: no rows: nothing to overlay", opt_overlay);
-  const char *unit = tsv_time_unit (readers, nreaders);
+  j->unit = tsv_time_unit (readers, nreaders);
+}
 
-  /* ---- describe: data blocks, series, curves */
-  size_t nmain = main_ds.ng, nover = over_ds.ng;
-  size_t *index = xrealloc (NULL, (nmain + nover + 1) * sizeof *index);
-  size_t nblocks = emit_blocks (&main_ds, 0, index);
-  if (nover)
-    emit_blocks (&over_ds, nblocks, index + nmain);
-  size_t maxseries = (nmain * sp.ny * 2) + (nover * osp.ny) + NKINDS + 1;
-  struct plot_series *series = xrealloc (NULL, maxseries * sizeof *series);
-  struct plot_curve *curves = xrealloc (NULL, (nmain * sp.ny + 1)
-                                        * sizeof *curves);
-  size_t ns = 0, nc = 0;
+/* The series of the main inputs: one per group and -y column (with its
+   error bars and fitted curve).  Returns the next free linetype.  */
+static unsigned
+xy_main_series (struct plotjob *j, size_t *ns, size_t *nc)
+{
+  const struct xyspec *sp = &j->sp;
   unsigned lt = 1;
-  /* linetype of main series (group k, column j), for the overlay */
-  unsigned *main_lt = xrealloc (NULL, (nmain * sp.ny + 1) * sizeof *main_lt);
-  memset (main_lt, 0, (nmain * sp.ny + 1) * sizeof *main_lt);
-  if (mode == PLOT_MODE_XY)
+  for (size_t k = 0; k < j->main_ds.ng; k++)
+    for (size_t c = 0; c < sp->ny; c++)
+      {
+        const struct group *g = &j->main_ds.g[k];
+        const char *title = sp->by
+          ? (sp->ny > 1 ? xasprintf ("%s %s=%s", sp->y[c], sp->by, g->key)
+             : xasprintf ("%s=%s", sp->by, g->key))
+          : sp->y[c];
+        size_t good = count_finite (&j->main_ds, g, 0, 1 + c);
+        if (good == 0)
+          {
+            warn ("series '%s' has no numeric point: not drawn", title);
+            continue;
+          }
+        if (sp->lo)
+          j->series[(*ns)++] = (struct plot_series) {
+            .title = NULL, .block = j->index[k], .ycol = 2,
+            .locol = 3, .hicol = 4, .draw = PLOT_DRAW_ERRORBARS,
+            .linetype = lt };
+        j->series[(*ns)++] = (struct plot_series) {
+          .title = title, .block = j->index[k], .ycol = (unsigned) (2 + c),
+          .draw = j->draw, .linetype = lt };
+        j->main_lt[k * sp->ny + c] = lt;
+        if (opt_fit)
+          add_fit (&j->main_ds, g, 1 + c, j->fitkind, title, lt,
+                   &j->curves[*nc], nc);
+        lt++;
+      }
+  return lt;
+}
+
+/* The overlay's series, dashed, each in the colour of the main series it
+   is compared with (same --by value, same position in -y).  */
+static void
+xy_overlay_series (struct plotjob *j, unsigned lt, size_t *ns)
+{
+  const struct xyspec *osp = &j->osp;
+  size_t nmain = j->main_ds.ng;
+  for (size_t k = 0; k < j->over_ds.ng; k++)
+    for (size_t c = 0; c < osp->ny; c++)
+      {
+        const struct group *g = &j->over_ds.g[k];
+        const char *name = base_name (opt_overlay);
+        const char *title = osp->by_used
+          ? xasprintf ("%s: %s %s=%s", name, osp->y[c], osp->by, g->key)
+          : xasprintf ("%s: %s", name, osp->y[c]);
+        if (count_finite (&j->over_ds, g, 0, 1 + c) == 0)
+          {
+            warn ("series '%s' has no numeric point: not drawn", title);
+            continue;
+          }
+        unsigned olt = 0;
+        for (size_t m = 0; m < nmain && !olt; m++)
+          if (strcmp (j->main_ds.g[m].key, g->key) == 0)
+            olt = j->main_lt[m * j->sp.ny + (c < j->sp.ny ? c : 0)];
+        j->series[(*ns)++] = (struct plot_series) {
+          .title = title, .block = j->index[nmain + k],
+          .ycol = (unsigned) (2 + c), .draw = PLOT_DRAW_LINES,
+          .linetype = olt ? olt : lt++, .dashed = 1 };
+      }
+}
+
+/* ---- describe: data blocks, series, curves, axes */
+static void
+describe (struct plotjob *j)
+{
+  struct plot_desc *d = &j->d;
+  const struct xyspec *sp = &j->sp;
+  size_t nmain = j->main_ds.ng, nover = j->over_ds.ng;
+  j->index = xrealloc (NULL, (nmain + nover + 1) * sizeof *j->index);
+  size_t nblocks = emit_blocks (&j->main_ds, 0, j->index);
+  if (nover)
+    emit_blocks (&j->over_ds, nblocks, j->index + nmain);
+  size_t maxseries = (nmain * sp->ny * 2) + (nover * j->osp.ny) + NKINDS + 1;
+  j->series = xrealloc (NULL, maxseries * sizeof *j->series);
+  j->curves = xrealloc (NULL, (nmain * sp->ny + 1) * sizeof *j->curves);
+  size_t ns = 0, nc = 0;
+  j->main_lt = xrealloc (NULL, (nmain * sp->ny + 1) * sizeof *j->main_lt);
+  memset (j->main_lt, 0, (nmain * sp->ny + 1) * sizeof *j->main_lt);
+  const char *unit = j->unit;
+  if (j->mode == PLOT_MODE_XY)
     {
-      for (size_t k = 0; k < nmain; k++)
-        for (size_t j = 0; j < sp.ny; j++)
-          {
-            const struct group *g = &main_ds.g[k];
-            const char *title = sp.by
-              ? (sp.ny > 1 ? xasprintf ("%s %s=%s", sp.y[j], sp.by, g->key)
-                 : xasprintf ("%s=%s", sp.by, g->key))
-              : sp.y[j];
-            size_t good = count_finite (&main_ds, g, 0, 1 + j);
-            if (good == 0)
-              {
-                warn ("series '%s' has no numeric point: not drawn", title);
-                continue;
-              }
-            if (sp.lo)
-              series[ns++] = (struct plot_series) {
-                .title = NULL, .block = index[k], .ycol = 2,
-                .locol = 3, .hicol = 4, .draw = PLOT_DRAW_ERRORBARS,
-                .linetype = lt };
-            series[ns++] = (struct plot_series) {
-              .title = title, .block = index[k], .ycol = (unsigned) (2 + j),
-              .draw = draw, .linetype = lt };
-            main_lt[k * sp.ny + j] = lt;
-            if (opt_fit)
-              add_fit (&main_ds, g, 1 + j, fitkind, title, lt, &curves[nc],
-                       &nc);
-            lt++;
-          }
-      for (size_t k = 0; k < nover; k++)
-        for (size_t j = 0; j < osp.ny; j++)
-          {
-            const struct group *g = &over_ds.g[k];
-            const char *name = base_name (opt_overlay);
-            const char *title = osp.by_used
-              ? xasprintf ("%s: %s %s=%s", name, osp.y[j], osp.by, g->key)
-              : xasprintf ("%s: %s", name, osp.y[j]);
-            if (count_finite (&over_ds, g, 0, 1 + j) == 0)
-              {
-                warn ("series '%s' has no numeric point: not drawn", title);
-                continue;
-              }
-            /* the color of the measured series it is compared with: same
-               --by value, same position in -y */
-            unsigned olt = 0;
-            for (size_t m = 0; m < nmain && !olt; m++)
-              if (strcmp (main_ds.g[m].key, g->key) == 0)
-                olt = main_lt[m * sp.ny + (j < sp.ny ? j : 0)];
-            series[ns++] = (struct plot_series) {
-              .title = title, .block = index[nmain + k],
-              .ycol = (unsigned) (2 + j), .draw = PLOT_DRAW_LINES,
-              .linetype = olt ? olt : lt++, .dashed = 1 };
-          }
+      unsigned lt = xy_main_series (j, &ns, &nc);
+      xy_overlay_series (j, lt, &ns);
       if (ns == 0)
         die ("nothing to plot: every value is NA");
-      d.xlabel = opt_xlabel ? opt_xlabel
-        : axis_label ((char **) &sp.x, 1, unit);
-      d.ylabel = opt_ylabel ? opt_ylabel : axis_label (sp.y, sp.ny, unit);
-      d.logx = opt_logx;
-      d.logy = opt_logy;
+      d->xlabel = opt_xlabel ? opt_xlabel
+        : axis_label ((char **) &sp->x, 1, unit);
+      d->ylabel = opt_ylabel ? opt_ylabel : axis_label (sp->y, sp->ny, unit);
+      d->logx = opt_logx;
+      d->logy = opt_logy;
     }
-  else if (mode == PLOT_MODE_GANTT)
+  else if (j->mode == PLOT_MODE_GANTT)
     {
       for (size_t k = 0; k < NKINDS; k++)
-        if (index[k] != SIZE_MAX)
-          series[ns++] = (struct plot_series) {
-            .title = gantt_kinds[k], .block = index[k], .ycol = 3,
+        if (j->index[k] != SIZE_MAX)
+          j->series[ns++] = (struct plot_series) {
+            .title = gantt_kinds[k], .block = j->index[k], .ycol = 3,
             .draw = PLOT_DRAW_BOXES, .color = gantt_colors[k] };
-      d.xlabel = opt_xlabel ? opt_xlabel
+      d->xlabel = opt_xlabel ? opt_xlabel
         : unit ? xasprintf ("time (%s)", unit) : "time";
-      d.ylabel = opt_ylabel ? opt_ylabel : "proc";
-      d.integer_ytics = small_integer_column (&main_ds, 2);
+      d->ylabel = opt_ylabel ? opt_ylabel : "proc";
+      d->integer_ytics = small_integer_column (&j->main_ds, 2);
     }
   else
     {
-      series[ns++] = (struct plot_series) {
+      j->series[ns++] = (struct plot_series) {
         .title = NULL, .block = 0, .ycol = 3, .draw = PLOT_DRAW_CELLS };
-      d.xlabel = opt_xlabel ? opt_xlabel : "src";
-      d.ylabel = opt_ylabel ? opt_ylabel : "dst";
-      d.cblabel = axis_label (&opt_y, 1, unit);
-      d.integer_xtics = small_integer_column (&main_ds, 0);
-      d.integer_ytics = small_integer_column (&main_ds, 1);
+      d->xlabel = opt_xlabel ? opt_xlabel : "src";
+      d->ylabel = opt_ylabel ? opt_ylabel : "dst";
+      d->cblabel = axis_label (&opt_y, 1, unit);
+      d->integer_xtics = small_integer_column (&j->main_ds, 0);
+      d->integer_ytics = small_integer_column (&j->main_ds, 1);
     }
-  d.title = opt_title;
-  d.version = PROGRAM " (" PACKAGE_NAME ") " PACKAGE_VERSION;
-  d.argv = cli.argv_line;
-  d.series = series;
-  d.nseries = ns;
-  d.curves = curves;
-  d.ncurves = nc;
+  d->title = opt_title;
+  d->version = PROGRAM " (" PACKAGE_NAME ") " PACKAGE_VERSION;
+  d->argv = cli.argv_line;
+  d->series = j->series;
+  d->nseries = ns;
+  d->curves = j->curves;
+  d->ncurves = nc;
   if (opt_data)
-    d.data_file = opt_data;
+    d->data_file = opt_data;
   else
     {
-      d.data = datatext.s;
-      d.data_len = datatext.len;
+      d->data = datatext.s;
+      d->data_len = datatext.len;
     }
+}
 
-  /* ---- draw */
+/* ---- draw: the script on stdout (--script), or gnuplot run on it into
+   a temporary file renamed over -o FILE when gnuplot succeeded.  */
+static void
+draw (struct plot_desc *d)
+{
   char *tmp = NULL;
   if (opt_output)
     {
       if (opt_script)
-        d.output = opt_output;
+        d->output = opt_output;
       else
-        d.output = tmp = temp_beside (opt_output);
+        d->output = tmp = temp_beside (opt_output);
     }
   struct plot_text script = { 0 };
-  if (plot_script (&d, &script) != 0)
+  if (plot_script (d, &script) != 0)
     die ("cannot build the gnuplot script: out of memory");
   if (opt_script)
     {
@@ -1131,22 +1178,48 @@ main (int argc, char **argv)
           commit_temp (tmp, opt_output);
         }
     }
-
   plot_text_free (&script);
+}
+
+static void
+plotjob_free (struct plotjob *j)
+{
+  dataset_free (&j->main_ds);
+  dataset_free (&j->over_ds);
+  free (j->series);
+  free (j->curves);
+  free (j->index);
+  free (j->main_lt);
+  if (j->osp.y != j->sp.y)
+    free_list (j->osp.y);
+  free_list (j->sp.y);
+  free_list (j->errorbar_cols);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  poptContext con = cli_parse (argc, (const char **) argv, options,
+                               "[FILE...]", NULL);
+  const char **files = poptGetArgs (con);
+  static const char *const stdin_only[] = { "-", NULL };
+  if (!files || !files[0])
+    files = (const char **) stdin_only;
+
+  struct plotjob j = { 0 };
+  choose_mode (&j);
+  j.d.mode = j.mode;
+  choose_output (&j.d);
+  read_inputs (&j, files);
+  describe (&j);
+  draw (&j.d);
+
   plot_text_free (&datatext);
   for (size_t i = 0; i < nreaders; i++)
     tsv_close (readers[i]);
   free (readers);
-  dataset_free (&main_ds);
-  dataset_free (&over_ds);
-  free (series);
-  free (curves);
-  free (index);
-  free (main_lt);
-  if (osp.y != sp.y)
-    free_list (osp.y);
-  free_list (sp.y);
-  free_list (errorbar_cols);
+  plotjob_free (&j);
   for (size_t i = 0; i < nowned; i++)
     free (owned[i]);
   free (owned);
