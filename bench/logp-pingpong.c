@@ -104,55 +104,16 @@ one_way (int rank, int m)
   return t[REPS / 2];
 }
 
+#define PRELOAD_SIZES "LOGP_PINGPONG_SIZES"
+#define PRELOAD_OUT "LOGP_PINGPONG_OUT"
+#include "preload.h"
+
 static void
-run_sizes (const char *when)
+preload_each (FILE *fp, const char *when, int rank, int m)
 {
-  const char *sizes = getenv ("LOGP_PINGPONG_SIZES");
-  const char *out = getenv ("LOGP_PINGPONG_OUT");
-  int rank, size;
-  if (!sizes || !out)
-    return;
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (size < 2)
-    return;
-  FILE *fp = NULL;
-  if (rank == 0 && !(fp = fopen (out, "a")))
-    {
-      perror (out);
-      MPI_Abort (MPI_COMM_WORLD, 1);
-    }
-  char *list = strdup (sizes);
-  for (char *tok = strtok (list, " ,"); tok; tok = strtok (NULL, " ,"))
-    {
-      int m = atoi (tok);
-      double t = one_way (rank, m);
-      if (fp)
-        fprintf (fp, "%s\t%d\t%.6g\n", when, m, t);
-    }
-  free (list);
+  double t = one_way (rank, m);
   if (fp)
-    fclose (fp);
-  MPI_Barrier (MPI_COMM_WORLD);
-}
-
-int
-MPI_Init (int *argc, char ***argv)
-{
-  int rc = PMPI_Init (argc, argv);
-  if (rc == MPI_SUCCESS)
-    run_sizes ("init");
-  return rc;
-}
-
-int
-MPI_Finalize (void)
-{
-  int done = 0;
-  MPI_Finalized (&done);
-  if (!done)
-    run_sizes ("finalize");
-  return PMPI_Finalize ();
+    fprintf (fp, "%s\t%d\t%.6g\n", when, m, t);
 }
 
 #else

@@ -93,55 +93,16 @@ bcast (int n)
   return sum / size;
 }
 
+#define PRELOAD_SIZES "OSU_SIZES"
+#define PRELOAD_OUT "OSU_OUT"
+#include "preload.h"
+
 static void
-run_sizes (const char *when)
+preload_each (FILE *fp, const char *when, int rank, int n)
 {
-  const char *sizes = getenv ("OSU_SIZES");
-  const char *out = getenv ("OSU_OUT");
-  int rank, size;
-  if (!sizes || !out)
-    return;
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (size < 2)
-    return;
-  FILE *fp = NULL;
-  if (rank == 0 && !(fp = fopen (out, "a")))
-    {
-      perror (out);
-      MPI_Abort (MPI_COMM_WORLD, 2);
-    }
-  char *list = strdup (sizes);
-  for (char *tok = strtok (list, " ,"); tok; tok = strtok (NULL, " ,"))
-    {
-      int n = atoi (tok);
-      double l = latency (rank, n);
-      double b = bcast (n);
-      if (fp)
-        fprintf (fp, "%s\tlatency\t%d\t%.6g\n%s\tbcast\t%d\t%.6g\n", when, n,
-                 l, when, n, b);
-    }
-  free (list);
+  double l = latency (rank, n);
+  double b = bcast (n);
   if (fp)
-    fclose (fp);
-  MPI_Barrier (MPI_COMM_WORLD);
-}
-
-int
-MPI_Init (int *argc, char ***argv)
-{
-  int rc = PMPI_Init (argc, argv);
-  if (rc == MPI_SUCCESS)
-    run_sizes ("init");
-  return rc;
-}
-
-int
-MPI_Finalize (void)
-{
-  int done = 0;
-  MPI_Finalized (&done);
-  if (!done)
-    run_sizes ("finalize");
-  return PMPI_Finalize ();
+    fprintf (fp, "%s\tlatency\t%d\t%.6g\n%s\tbcast\t%d\t%.6g\n", when, n,
+             l, when, n, b);
 }

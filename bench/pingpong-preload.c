@@ -19,57 +19,15 @@
 #define PINGPONG_NO_MAIN
 #include "pingpong.c"
 
-#include <string.h>
+#define PRELOAD_SIZES "PINGPONG_SIZES"
+#define PRELOAD_OUT "PINGPONG_OUT"
+#include "preload.h"
 
-/* The ping-pong of every size of PINGPONG_SIZES; rank 0 writes the lines
-   "WHEN<TAB>bytes<TAB>t" to PINGPONG_OUT (appending).  */
+/* Rank 0 writes the lines "WHEN<TAB>bytes<TAB>t" to PINGPONG_OUT.  */
 static void
-run_sizes (const char *when)
+preload_each (FILE *fp, const char *when, int rank, int n)
 {
-  const char *sizes = getenv ("PINGPONG_SIZES");
-  const char *out = getenv ("PINGPONG_OUT");
-  if (!sizes || !out)
-    return;
-  int rank, size;
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
-  if (size < 2)
-    return;
-  FILE *fp = NULL;
-  if (rank == 0 && !(fp = fopen (out, "a")))
-    {
-      perror (out);
-      MPI_Abort (MPI_COMM_WORLD, 2);
-    }
-  char *list = strdup (sizes);
-  for (char *tok = strtok (list, " ,"); tok; tok = strtok (NULL, " ,"))
-    {
-      int n = atoi (tok);
-      double t = pingpong_size (MPI_COMM_WORLD, rank, n);
-      if (fp)
-        fprintf (fp, "%s\t%d\t%.6g\n", when, n, t);
-    }
-  free (list);
+  double t = pingpong_size (MPI_COMM_WORLD, rank, n);
   if (fp)
-    fclose (fp);
-  MPI_Barrier (MPI_COMM_WORLD);
-}
-
-int
-MPI_Init (int *argc, char ***argv)
-{
-  int rc = PMPI_Init (argc, argv);
-  if (rc == MPI_SUCCESS)
-    run_sizes ("init");
-  return rc;
-}
-
-int
-MPI_Finalize (void)
-{
-  int done = 0;
-  MPI_Finalized (&done);
-  if (!done)
-    run_sizes ("finalize");
-  return PMPI_Finalize ();
+    fprintf (fp, "%s\t%d\t%.6g\n", when, n, t);
 }
