@@ -451,9 +451,7 @@ read_mapping_file (const char *path)
       if (file_map_n == cap)
         {
           cap = cap ? 2 * cap : 64;
-          file_map = realloc (file_map, (size_t) cap * sizeof *file_map);
-          if (!file_map)
-            die ("out of memory");
+          file_map = xrealloc (file_map, (size_t) cap * sizeof *file_map);
         }
       file_map[file_map_n++] = node;
     }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "xalloc.h"
 #include "num.h"
 #include "tsv.h"
 
@@ -68,13 +69,9 @@ table_cell (const char *text)
   if (ncells == cells_cap)
     {
       cells_cap = cells_cap ? 2 * cells_cap : 256;
-      cells = realloc (cells, cells_cap * sizeof *cells);
-      if (!cells)
-        die ("out of memory");
+      cells = xrealloc (cells, cells_cap * sizeof *cells);
     }
-  cells[ncells] = strdup (text);
-  if (!cells[ncells])
-    die ("out of memory");
+  cells[ncells] = xstrdup (text);
   ncells++;
 }
 
@@ -145,9 +142,7 @@ table_print (void)
           int last = c + 1 == table_cols;
           if (len == width || (last && !numeric))
             continue;
-          char *padded = malloc (width + 1);
-          if (!padded)
-            die ("out of memory");
+          char *padded = xmalloc (width + 1);
           size_t pad = width - len;
           if (numeric)
             {
@@ -180,9 +175,7 @@ mark_columns (const tsv_reader *r, const char *list, enum check kind,
 {
   if (!list)
     return;
-  char *copy = strdup (list);
-  if (!copy)
-    die ("out of memory");
+  char *copy = xstrdup (list);
   for (char *save = NULL, *name = strtok_r (copy, ",", &save); name;
        name = strtok_r (NULL, ",", &save))
     checks[tsv_col_required (r, name)] = kind;
@@ -195,9 +188,7 @@ static void
 check_input (tsv_reader *r, tsv_writer *w, int first)
 {
   size_t ncols = tsv_ncols (r);
-  enum check *checks = calloc (ncols ? ncols : 1, sizeof *checks);
-  if (!checks)
-    die ("out of memory");
+  enum check *checks = xcalloc (ncols ? ncols : 1, sizeof *checks);
   mark_columns (r, opt_numeric, CHECK_NUMBER, checks);
   mark_columns (r, opt_integer, CHECK_INTEGER, checks);
   if (w)
@@ -205,9 +196,7 @@ check_input (tsv_reader *r, tsv_writer *w, int first)
       tsv_copy_meta (w, r);
       if (first)
         {
-          const char **names = malloc (ncols * sizeof *names);
-          if (!names)
-            die ("out of memory");
+          const char **names = xmalloc (ncols * sizeof *names);
           for (size_t i = 0; i < ncols; i++)
             names[i] = tsv_colname (r, i);
           tsv_write_header (w, ncols, names);
@@ -259,9 +248,7 @@ main (int argc, char **argv)
 
   if (opt_table && opt_silent)
     die_usage ("--table and --silent are exclusive");
-  tsv_reader **readers = calloc (nfiles, sizeof *readers);
-  if (!readers)
-    die ("out of memory");
+  tsv_reader **readers = xcalloc (nfiles, sizeof *readers);
   tsv_writer *w = opt_silent || opt_table ? NULL : tsv_writer_open (NULL);
   for (size_t k = 0; k < nfiles; k++)
     {

@@ -11,6 +11,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "err.h"
+#include "xalloc.h"
 
 static int
 cmp_double (const void *a, const void *b)
@@ -129,9 +130,7 @@ stats_adapt_check (const struct stats_adapt *cfg, const double *x, size_t n,
 {
   if (n > 0 && n >= cfg->min_reps)
     {
-      double *y = malloc (n * sizeof *y);
-      if (!y)
-        die ("out of memory");
+      double *y = xmalloc (n * sizeof *y);
       memcpy (y, x, n * sizeof *y);
       stats_sort (y, n);
       double med = stats_median_sorted (y, n), lo, hi;
@@ -153,9 +152,7 @@ stats_samples_push (struct stats_samples *s, double v)
   if (s->n == s->cap)
     {
       size_t cap = s->cap ? 2 * s->cap : 64;
-      double *x = realloc (s->x, cap * sizeof *x);
-      if (!x)
-        die ("out of memory");
+      double *x = xrealloc (s->x, cap * sizeof *x);
       s->x = x;
       s->cap = cap;
     }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "xalloc.h"
 #include "num.h"
 #include "tsv.h"
 
@@ -125,9 +126,7 @@ append_word (char **line, size_t *len, size_t *cap, const char *s)
   if (need > *cap)
     {
       *cap = 2 * need;
-      char *n = realloc (*line, *cap);
-      if (!n)
-        die ("out of memory");
+      char *n = xrealloc (*line, *cap);
       *line = n;
     }
   char *o = *line + *len;
@@ -274,9 +273,7 @@ cli_dispatch (int argc, char **argv, const struct cli_subcommand *table)
         cli.subcommand = table[i].name;
         static char label[256];
         snprintf (label, sizeof label, "%s %s", cli.program, sub);
-        const char **av = malloc ((size_t) argc * sizeof *av);
-        if (!av)
-          die ("out of memory");
+        const char **av = xmalloc ((size_t) argc * sizeof *av);
         av[0] = label;
         for (int k = 2; k < argc; k++)
           av[k - 1] = argv[k];
