@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* plogp.c: parameterized LogP at any message size (plogp.h).  */
+#include <config.h>
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plogp.h"
+
+static int
+by_bytes (const void *a, const void *b)
+{
+  double x = ((const struct plogp_point *) a)->bytes;
+  double y = ((const struct plogp_point *) b)->bytes;
+  return (x > y) - (x < y);
+}
+
+static int
+ok_value (double v)
+{
+  return isfinite (v) && v >= 0;
+}
+
+enum plogp_status
+plogp_init (struct plogp *t, const struct plogp_point *pts, size_t n,
+            double L, size_t *which)
+{
+  memset (t, 0, sizeof *t);
+  if (n == 0)
+    return PLOGP_EMPTY;
+  if (!ok_value (L))
+    {
+      if (which)
+        *which = n;
+      return PLOGP_NEGATIVE;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (!ok_value (pts[i].bytes) || !ok_value (pts[i].os)
+        || !ok_value (pts[i].or_) || !ok_value (pts[i].g))
+      {
+        if (which)
+          *which = i;
+        return PLOGP_NEGATIVE;
+      }
+  t->pt = malloc (n * sizeof *t->pt);
+  if (!t->pt)
+    return PLOGP_NOMEM;
+  memcpy (t->pt, pts, n * sizeof *pts);
+  qsort (t->pt, n, sizeof *t->pt, by_bytes);
+  for (size_t i = 1; i < n; i++)
+    if (t->pt[i].bytes == t->pt[i - 1].bytes)
+      {
+        if (which)
+          {
+            /* the second input row of that size */
+            size_t seen = 0;
+            for (size_t k = 0; k < n; k++)
+              if (pts[k].bytes == t->pt[i].bytes && seen++)
+                {
+                  *which = k;
+                  break;
+                }
+          }
+        free (t->pt);
+        t->pt = NULL;
+        return PLOGP_DUPLICATE;
+      }
+  t->n = n;
+  t->L = L;
+  return PLOGP_OK;
+}
+
+void
+plogp_free (struct plogp *t)
+{
+  free (t->pt);
+  t->pt = NULL;
+  t->n = 0;
+}
+
+const char *
+plogp_status_text (enum plogp_status s)
+{
+  switch (s)
+    {
+    case PLOGP_OK:
+      return "ok";
+    case PLOGP_EMPTY:
+      return "no message sizes";
+    case PLOGP_DUPLICATE:
+      return "two rows for the same message size";
+    case PLOGP_NEGATIVE:
+      return "a negative or non-finite size, time or latency";
+    case PLOGP_NOMEM:
+      return "out of memory";
+    }
+  return "unknown status";
+}
+
+/* The value of field F at M on the line through points A and B.  */
+static double
+line (const struct plogp_point *a, const struct plogp_point *b, double m,
+      size_t off)
+{
+  double ya = *(const double *) ((const char *) a + off);
+  double yb = *(const double *) ((const char *) b + off);
+  double f = (m - a->bytes) / (b->bytes - a->bytes);
+  return ya + f * (yb - ya);
+}
+
+void
+plogp_eval (const struct plogp *t, double m, struct plogp_at *out)
+{
+  const struct plogp_point *p = t->pt;
+  size_t n = t->n;
+  out->beyond = m > p[n - 1].bytes;
+  out->below = m < p[0].bytes;
+  const struct plogp_point *a, *b;
+  if (n == 1 || out->below)
+    {
+      const struct plogp_point *q = out->below ? &p[0] : &p[n - 1];
+      out->os = q->os;
+      out->or_ = q->or_;
+      out->g = q->g;
+      return;
+    }
+  if (out->beyond)
+    {
+      a = &p[n - 2];
+      b = &p[n - 1];
+    }
+  else
+    {
+      /* the segment [a, b] holding m: binary search */
+      size_t lo = 0, hi = n - 1;
+      while (hi - lo > 1)
+        {
+          size_t mid = lo + (hi - lo) / 2;
+          if (p[mid].bytes <= m)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      a = &p[lo];
+      b = &p[hi];
+      if (m == a->bytes)
+        {
+          out->os = a->os;
+          out->or_ = a->or_;
+          out->g = a->g;
+          return;
+        }
+    }
+  out->os = line (a, b, m, offsetof (struct plogp_point, os));
+  out->or_ = line (a, b, m, offsetof (struct plogp_point, or_));
+  out->g = line (a, b, m, offsetof (struct plogp_point, g));
+  /* a falling extrapolation cannot go below zero */
+  if (out->os < 0)
+    out->os = 0;
+  if (out->or_ < 0)
+    out->or_ = 0;
+  if (out->g < 0)
+    out->g = 0;
+}
+
+void
+plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out)
+{
+  struct plogp_at v;
+  plogp_eval (t, m, &v);
+  out->os = v.os;
+  out->or_ = v.or_;
+  out->g = v.g;
+  out->beyond = v.beyond;
+  out->below = v.below;
+  /* r(m) = L + g(m) = os + L' + or  (Section 2; Table 1 at m = 1) */
+  out->L = t->L + v.g - v.os - v.or_;
+  out->clamped = out->L < 0;
+  if (out->clamped)
+    out->L = 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* plogp.h: parameterized LogP (Kielmann, Bal, Verstoep, Section 2) as a
+ * cost model: the measured o_s(m), o_r(m) and g(m) of a table of message
+ * sizes, read at any size m, and the per-message LogGP costs that give a
+ * simulator pLogP's timing.
+ *
+ * Between two measured sizes a value is interpolated linearly in bytes;
+ * beyond the largest size it follows the last segment's slope (flagged:
+ * the table does not say what happens there); below the smallest it is
+ * the smallest size's value (flagged).  Pure: no I/O, no exit.  */
+#ifndef MSGPERF_PLOGP_H
+#define MSGPERF_PLOGP_H
+
+#include <stddef.h>
+
+/* One measured size.  */
+struct plogp_point
+{
+  double bytes;
+  double os, or_, g;
+};
+
+struct plogp
+{
+  struct plogp_point *pt;  /* sorted by bytes, sizes distinct */
+  size_t n;
+  double L;                /* pLogP's end-to-end latency */
+};
+
+enum plogp_status
+{
+  PLOGP_OK,
+  PLOGP_EMPTY,       /* no sizes */
+  PLOGP_DUPLICATE,   /* two rows of the same size (*WHICH: the second) */
+  PLOGP_NEGATIVE,    /* a size, time or L below zero or not finite */
+  PLOGP_NOMEM
+};
+
+/* Copy N points (any order) into *T, sorted by size.  On an error other
+   than PLOGP_NOMEM, *WHICH (if not NULL) is the index in PTS of the
+   offending point (N for L).  */
+enum plogp_status plogp_init (struct plogp *t, const struct plogp_point *pts,
+                              size_t n, double L, size_t *which);
+void plogp_free (struct plogp *t);
+const char *plogp_status_text (enum plogp_status s);
+
+/* The values at M bytes.  */
+struct plogp_at
+{
+  double os, or_, g;
+  int beyond;        /* M is above the largest measured size */
+  int below;         /* M is below the smallest measured size */
+};
+void plogp_eval (const struct plogp *t, double m, struct plogp_at *out);
+
+/* The LogGP costs under which a message of M bytes follows pLogP: the
+   sender's CPU is busy o_s(m); the next send waits g(m); the receiver has
+   the message at r(m) = L + g(m) after the send started (Section 2, Fig. 1)
+   and its CPU is busy o_r(m) up to then.  In LogGP terms (G = 0): o_s,
+   o_r, g as measured and L' = L + g(m) - o_s(m) - o_r(m), Table 1's L at
+   size m; clamped to 0 (and *CLAMPED set) when o_r(m) > g(m) makes it
+   negative (unexpected receives, Section 3).  */
+struct plogp_loggp
+{
+  double L, os, or_, g;
+  int clamped;
+  int beyond, below;
+};
+void plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out);
+
+#endif
