@@ -37,21 +37,27 @@ extern char **environ;
 
 #define PROGRAM "plotgen"
 #define MAX_GROUPS 100
+#define MAX_SEGMENTS 6    /* --segments auto tries 1..6, as hyper-reduce */
 
 /* ---------------------------------------------------------------- options */
 
 static char *opt_x, *opt_y, *opt_by, *opt_style, *opt_errorbars;
 static char *opt_title, *opt_xlabel, *opt_ylabel, *opt_size, *opt_output;
 static char *opt_data, *opt_fit, *opt_overlay, *opt_overlay_x, *opt_overlay_y;
+static char *opt_segments;
 static int opt_logx, opt_logy, opt_script, opt_gantt, opt_matrix;
+static long opt_max_points = 100000;
 
 static struct poptOption options[] = {
   { NULL, 'x', POPT_ARG_STRING, &opt_x, 0,
     "column on the x axis (default: bytes)", "COL" },
   { NULL, 'y', POPT_ARG_STRING, &opt_y, 0,
-    "column(s) on the y axis, one series each (default: t)", "COL[,COL...]" },
+    "column(s) on the y axis, one series each (default: the stream's time "
+    "column: t, time, makespan, t_mean, rtt, g or measured)",
+    "COL[,COL...]" },
   { "by", '\0', POPT_ARG_STRING, &opt_by, 0,
-    "one series per value of this column", "COL" },
+    "one series per value of this column (default: per value of a 'label' "
+    "column, else one per input file)", "COL" },
   { "logx", '\0', POPT_ARG_NONE, &opt_logx, 0, "logarithmic x axis", NULL },
   { "logy", '\0', POPT_ARG_NONE, &opt_logy, 0, "logarithmic y axis", NULL },
   { "style", '\0', POPT_ARG_STRING, &opt_style, 0,
@@ -76,6 +82,12 @@ static struct poptOption options[] = {
     "with --script: write the data to FILE and reference it", "FILE" },
   { "fit", '\0', POPT_ARG_STRING, &opt_fit, 0,
     "draw a fitted model over each series: hyperbolic or linear", "MODEL" },
+  { "segments", '\0', POPT_ARG_STRING, &opt_segments, 0,
+    "with --fit: one fit per protocol segment, K segments or auto (as "
+    "hyper-reduce fit; default 1)", "K|auto" },
+  { "max-points", '\0', POPT_ARG_LONG, &opt_max_points, 0,
+    "draw every k-th point of a series above N points (the fit uses all; "
+    "default 100000, 0: draw all)", "N" },
   { "overlay", '\0', POPT_ARG_STRING, &opt_overlay, 0,
     "draw a second stream over the first (dashed lines)", "FILE" },
   { "overlay-x", '\0', POPT_ARG_STRING, &opt_overlay_x, 0,
@@ -248,6 +260,13 @@ open_input (const char *path)
   return r;
 }
 
+static const char *
+base_name (const char *path)
+{
+  const char *s = strrchr (path, '/');
+  return s ? s + 1 : path;
+}
+
 /* What to read from an XY stream.  */
 struct xyspec
 {
@@ -258,13 +277,36 @@ struct xyspec
   const char *by;        /* --by column, or NULL */
   int by_optional;       /* the overlay: --by only if it has the column */
   int by_used;           /* set by read_xy */
+  int by_source;         /* no --by: one series per 'label' value, or per
+                            input file when there are several */
+  int source_used;       /* set by read_xy: series are sources */
 };
+
+/* Without -y: the time column of the stream, by the names the msgperf
+   programs write (the first input decides), else t.  */
+static void
+default_y (const tsv_reader *r, struct xyspec *sp)
+{
+  static const char *const names[] = {
+    "t", "time", "makespan", "t_mean", "rtt", "g", "measured", NULL
+  };
+  for (size_t i = 0; names[i]; i++)
+    if (tsv_col (r, names[i]) >= 0)
+      {
+        sp->y = split_list ("-y", names[i], &sp->ny);
+        return;
+      }
+  /* none: the usual error for a missing 't', with the columns there are */
+  sp->y = split_list ("-y", "t", &sp->ny);
+}
 
 /* Read the XY columns of PATH into DS (stride 1 + ny [+ 2]).  */
 static void
 read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
 {
   tsv_reader *r = open_input (path);
+  if (!sp->y)
+    default_y (r, sp);
   size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
   size_t *col = xrealloc (NULL, nc * sizeof *col);
   size_t k = 0;
@@ -281,13 +323,27 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
     bycol = sp->by_optional ? tsv_col (r, sp->by)
       : (long) tsv_col_required (r, sp->by);
   sp->by_used |= bycol >= 0;
+  long labcol = -1;
+  const char *source = "";
+  if (!sp->by && sp->by_source)
+    {
+      labcol = tsv_col (r, "label");
+      if (labcol < 0 && sp->by_source > 1)
+        source = base_name (path);
+      sp->source_used |= labcol >= 0 || source[0];
+    }
+  if (labcol >= 0)
+    bycol = labcol;
   ds->stride = nc;
   struct group *last = NULL;
   while (tsv_next (r))
     {
-      const char *key = bycol >= 0 ? tsv_field (r, (size_t) bycol) : "";
+      const char *key = bycol >= 0 ? tsv_field (r, (size_t) bycol) : source;
       struct group *g = last && strcmp (last->key, key) == 0
         ? last : group_get (ds, key);
+      if (!g && bycol < 0)
+        die ("%s: more than %d inputs: one series each is too many (give "
+             "--by COLUMN)", tsv_name (r), MAX_GROUPS);
       if (!g)
         tsv_die_field (r, (size_t) bycol,
                        "more than %d distinct values: --by is for a few "
@@ -453,6 +509,26 @@ text_add (struct plot_text *t, const char *s, size_t n)
   t->s[t->len] = '\0';
 }
 
+/* G's rows above --max-points: every k-th line of its text, and the
+   last, so that gnuplot draws about that many points (it slows down
+   well before a million; the fit still sees every point).  */
+static void
+emit_thinned (const struct group *g)
+{
+  size_t k = (g->n + (size_t) opt_max_points - 1) / (size_t) opt_max_points;
+  warn ("%s%s%zu points in one series: 1 in %zu drawn (--max-points 0 "
+        "draws them all)", g->key, g->key[0] ? ": " : "", g->n, k);
+  const char *p = g->text, *end = g->text + g->tlen;
+  for (size_t i = 0; p < end; i++)
+    {
+      const char *nl = memchr (p, '\n', (size_t) (end - p));
+      size_t len = (size_t) (nl - p) + 1;
+      if (i % k == 0 || i + 1 == g->n)
+        text_add (&datatext, p, len);
+      p += len;
+    }
+}
+
 /* Append the groups of DS as blocks (separated by two blank lines, which
    gnuplot numbers with "index").  Returns the number of blocks written;
    empty groups are skipped and their index set to SIZE_MAX.  */
@@ -471,7 +547,10 @@ emit_blocks (const struct dataset *ds, size_t first_block, size_t *index)
       if (b > 0)
         text_add (&datatext, "\n\n", 2);
       index[k] = b++;
-      text_add (&datatext, g->text, g->tlen);
+      if (opt_max_points > 0 && g->n > (size_t) opt_max_points)
+        emit_thinned (g);
+      else
+        text_add (&datatext, g->text, g->tlen);
     }
   return b - first_block;
 }
@@ -546,12 +625,6 @@ axis_label (char **names, size_t n, const char *unit)
   return own (s);
 }
 
-static const char *
-base_name (const char *path)
-{
-  const char *s = strrchr (path, '/');
-  return s ? s + 1 : path;
-}
 
 /* ---------------------------------------------------------------- fits */
 
@@ -559,6 +632,17 @@ base_name (const char *path)
    hyper-reduce's fit (common/models/hyper/hyperfit.c: eq. (2) of the hyperbolic-model
    paper, or Hockney's alpha + beta x) and describe the curve in *C.  A
    series that cannot be fitted gets a warning and no curve.  */
+static size_t fit_segments = 1;    /* --segments: K, or 0 for auto */
+
+/* A number for a legend: 4 significant digits.  */
+static const char *
+legend_num (double v)
+{
+  char b[NUM_BUFSIZE];
+  num_format (v, 4, b);
+  return xasprintf ("%s", b);
+}
+
 static void
 add_fit (const struct dataset *ds, const struct group *g, size_t yc,
          enum plot_curve_kind kind, const char *title, unsigned linetype,
@@ -581,8 +665,16 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
     .model = kind == PLOT_CURVE_LINEAR ? HFIT_LINEAR : HFIT_HYPERBOLIC,
     .weight = HFIT_WEIGHT_RELATIVE
   };
-  struct hfit_result res;
-  enum hfit_status st = hfit_fit (x, t, n, &opt, &res);
+  struct hfit_result res[MAX_SEGMENTS];
+  double breaks[MAX_SEGMENTS];
+  size_t k = 1;
+  enum hfit_status st;
+  if (fit_segments == 1)
+    st = hfit_fit (x, t, n, &opt, &res[0]);
+  else
+    st = hfit_segments_search (x, t, n, fit_segments,
+                               fit_segments ? fit_segments : MAX_SEGMENTS,
+                               &opt, &k, breaks, res);
   free (x);
   free (t);
   const char *model = kind == PLOT_CURVE_LINEAR ? "linear" : "hyperbolic";
@@ -591,15 +683,25 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
       warn ("series '%s': no %s fit: %s", title, model, hfit_strerror (st));
       return;
     }
-  char p1[NUM_BUFSIZE], p2[NUM_BUFSIZE];
-  num_format (res.p[0], 4, p1);
-  num_format (res.p[1], 4, p2);
-  *c = (struct plot_curve) {
-    .kind = kind, .p1 = res.p[0], .p2 = res.p[1], .linetype = linetype,
-    .title = kind == PLOT_CURVE_LINEAR
-      ? xasprintf ("%s: alpha=%s beta=%s", title, p1, p2)
-      : xasprintf ("%s: a=%s b=%s", title, p1, p2) };
-  (*nc)++;
+  for (size_t i = 0; i < k; i++)
+    {
+      /* segment i holds breaks[i-1] <= x < breaks[i] (hyperfit.h) */
+      const char *range = k == 1 ? ""
+        : i == 0 ? xasprintf (", x < %s", legend_num (breaks[0]))
+        : i + 1 == k ? xasprintf (", x >= %s", legend_num (breaks[i - 1]))
+        : xasprintf (", %s <= x < %s", legend_num (breaks[i - 1]),
+                     legend_num (breaks[i]));
+      const char *p1 = legend_num (res[i].p[0]), *p2 = legend_num (res[i].p[1]);
+      c[i] = (struct plot_curve) {
+        .kind = kind, .p1 = res[i].p[0], .p2 = res[i].p[1],
+        .linetype = linetype,
+        .has_lo = k > 1 && i > 0, .lo = i > 0 ? breaks[i - 1] : 0,
+        .has_hi = k > 1 && i + 1 < k, .hi = i + 1 < k ? breaks[i] : 0,
+        .title = kind == PLOT_CURVE_LINEAR
+          ? xasprintf ("%s%s: alpha=%s beta=%s", title, range, p1, p2)
+          : xasprintf ("%s%s: a=%s b=%s", title, range, p1, p2) };
+    }
+  *nc += k;
 }
 
 /* ---------------------------------------------------------------- files */
@@ -885,6 +987,14 @@ choose_mode (struct plotjob *j)
         die_usage ("--fit: unknown model '%s' (hyperbolic or linear)",
                    opt_fit);
     }
+  if (opt_segments && !opt_fit)
+    die_usage ("--segments goes with --fit");
+  if (opt_segments)
+    fit_segments = strcmp (opt_segments, "auto") == 0 ? 0
+      : (size_t) cli_int ("segments", opt_segments, 1, MAX_SEGMENTS);
+  if (opt_max_points < 0)
+    die_usage ("--max-points: %ld is negative (0 draws every point)",
+               opt_max_points);
 }
 
 /* ---- where to draw it: the terminal and its size */
@@ -933,7 +1043,9 @@ xy_columns (struct plotjob *j)
 {
   struct xyspec *sp = &j->sp;
   sp->x = opt_x ? opt_x : "bytes";
-  sp->y = split_list ("-y", opt_y ? opt_y : "t", &sp->ny);
+  sp->ny = 1;                  /* without -y: one, chosen by default_y */
+  if (opt_y)
+    sp->y = split_list ("-y", opt_y, &sp->ny);
   sp->by = opt_by;
   if (!opt_errorbars)
     return;
@@ -960,9 +1072,13 @@ xy_columns (struct plotjob *j)
 static void
 read_inputs (struct plotjob *j, const char **files)
 {
+  size_t nfiles = 0;
+  while (files[nfiles])
+    nfiles++;
   if (j->mode == PLOT_MODE_XY)
     {
       xy_columns (j);
+      j->sp.by_source = nfiles > 1 ? 2 : 1;
       for (size_t i = 0; files[i]; i++)
         read_xy (files[i], &j->sp, &j->main_ds);
       if (opt_overlay)
@@ -993,9 +1109,6 @@ read_inputs (struct plotjob *j, const char **files)
       if (j->main_ds.rows)
         check_pairs_unique (&j->main_ds, opt_y);
     }
-  size_t nfiles = 0;
-  while (files[nfiles])
-    nfiles++;
   if (j->main_ds.rows == 0)
     {
       if (nfiles == 1)
@@ -1021,6 +1134,8 @@ xy_main_series (struct plotjob *j, size_t *ns, size_t *nc)
         const char *title = sp->by
           ? (sp->ny > 1 ? xasprintf ("%s %s=%s", sp->y[c], sp->by, g->key)
              : xasprintf ("%s=%s", sp->by, g->key))
+          : sp->source_used
+          ? (sp->ny > 1 ? xasprintf ("%s %s", sp->y[c], g->key) : g->key)
           : sp->y[c];
         size_t good = count_finite (&j->main_ds, g, 0, 1 + c);
         if (good == 0)
@@ -1089,7 +1204,8 @@ describe (struct plotjob *j)
     emit_blocks (&j->over_ds, nblocks, j->index + nmain);
   size_t maxseries = (nmain * sp->ny * 2) + (nover * j->osp.ny) + NKINDS + 1;
   j->series = xrealloc (NULL, maxseries * sizeof *j->series);
-  j->curves = xrealloc (NULL, (nmain * sp->ny + 1) * sizeof *j->curves);
+  j->curves = xrealloc (NULL, (nmain * sp->ny * MAX_SEGMENTS + 1)
+                        * sizeof *j->curves);
   size_t ns = 0, nc = 0;
   j->main_lt = xrealloc (NULL, (nmain * sp->ny + 1) * sizeof *j->main_lt);
   memset (j->main_lt, 0, (nmain * sp->ny + 1) * sizeof *j->main_lt);

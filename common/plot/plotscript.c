@@ -246,6 +246,11 @@ put_style (struct plot_text *t, const struct plot_series *s)
 {
   if (s->linetype)
     putf (t, " lt %u", s->linetype);
+  /* gnuplot's linetypes repeat colour and point type every 8: from the
+     9th series on, its own point type keeps it apart.  */
+  if (s->linetype > 8 && (s->draw == PLOT_DRAW_POINTS
+                          || s->draw == PLOT_DRAW_LINESPOINTS))
+    putf (t, " pt %u", s->linetype);
   if (s->color)
     {
       put (t, " lc rgb ");
@@ -299,6 +304,26 @@ put_curve_def (struct plot_text *t, size_t i, const struct plot_curve *c)
   if (!isfinite (c->p1) || !isfinite (c->p2))
     return -1;
   putf (t, "fit%zu(x) = ", i + 1);
+  if (c->has_lo || c->has_hi)
+    {
+      /* one segment of a piecewise fit: undefined (1/0) elsewhere */
+      if ((c->has_lo && !isfinite (c->lo)) || (c->has_hi && !isfinite (c->hi)))
+        return -1;
+      put (t, "(");
+      if (c->has_lo)
+        {
+          put (t, "x>=");
+          put_num (t, c->lo);
+        }
+      if (c->has_lo && c->has_hi)
+        put (t, " && ");
+      if (c->has_hi)
+        {
+          put (t, "x<");
+          put_num (t, c->hi);
+        }
+      put (t, ") ? ");
+    }
   switch (c->kind)
     {
     case PLOT_CURVE_HYPERBOLIC:
@@ -311,18 +336,19 @@ put_curve_def (struct plot_text *t, size_t i, const struct plot_curve *c)
       put_num (t, c->p2);
       put (t, "*x)+");
       put_num (t, c->p2);
-      put (t, "*x\n");
+      put (t, "*x");
       break;
     case PLOT_CURVE_LINEAR:
       /* T(x) = alpha + beta x (Hockney) */
       put_num (t, c->p1);
       put (t, "+");
       put_num (t, c->p2);
-      put (t, "*x\n");
+      put (t, "*x");
       break;
     default:
       return -1;
     }
+  put (t, c->has_lo || c->has_hi ? " : 1/0\n" : "\n");
   return 0;
 }
 

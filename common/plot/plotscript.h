@@ -81,6 +81,8 @@ struct plot_curve
   double p1, p2;       /* (a, b) or (alpha, beta) */
   const char *title;   /* legend text (raw) */
   unsigned linetype;
+  int has_lo, has_hi;  /* drawn only where lo <= x (has_lo), x < hi */
+  double lo, hi;
 };
 
 struct plot_desc
