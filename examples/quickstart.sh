@@ -77,9 +77,9 @@ else
   step "skipping the contention and Diamond DAG predictions: the LogGP summary has no value for$missing ($check)"
 fi
 
-step "drawing the measured round trip with the fitted model"
-plotgen -x bytes -y rtt --fit hyperbolic --logx --logy \
-  --title 'round trip measured by logp-measure, hyperbolic fit' \
+step "drawing the measured round trip with the model fitted per protocol segment"
+plotgen -x bytes -y rtt --fit hyperbolic --segments auto --logx --logy \
+  --title 'round trip measured by logp-measure, hyperbolic fit per segment' \
   -o "$out/rtt.png" "$out/logp.tsv"
 
 # ------------------------------------------------------------ summary
