@@ -585,21 +585,6 @@ xasprintf (const char *fmt, ...)
   return own (s);
 }
 
-/* Columns that count things rather than measure time: their axis label
-   gets no time unit.  */
-static int
-is_count_column (const char *name)
-{
-  static const char *const counts[] = {
-    "bytes", "P", "nprocs", "procs", "hops", "reps", "S", "src", "dst",
-    "proc", "rank", "size", "n", "fanout", "depth", "seed", NULL
-  };
-  for (size_t i = 0; counts[i]; i++)
-    if (strcmp (name, counts[i]) == 0)
-      return 1;
-  return 0;
-}
-
 static char *
 axis_label (char **names, size_t n, const char *unit)
 {
@@ -614,7 +599,7 @@ axis_label (char **names, size_t n, const char *unit)
       if (i)
         strcat (s, ", ");
       strcat (s, names[i]);
-      time |= !is_count_column (names[i]);
+      time |= !tsv_is_count_name (names[i]);
     }
   if (unit && time)
     {

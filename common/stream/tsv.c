@@ -616,6 +616,7 @@ struct tsv_writer
   char *tmp;           /* temporary name */
   size_t ncols;        /* 0 before the header */
   size_t nfields;      /* in the current row */
+  unsigned char *count;  /* per column: a count (tsv_is_count_name) */
   char *last_time_unit;
   /* How many metadata lines of each reader were copied already.  */
   const tsv_reader *copied_from[16];
@@ -792,6 +793,24 @@ tsv_write_header (tsv_writer *w, size_t n, const char *const *names)
   out_c (w, '\n');
   w->ncols = n;
   w->nfields = 0;
+  free (w->count);
+  w->count = xcalloc (n, 1);
+  for (size_t i = 0; i < n; i++)
+    w->count[i] = (unsigned char) tsv_is_count_name (names[i]);
+}
+
+int
+tsv_is_count_name (const char *name)
+{
+  static const char *const counts[] = {
+    "bytes", "P", "nprocs", "procs", "hops", "reps", "S", "src", "dst",
+    "proc", "rank", "size", "n", "fanout", "depth", "seed", "nodes",
+    "messages", "events", "ops", "pairs", "blocks", "rounds", NULL
+  };
+  for (size_t i = 0; counts[i]; i++)
+    if (strcmp (name, counts[i]) == 0)
+      return 1;
+  return 0;
 }
 
 static void
@@ -818,7 +837,13 @@ void
 tsv_put_num (tsv_writer *w, double v)
 {
   char buf[NUM_BUFSIZE];
-  int n = num_format (v, tsv_precision, buf);
+  /* --precision rounds measurements and model values, never a whole
+     count (bytes, P, nodes ...): 64 stays 64, not 6e+01.  */
+  int prec = tsv_precision;
+  if (prec >= 0 && w->count && w->nfields < w->ncols && w->count[w->nfields]
+      && v == nearbyint (v) && fabs (v) <= 9007199254740992.0)
+    prec = -1;
+  int n = num_format (v, prec, buf);
   sep (w);
   out (w, buf, (size_t) n);
 }
@@ -936,6 +961,7 @@ writer_free (tsv_writer *w)
   free (w->path);
   free (w->tmp);
   free (w->last_time_unit);
+  free (w->count);
   free (w->buf);
   free (w);
 }

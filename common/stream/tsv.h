@@ -153,6 +153,12 @@ void tsv_writer_close (tsv_writer *w);
    program that dies does not show up as leaking them.  */
 void tsv_free_all (void);
 
+/* Is NAME a column of whole counts (bytes, P, nprocs, hops, reps, src,
+   dst, nodes ...; msgperf(7))?  tsv_put_num prints a whole value of such
+   a column exactly whatever the precision, and plotgen gives its axis no
+   time unit.  */
+int tsv_is_count_name (const char *name);
+
 /* Precision used by tsv_put_num (-1: round trip; set from --precision).  */
 extern int tsv_precision;
 
