@@ -25,6 +25,7 @@
 #include "hyperfit.h"
 #include "hyperinvert.h"
 #include "num.h"
+#include "readfile.h"
 #include "params.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -605,28 +606,20 @@ reduce_lookup (void *ctx, const char *name, double *num, struct hyper_cb *cb)
   return HEXPR_UNBOUND;
 }
 
+/* The expression file PATH, as text.  */
 static char *
-read_file (const char *path)
+read_expr_file (const char *path)
 {
-  FILE *fp = fopen (path, "rb");
-  if (!fp)
-    die ("%s: cannot open: %s", path, strerror (errno));
-  size_t n = 0, cap = 4096;
-  char *buf = xmalloc (cap);
-  size_t got;
-  while ((got = fread (buf + n, 1, cap - n - 1, fp)) > 0)
-    {
-      n += got;
-      if (cap - n - 1 == 0)
-        buf = xrealloc (buf, cap *= 2);
-    }
-  if (ferror (fp))
-    die ("%s: read error: %s", path, strerror (errno));
-  fclose (fp);
-  buf[n] = '\0';
-  if (strlen (buf) != n)
+  char *text;
+  size_t len;
+  enum readfile_status st = read_file (path, 1, &text, &len);
+  if (st == READFILE_NUL)
     die ("%s: the expression file contains a NUL byte", path);
-  return buf;
+  if (st == READFILE_NOMEM)
+    die ("%s: out of memory while reading the expression file", path);
+  if (st != READFILE_OK)
+    die ("%s: %s: %s", path, readfile_strerror (st), strerror (errno));
+  return text;
 }
 
 static int
@@ -649,7 +642,7 @@ cmd_reduce (int argc, const char **argv)
     text = opt_expr;
   else if (opt_expr_file)
     {
-      text = owned = read_file (opt_expr_file);
+      text = owned = read_expr_file (opt_expr_file);
       where = opt_expr_file;
     }
   else if (nargs)

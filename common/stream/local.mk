@@ -10,4 +10,5 @@ common_stream_libstream_a_SOURCES = \
 	common/stream/tsv.c common/stream/tsv.h \
 	common/stream/cli.c common/stream/cli.h \
 	common/stream/params.c common/stream/params.h \
-	common/stream/sizelist.c common/stream/sizelist.h
+	common/stream/sizelist.c common/stream/sizelist.h \
+	common/stream/readfile.c common/stream/readfile.h

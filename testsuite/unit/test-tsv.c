@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "readfile.h"
 #include "tsv.h"
 #include "unit.h"
 
@@ -252,6 +254,39 @@ test_writer (void)
   CHECK (rmdir (dir) == 0);
 }
 
+/* The one whole-file reader: contents, a file longer than its first
+   buffer, a NUL byte, a missing file.  */
+static void
+test_read_file (void)
+{
+  char path[] = "/tmp/test-tsv-rf-XXXXXX";
+  int fd = mkstemp (path);
+  CHECK (fd >= 0);
+  size_t big = (1 << 16) + 123;   /* past the first 64 KiB buffer */
+  char *data = malloc (big);
+  for (size_t i = 0; i < big; i++)
+    data[i] = (char) ('a' + i % 26);
+  CHECK (write (fd, data, big) == (ssize_t) big);
+  close (fd);
+  char *text;
+  size_t len;
+  CHECK (read_file (path, 1, &text, &len) == READFILE_OK);
+  CHECK (len == big && text[len] == '\0' && memcmp (text, data, big) == 0);
+  free (text);
+  fd = open (path, O_WRONLY | O_TRUNC);
+  CHECK (write (fd, "ab\0cd", 5) == 5);
+  close (fd);
+  CHECK (read_file (path, 1, &text, &len) == READFILE_NUL && len == 2
+         && text == NULL);
+  CHECK (read_file (path, 0, &text, &len) == READFILE_OK && len == 5);
+  free (text);
+  CHECK (unlink (path) == 0);
+  CHECK (read_file (path, 1, &text, &len) == READFILE_OPEN && !text);
+  CHECK (strcmp (readfile_strerror (READFILE_NUL), "contains a NUL byte")
+         == 0);
+  free (data);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -262,5 +297,6 @@ main (int argc, char **argv)
   test_streaming ();
   test_time_units ();
   test_writer ();
+  test_read_file ();
   return unit_done ();
 }
