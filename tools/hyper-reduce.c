@@ -695,6 +695,8 @@ cmd_reduce (int argc, const char **argv)
      dies (valgrind saw it definitely lost).  */
   static struct hexpr *e;
   e = hexpr_parse (text, &err);
+  if (!e && err.nomem)
+    die ("%s", err.msg);
   if (!e)
     die_at (where, err.line, err.col, "%s", err.msg);
 
@@ -781,6 +783,8 @@ cmd_reduce (int argc, const char **argv)
         lets[i].cur = lets[i].vals.v[pos[i]];
       if (hexpr_eval (e, &env, &outs[row], &err) < 0)
         {
+          if (err.nomem)
+            die ("%s", err.msg);
           char with[200] = "";
           size_t len = 0;
           for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
