@@ -1169,6 +1169,8 @@ cmd_fit (int argc, const char **argv)
           enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n,
                                                   at.v, at.n, &fo, res, &bad);
           k = at.n + 1;
+          if (st == HFIT_NO_MEMORY)
+            die ("%s%s", what, hfit_strerror (st));
           if (st != HFIT_OK)
             {
               char seg[300];
