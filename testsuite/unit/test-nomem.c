@@ -203,6 +203,30 @@ test_treefilter (void)
   free (vals);
   tf_buf_free (&b);
 
+  /* A class list of one class with 4 M members (32 MB): adding a member
+     builds a merged copy, which does not fit; the list is kept.  */
+  struct tf_buf cl;
+  tf_buf_init (&cl);
+  size_t members = 4 * MB - 2;
+  CHECK (tf_buf_reserve (&cl, members + 2) == 0);
+  if (cl.cap >= members + 2)
+    {
+      cl.v[0] = 5;
+      cl.v[1] = (double) members;
+      for (size_t i = 0; i < members; i++)
+        cl.v[2 + i] = (double) i;
+      cl.len = members + 2;
+      double *before = cl.v;
+      limit (8 * MB);
+      rc = tf_bin_add (&cl, 1, 0, 7);
+      unlimit ();
+      CHECK (rc == -1 && cl.v == before && cl.len == members + 2
+             && cl.v[0] == 5);
+      CHECK (tf_bin_add (&cl, 1, 0, 7) == 0 && cl.len == members + 5
+             && cl.v[0] == 1 && cl.v[3] == 5);
+    }
+  tf_buf_free (&cl);
+
   /* An aligner of 2^26 inputs.  */
   struct tf_aligner a;
   limit (8 * MB);
