@@ -40,7 +40,7 @@ fail (struct treespec_error *err, int line, int col, const char *fmt, ...)
 }
 
 /* Out of memory: a failure of the machine, not of the spec (the caller
-   exits 1 with the message, where a bad spec is a usage error).  WHAT
+   exits 1 with the message, where a bad spec is a usage error).  FMT
    completes "out of memory while ...".  */
 static int
 nomem (struct treespec_error *err, const char *fmt, ...)
