@@ -2,7 +2,8 @@
 /* hyperexpr.c (fuzz): hyper-reduce's expression language (common/
  * hyperexpr.c) on any text.  Every name is bound, by a hash of its
  * spelling, to a number or a block, so that evaluation goes deep.
- * Properties: a parse error has a line and column >= 1 and a message;
+ * Properties: a parse error has a line and column >= 1 and a message
+ * (out of memory: line and column 0, "out of memory while ...");
  * the free names are distinct and non-empty; evaluation ends in a block
  * or an error with a message; nothing leaks (hexpr_free).  The parser
  * never dies, so no FUZZ_TRY is needed.  */
@@ -54,7 +55,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   struct hexpr *e = hexpr_parse (text, &err);
   if (!e)
     {
-      FUZZ_ASSERT (err.line >= 1 && err.col >= 1);
+      if (err.nomem)
+        FUZZ_ASSERT (err.line == 0 && err.col == 0
+                     && strncmp (err.msg, "out of memory while ", 20) == 0);
+      else
+        FUZZ_ASSERT (err.line >= 1 && err.col >= 1);
       FUZZ_ASSERT (err.msg[0] != '\0' && memchr (err.msg, '\0', sizeof err.msg));
     }
   else
@@ -72,7 +77,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       memset (&err, 0, sizeof err);
       if (hexpr_eval (e, &env, &out, &err) != 0)
         FUZZ_ASSERT (err.msg[0] != '\0'
-                     && memchr (err.msg, '\0', sizeof err.msg));
+                     && memchr (err.msg, '\0', sizeof err.msg)
+                     && (!err.nomem
+                         || strncmp (err.msg, "out of memory while ", 20)
+                            == 0));
       hexpr_free (e);
     }
   free (text);

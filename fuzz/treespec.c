@@ -2,7 +2,8 @@
 /* treespec.c (fuzz): comet-run's tree topology specs (common/models/trees/treespec.h):
  * the one-line spec (first byte bit 0 clear) or a topology file's text,
  * for a number of ranks taken from the second byte (1 to 256).  No die: errors come back in struct treespec_error.
- * Properties: an error has a message; a tree has rank 0 as root, every
+ * Properties: an error has a message (out of memory: "out of memory
+ * while ...", line and column 0); a tree has rank 0 as root, every
  * other rank's parent a rank of a smaller level, children lists that are
  * the inverse of the parent array, subtree sizes that add up, and the
  * counts (depth, leaves, internal, max_fanout) that match.  */
@@ -41,7 +42,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
                 : treespec_parse (text, nranks, &t, &err);
   if (rc != 0)
     FUZZ_ASSERT (rc == -1 && err.msg[0] != '\0'
-                 && memchr (err.msg, '\0', sizeof err.msg));
+                 && memchr (err.msg, '\0', sizeof err.msg)
+                 && (!err.nomem
+                     || (err.line == 0 && err.col == 0
+                         && strncmp (err.msg, "out of memory while ", 20)
+                            == 0)));
   else
     {
       FUZZ_ASSERT (t.n == nranks);

@@ -669,6 +669,8 @@ cmd_reduce (int argc, const char **argv)
      dies (valgrind saw it definitely lost).  */
   static struct hexpr *e;
   e = hexpr_parse (text, &err);
+  if (!e && err.nomem)
+    die ("%s", err.msg);
   if (!e)
     die_at (where, err.line, err.col, "%s", err.msg);
 
@@ -755,6 +757,8 @@ cmd_reduce (int argc, const char **argv)
         lets[i].cur = lets[i].vals.v[pos[i]];
       if (hexpr_eval (e, &env, &outs[row], &err) < 0)
         {
+          if (err.nomem)
+            die ("%s", err.msg);
           char with[200] = "";
           size_t len = 0;
           for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
@@ -1139,6 +1143,8 @@ cmd_fit (int argc, const char **argv)
           enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n,
                                                   at.v, at.n, &fo, res, &bad);
           k = at.n + 1;
+          if (st == HFIT_NO_MEMORY)
+            die ("%s%s", what, hfit_strerror (st));
           if (st != HFIT_OK)
             {
               char seg[300];

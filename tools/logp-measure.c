@@ -352,6 +352,8 @@ check_topology (struct config *c)
       tree_free (&t);
       return;
     }
+  if (err.nomem)
+    mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
   if (path && err.line > 0)
     die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
                err.msg);
@@ -415,6 +417,8 @@ gather_part (struct overlay *ov, enum part part, struct lm_result *res,
   tf_buf_init (&mine);
   tf_buf_init (&all);
   const char *e = tf_concat_rows (&tp, mpu_rank, rec, nrec, &mine);
+  if (e == tf_nomem)
+    mpu_die (EXIT_DATA, "%s of the results", tf_nomem);
   if (e)
     mpu_die (EXIT_DATA, "gathering the results: %s", e);
   free (rec);
@@ -500,10 +504,11 @@ gather_classes (struct overlay *ov, const struct config *c,
   struct tf_buf mine;
   tf_buf_init (&mine);
   for (size_t p = 0; p < npairs; p++)
-    if (pairs[p].src == mpu_rank)
-      tf_bin_add (&mine, logp_class_key (class_value (c, &res[p]),
-                                         c->class_width), 0,
-                  (double) pairs[p].src * mpu_size + pairs[p].dst);
+    if (pairs[p].src == mpu_rank
+        && tf_bin_add (&mine, logp_class_key (class_value (c, &res[p]),
+                                              c->class_width), 0,
+                       (double) pairs[p].src * mpu_size + pairs[p].dst) < 0)
+      mpu_die (EXIT_DATA, "%s of the classes", tf_nomem);
   struct tf_params tp;
   memset (&tp, 0, sizeof tp);
   tp.m = 1;
@@ -741,7 +746,8 @@ summarize (const struct lm_result *r, const struct config *c,
       cfg.L_p.lo = L - hw;
       cfg.L_p.hi = L + hw;
     }
-  loggp_derive (rows, r->nrows, &cfg, out);
+  if (loggp_derive (rows, r->nrows, &cfg, out) < 0)
+    mpu_die (EXIT_DATA, "out of memory while deriving the LogGP parameters");
   free (rows);
 }
 

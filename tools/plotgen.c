@@ -663,6 +663,8 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
   free (x);
   free (t);
   const char *model = kind == PLOT_CURVE_LINEAR ? "linear" : "hyperbolic";
+  if (st == HFIT_NO_MEMORY)
+    die ("series '%s': %s", title, hfit_strerror (st));
   if (st != HFIT_OK)
     {
       warn ("series '%s': no %s fit: %s", title, model, hfit_strerror (st));

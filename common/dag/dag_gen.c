@@ -356,6 +356,9 @@ tree_build (const struct dag_gen *g, struct tree *t)
     }
   rc = path ? treespec_parse_text (g->topology_text, nranks, t, &e)
             : treespec_parse (g->topology, nranks, t, &e);
+  /* Out of memory is a runtime failure (exit 1), not a bad option.  */
+  if (rc != 0 && e.nomem)
+    die ("%s", e.msg);
   if (rc != 0 && !g->procs_given)
     {
       /* "flat" and "k:K" need a count: with --procs given it is the
@@ -364,6 +367,8 @@ tree_build (const struct dag_gen *g, struct tree *t)
       rc = path ? treespec_parse_text (g->topology_text, (int) g->procs, t,
                                        &e2)
                 : treespec_parse (g->topology, (int) g->procs, t, &e2);
+      if (rc != 0 && e2.nomem)
+        die ("%s", e2.msg);
       if (rc == 0)
         {
           tree_free (t);

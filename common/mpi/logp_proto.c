@@ -568,7 +568,9 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
       cfg.min_step = 32;
       struct logp_curve curve;
       memset (&curve, 0, sizeof curve);
-      logp_select (&cfg, select_cb, &c, &curve);
+      if (logp_select (&cfg, select_cb, &c, &curve) == LOGP_SELECT_NOMEM)
+        mpu_die (EXIT_DATA, "out of memory while choosing the message "
+                 "sizes");
       res->head[H_NGROWN] = (double) curve.n_grown;
       res->head[H_NREFINED] = (double) curve.n_refined;
       if (chosen != NULL)

@@ -360,6 +360,8 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
         mpu_die (EXIT_DATA, "overlay: rank %d sent wave %.0f during wave "
                  "%.0f", src, in[0], ov->wave);
       e = tf_combine (kind, p, &pay, in + HDR, (size_t) n - HDR);
+      if (e == tf_nomem)
+        mpu_die (EXIT_DATA, "overlay: %s", e);
       if (e)
         mpu_die (EXIT_DATA, "overlay: packet from rank %d: %s", src, e);
       contributed += in[1];
@@ -378,8 +380,9 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
       struct tf_buf msg;
       double head[HDR] = { ov->wave, contributed, missing };
       tf_buf_init (&msg);
-      tf_buf_append (&msg, head, HDR);
-      tf_buf_append (&msg, pay.v, pay.len);
+      if (tf_buf_append (&msg, head, HDR) < 0
+          || tf_buf_append (&msg, pay.v, pay.len) < 0)
+        mpu_die (EXIT_DATA, "overlay: %s", tf_nomem);
       mpu_check (MPI_Send (msg.v, (int) msg.len, MPI_DOUBLE, ov->parent,
                            TAG_UP, ov->comm), "MPI_Send");
       tf_buf_free (&msg);
@@ -389,7 +392,8 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
     }
   else
     {
-      tf_finish (kind, p, &pay);
+      if (tf_finish (kind, p, &pay))
+        mpu_die (EXIT_DATA, "overlay: %s", tf_nomem);
       if (out)
         {
           tf_buf_free (out);
@@ -481,7 +485,8 @@ ov_clockskew (struct overlay *ov, int probes, double *offset, double *bound)
   struct tf_buf acc;
   tf_buf_init (&acc);
   double self[3] = { ov->rank, 0, 0 };
-  tf_buf_append (&acc, self, 3);
+  if (tf_buf_append (&acc, self, 3) < 0)
+    mpu_die (EXIT_DATA, "clock skew: %s", tf_nomem);
   for (int c = 0; c < ov->nchildren; c++)
     {
       double *in;
@@ -495,7 +500,8 @@ ov_clockskew (struct overlay *ov, int probes, double *offset, double *bound)
           cs_lift (&in[i + 1], 1, local[c]);
           cs_lift (&in[i + 2], 1, lbound[c]);
         }
-      tf_buf_append (&acc, in, (size_t) n);
+      if (tf_buf_append (&acc, in, (size_t) n) < 0)
+        mpu_die (EXIT_DATA, "clock skew: %s", tf_nomem);
       free (in);
     }
   free (local);

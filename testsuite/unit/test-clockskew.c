@@ -98,7 +98,7 @@ main (void)
             local[r] = e.offset;
             lb[r] = e.bound;
           }
-        cs_accumulate (&t, local, lb, global, bound);
+        CHECK (cs_accumulate (&t, local, lb, global, bound) == 0);
         for (int r = 0; r < t.n; r++)
           {
             CHECK (fabs (global[r] - clock[r]) <= bound[r] + 1e-12);

@@ -15,7 +15,7 @@ cost (const char *spec, double *latency, double *interval)
   struct tree t;
   struct tree_cost c;
   CHECK (treespec_parse (spec, 0, &t, NULL) == 0);
-  tree_bcast_cost (&t, 1, 1000, 1e6, &c, NULL);
+  CHECK (tree_bcast_cost (&t, 1, 1000, 1e6, &c, NULL) == 0);
   *latency = c.latency;
   *interval = c.interval;
   tree_free (&t);
@@ -45,7 +45,7 @@ main (void)
     struct tree_cost c;
     double at[17];
     CHECK (treespec_parse ("flat", 17, &t, NULL) == 0);
-    tree_bcast_cost (&t, 1, 1000, 1e6, &c, at);
+    CHECK (tree_bcast_cost (&t, 1, 1000, 1e6, &c, at) == 0);
     CHECK (c.latency == 16e6 + 2000 + 1 && c.interval == 16e6);
     CHECK (c.last == 16 && at[1] == 1e6 + 2000 + 1 && at[0] == 0);
     tree_free (&t);

@@ -53,7 +53,7 @@ reduce_tree (const struct tree *t, enum tf_kind kind,
           CHECK (tf_combine (kind, p, &pk[r], pk[c].v, pk[c].len) == NULL);
         }
     }
-  tf_finish (kind, p, &pk[0]);
+  CHECK (tf_finish (kind, p, &pk[0]) == NULL);
   *result = pk[0];
   for (int r = 1; r < t->n; r++)
     tf_buf_free (&pk[r]);
@@ -161,7 +161,7 @@ main (void)
     tf_local (TF_AVG, &q, 0, (double[]) { 3 }, &acc);
     tf_combine (TF_AVG, &q, &acc, left.v, left.len);
     CHECK (same (&acc, (double[]) { 6, 3 }, 2));
-    tf_finish (TF_AVG, &q, &acc);
+    CHECK (tf_finish (TF_AVG, &q, &acc) == NULL);
     CHECK (same (&acc, (double[]) { 2 }, 1));
     tf_buf_free (&left);
     tf_buf_free (&right);
@@ -173,7 +173,7 @@ main (void)
     double child[] = { 3, 30, 31, 1, 12, 13 };
     CHECK (tf_combine (TF_CONCAT, &p, &acc, child, 6) == NULL);
     CHECK (tf_combine (TF_CONCAT, &p, &acc, child, 5) != NULL);
-    tf_finish (TF_CONCAT, &p, &acc);
+    CHECK (tf_finish (TF_CONCAT, &p, &acc) == NULL);
     CHECK (same (&acc, (double[]) { 0, 10, 11, 1, 12, 13, 3, 30, 31 }, 9));
   }
 
@@ -194,11 +194,11 @@ main (void)
     tf_buf_init (&other);
     tf_local (TF_BIN, &q, 0, (double[]) { 12.5 }, &acc);
     CHECK (same (&acc, (double[]) { 10, 1, 0 }, 3));
-    tf_bin_add (&acc, 3, 10, 4);
-    tf_bin_add (&acc, 19.9, 10, 2);
+    CHECK (tf_bin_add (&acc, 3, 10, 4) == 0);
+    CHECK (tf_bin_add (&acc, 19.9, 10, 2) == 0);
     CHECK (same (&acc, (double[]) { 0, 1, 4, 10, 2, 0, 2 }, 7));
-    tf_bin_add (&other, 15, 10, 1);
-    tf_bin_add (&other, 45, 10, 3);
+    CHECK (tf_bin_add (&other, 15, 10, 1) == 0);
+    CHECK (tf_bin_add (&other, 45, 10, 3) == 0);
     CHECK (tf_combine (TF_BIN, &q, &acc, other.v, other.len) == NULL);
     CHECK (same (&acc, (double[]) { 0, 1, 4, 10, 3, 0, 1, 2, 40, 1, 3 },
                  11));
@@ -230,7 +230,7 @@ main (void)
   {
     struct tf_aligner a;
     struct tf_samples out = { NULL, 0, 0 };
-    tf_aligner_init (&a, 2, 0, 1);
+    CHECK (tf_aligner_init (&a, 2, 0, 1) == 0);
     CHECK (tf_aligner_push (&a, 0, (struct tf_sample) { 3, 0, 1.5 }, &out)
            == NULL);
     CHECK (out.len == 0);           /* input 1 has nothing yet */
@@ -253,7 +253,7 @@ main (void)
     CHECK (out.len == 3);
     CHECK_NEAR (out.v[1].value, 1 + 0.5 + 2, 1e-15);
     CHECK_NEAR (out.v[2].value, 1 + 2, 1e-15);
-    tf_aligner_flush (&a, &out);
+    CHECK (tf_aligner_flush (&a, &out) == NULL);
     CHECK (out.len == 4);
     CHECK_NEAR (out.v[3].value, 0.5, 1e-15);
     CHECK (out.v[3].start == 3 && out.v[3].end == 4);
@@ -267,7 +267,7 @@ main (void)
     struct tf_aligner a;
     struct tf_samples out = { NULL, 0, 0 };
     double t[4] = { 0, 0, 0, 0 }, in_total = 0;
-    tf_aligner_init (&a, 4, 0, 0.7);
+    CHECK (tf_aligner_init (&a, 4, 0, 0.7) == 0);
     srand (7);
     for (int k = 0; k < 4000; k++)
       {
@@ -284,7 +284,7 @@ main (void)
     for (size_t k = 0; k < out.len; k++)
       mid += out.v[k].value;
     CHECK_NEAR (mid + tf_aligner_pending (&a), in_total, 1e-9 * in_total);
-    tf_aligner_flush (&a, &out);
+    CHECK (tf_aligner_flush (&a, &out) == NULL);
     double total = 0;
     for (size_t k = 0; k < out.len; k++)
       {

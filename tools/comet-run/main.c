@@ -492,6 +492,8 @@ parse_topologies (struct comet_opts *o)
           tree_free (&t);
           continue;
         }
+      if (err.nomem)
+        mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
       if (path && err.line > 0)
         die_usage ("option '--topology': %s:%d:%d: %s", path, err.line,
                    err.col, err.msg);

@@ -86,8 +86,8 @@ build (struct tree_arg *a, size_t i, const struct comet_opts *o)
   struct treespec_error err;
   if (ov_build (&a->ov, a->spec, a->text, MPI_COMM_WORLD, &err))
     mpu_die (EXIT_DATA, "topology '%s': %s", a->spec, err.msg);
-  if (a->ov.parent < 0)
-    tf_buf_append (&a->down, &a->one, 1);
+  if (a->ov.parent < 0 && tf_buf_append (&a->down, &a->one, 1) < 0)
+    mpu_die (EXIT_DATA, "topology '%s': %s", a->spec, tf_nomem);
 }
 
 static void

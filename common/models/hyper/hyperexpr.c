@@ -5,11 +5,11 @@
 
 #include "hyperexpr.h"
 #include "num.h"
-#include "xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,10 +73,13 @@ struct parser
   int failed;
 };
 
+/* A copy of the N bytes at S, or NULL out of memory.  */
 static char *
-xstrndup (const char *s, size_t n)
+copy_name (const char *s, size_t n)
 {
-  char *d = xmalloc (n + 1);
+  char *d = malloc (n + 1);
+  if (!d)
+    return NULL;
   memcpy (d, s, n);
   d[n] = '\0';
   return d;
@@ -88,9 +91,22 @@ set_error (struct hexpr_error *err, int line, int col, const char *fmt, ...)
   va_list ap;
   err->line = line;
   err->col = col;
+  err->nomem = 0;
   va_start (ap, fmt);
   vsnprintf (err->msg, sizeof err->msg, fmt, ap);
   va_end (ap);
+}
+
+/* Out of memory WHILE (parsing, evaluating) the expression: no line or
+   column, since no text is at fault.  */
+static void
+set_nomem (struct hexpr_error *err, const char *while_)
+{
+  err->line = 0;
+  err->col = 0;
+  err->nomem = 1;
+  snprintf (err->msg, sizeof err->msg,
+            "out of memory while %s the expression", while_);
 }
 
 /* Split TEXT into tokens.  Returns 0, or -1 with ERR set.  */
@@ -99,7 +115,12 @@ lex (const char *text, struct token **out, size_t *nout,
      struct hexpr_error *err)
 {
   size_t cap = 16, n = 0;
-  struct token *toks = xmalloc (cap * sizeof *toks);
+  struct token *toks = malloc (cap * sizeof *toks);
+  if (!toks)
+    {
+      set_nomem (err, "parsing");
+      return -1;
+    }
   int line = 1, col = 1;
   const char *p = text;
   for (;;)
@@ -120,7 +141,18 @@ lex (const char *text, struct token **out, size_t *nout,
           p++;
         }
       if (n == cap)
-        toks = xrealloc (toks, (cap *= 2) * sizeof *toks);
+        {
+          struct token *more = cap > SIZE_MAX / 2 / sizeof *toks ? NULL
+            : realloc (toks, 2 * cap * sizeof *toks);
+          if (!more)
+            {
+              free (toks);
+              set_nomem (err, "parsing");
+              return -1;
+            }
+          toks = more;
+          cap *= 2;
+        }
       struct token *t = &toks[n];
       t->line = line;
       t->col = col;
@@ -233,11 +265,26 @@ fail_at (struct parser *ps, const struct token *t, const char *expected)
                expected, (int) t->len, t->text);
 }
 
-static struct node *
-new_node (enum node_kind kind, const struct token *t)
+/* Out of memory in the parser: the first failure is the one reported.  */
+static void
+parse_nomem (struct parser *ps)
 {
-  struct node *nd = xmalloc (sizeof *nd);
-  memset (nd, 0, sizeof *nd);
+  if (ps->failed)
+    return;
+  ps->failed = 1;
+  set_nomem (ps->err, "parsing");
+}
+
+/* A new node, or NULL (the parser failed) out of memory.  */
+static struct node *
+new_node (struct parser *ps, enum node_kind kind, const struct token *t)
+{
+  struct node *nd = calloc (1, sizeof *nd);
+  if (!nd)
+    {
+      parse_nomem (ps);
+      return NULL;
+    }
   nd->kind = kind;
   nd->line = t->line;
   nd->col = t->col;
@@ -278,8 +325,9 @@ parse_primary (struct parser *ps)
     {
     case T_NUM:
       advance (ps);
-      nd = new_node (N_NUM, t);
-      nd->num = t->num;
+      nd = new_node (ps, N_NUM, t);
+      if (nd)
+        nd->num = t->num;
       return nd;
     case T_LPAREN:
       advance (ps);
@@ -296,7 +344,9 @@ parse_primary (struct parser *ps)
       return nd;
     case T_LBRACK:
       advance (ps);
-      nd = new_node (N_LIST, t);
+      nd = new_node (ps, N_LIST, t);
+      if (!nd)
+        return NULL;
       for (;;)
         {
           struct node *it = parse_expr (ps);
@@ -305,7 +355,16 @@ parse_primary (struct parser *ps)
               free_node (nd);
               return NULL;
             }
-          nd->items = xrealloc (nd->items, (nd->n + 1) * sizeof *nd->items);
+          struct node **items = realloc (nd->items,
+                                         (nd->n + 1) * sizeof *nd->items);
+          if (!items)
+            {
+              free_node (it);
+              free_node (nd);
+              parse_nomem (ps);
+              return NULL;
+            }
+          nd->items = items;
           nd->items[nd->n++] = it;
           if (peek (ps)->kind == T_COMMA)
             {
@@ -325,13 +384,25 @@ parse_primary (struct parser *ps)
       advance (ps);
       if (peek (ps)->kind != T_LPAREN)
         {
-          nd = new_node (N_NAME, t);
-          nd->name = xstrndup (t->text, t->len);
+          nd = new_node (ps, N_NAME, t);
+          if (nd && !(nd->name = copy_name (t->text, t->len)))
+            {
+              free_node (nd);
+              parse_nomem (ps);
+              return NULL;
+            }
           return nd;
         }
       advance (ps);
-      nd = new_node (N_CALL, t);
-      nd->name = xstrndup (t->text, t->len);
+      nd = new_node (ps, N_CALL, t);
+      if (nd && !(nd->name = copy_name (t->text, t->len)))
+        {
+          free_node (nd);
+          parse_nomem (ps);
+          return NULL;
+        }
+      if (!nd)
+        return NULL;
       if (peek (ps)->kind == T_RPAREN)
         {
           advance (ps);
@@ -345,10 +416,25 @@ parse_primary (struct parser *ps)
             {
               struct token *k = advance (ps);
               advance (ps);
-              a.key = xstrndup (k->text, k->len);
+              if (!(a.key = copy_name (k->text, k->len)))
+                {
+                  free_node (nd);
+                  parse_nomem (ps);
+                  return NULL;
+                }
             }
           a.val = parse_expr (ps);
-          nd->args = xrealloc (nd->args, (nd->n + 1) * sizeof *nd->args);
+          struct arg *args = realloc (nd->args,
+                                      (nd->n + 1) * sizeof *nd->args);
+          if (!args)
+            {
+              free (a.key);
+              free_node (a.val);
+              free_node (nd);
+              parse_nomem (ps);
+              return NULL;
+            }
+          nd->args = args;
           nd->args[nd->n++] = a;
           if (!a.val)
             {
@@ -384,7 +470,12 @@ parse_unary (struct parser *ps)
       struct node *operand = parse_unary (ps);
       if (!operand)
         return NULL;
-      struct node *nd = new_node (N_NEG, t);
+      struct node *nd = new_node (ps, N_NEG, t);
+      if (!nd)
+        {
+          free_node (operand);
+          return NULL;
+        }
       nd->l = operand;
       return nd;
     }
@@ -416,7 +507,13 @@ parse_binary (struct parser *ps, int level)
           free_node (l);
           return NULL;
         }
-      struct node *nd = new_node (k, t);
+      struct node *nd = new_node (ps, k, t);
+      if (!nd)
+        {
+          free_node (l);
+          free_node (r);
+          return NULL;
+        }
       nd->oline = t->line;
       nd->ocol = t->col;
       nd->line = l->line;
@@ -434,24 +531,31 @@ parse_expr (struct parser *ps)
   return parse_binary (ps, 0);
 }
 
-static void
+/* 0, or -1 out of memory.  */
+static int
 collect_names (struct hexpr *e, const struct node *nd)
 {
   if (!nd)
-    return;
+    return 0;
   if (nd->kind == N_NAME)
     {
       for (size_t i = 0; i < e->nnames; i++)
         if (strcmp (e->names[i], nd->name) == 0)
-          return;
-      e->names = xrealloc (e->names, (e->nnames + 1) * sizeof *e->names);
+          return 0;
+      char **names = realloc (e->names, (e->nnames + 1) * sizeof *e->names);
+      if (!names)
+        return -1;
+      e->names = names;
       e->names[e->nnames++] = nd->name;
-      return;
+      return 0;
     }
-  collect_names (e, nd->l);
-  collect_names (e, nd->r);
+  if (collect_names (e, nd->l) < 0 || collect_names (e, nd->r) < 0)
+    return -1;
   for (size_t i = 0; i < nd->n; i++)
-    collect_names (e, nd->kind == N_CALL ? nd->args[i].val : nd->items[i]);
+    if (collect_names (e, nd->kind == N_CALL ? nd->args[i].val
+                       : nd->items[i]) < 0)
+      return -1;
+  return 0;
 }
 
 struct hexpr *
@@ -478,11 +582,22 @@ hexpr_parse (const char *text, struct hexpr_error *err)
   free (toks);
   if (!root)
     return NULL;
-  struct hexpr *e = xmalloc (sizeof *e);
+  struct hexpr *e = malloc (sizeof *e);
+  if (!e)
+    {
+      free_node (root);
+      set_nomem (err, "parsing");
+      return NULL;
+    }
   e->root = root;
   e->names = NULL;
   e->nnames = 0;
-  collect_names (e, root);
+  if (collect_names (e, root) < 0)
+    {
+      hexpr_free (e);
+      set_nomem (err, "parsing");
+      return NULL;
+    }
   return e;
 }
 
@@ -541,6 +656,7 @@ node_error (struct evalctx *c, const struct node *nd, const char *fmt, ...)
   va_list ap;
   c->err->line = nd->line;
   c->err->col = nd->col;
+  c->err->nomem = 0;
   va_start (ap, fmt);
   vsnprintf (c->err->msg, sizeof c->err->msg, fmt, ap);
   va_end (ap);
@@ -684,7 +800,12 @@ fn_combine (struct evalctx *c, const struct node *nd, int parallel,
   struct call call;
   if (check_call (c, nd, nokeys, 1, (size_t) -1, &call) < 0)
     return -1;
-  struct hyper_cb *cbs = xmalloc (nd->n * sizeof *cbs);
+  struct hyper_cb *cbs = malloc (nd->n * sizeof *cbs);
+  if (!cbs)
+    {
+      set_nomem (c->err, "evaluating");
+      return -1;
+    }
   for (size_t i = 0; i < nd->n; i++)
     {
       char what[64];
@@ -740,7 +861,12 @@ fn_concurrent (struct evalctx *c, const struct node *nd, struct value *v)
   if (sizes->kind != N_LIST)
     return node_error (c, sizes, "concurrent: sizes must be a list "
                        "[x1, x2, ...]");
-  double *x = xmalloc (sizes->n * sizeof *x);
+  double *x = malloc ((sizes->n ? sizes->n : 1) * sizeof *x);
+  if (!x)
+    {
+      set_nomem (c->err, "evaluating");
+      return -1;
+    }
   for (size_t i = 0; i < sizes->n; i++)
     {
       if (eval_number (c, sizes->items[i], "concurrent: a size", &x[i]) < 0)

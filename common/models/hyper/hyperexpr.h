@@ -34,6 +34,9 @@ struct hexpr_error
 {
   int line, col;      /* of the offending token, 1-based */
   char msg[256];
+  int nomem;          /* 1: out of memory ("out of memory while parsing
+                         the expression"; line and col 0), a runtime
+                         failure rather than a fault of the text */
 };
 
 /* Parse TEXT.  NULL on error, with ERR filled.  */

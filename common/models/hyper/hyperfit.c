@@ -32,6 +32,7 @@ hfit_strerror (enum hfit_status status)
       return "the fitted parameters are not finite: the least-squares sums "
              "overflow a double (values near 1e308; rescale the times or "
              "sizes, e.g. to a larger unit)";
+    case HFIT_NO_MEMORY: return "out of memory while fitting";
     }
   return "unknown status";
 }
@@ -67,12 +68,13 @@ dbl_cmp (const void *pa, const void *pb)
   return (a > b) - (a < b);
 }
 
+/* The number of distinct values of X, or (size_t) -1 out of memory.  */
 static size_t
 count_distinct (const double *x, size_t n)
 {
   double *c = malloc ((n ? n : 1) * sizeof *c);
   if (!c)
-    abort ();
+    return (size_t) -1;
   memcpy (c, x, n * sizeof *c);
   qsort (c, n, sizeof *c, dbl_cmp);
   size_t d = n ? 1 : 0;
@@ -241,6 +243,10 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters ();
   gsl_multifit_nlinear_workspace *w
     = gsl_multifit_nlinear_alloc (gsl_multifit_nlinear_trust, &fp, n, 2);
+  /* GSL's error handler is off here (hfit_fit): out of memory is a NULL
+     workspace, not an abort.  */
+  if (!w)
+    return HFIT_NO_MEMORY;
   gsl_multifit_nlinear_fdf fdf;
   memset (&fdf, 0, sizeof fdf);
   fdf.f = hyp_f;
@@ -270,6 +276,11 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
     {
       gsl_matrix *J = gsl_multifit_nlinear_jac (w);
       gsl_matrix *cov = gsl_matrix_alloc (2, 2);
+      if (!cov)
+        {
+          gsl_multifit_nlinear_free (w);
+          return HFIT_NO_MEMORY;
+        }
       gsl_vector *f = gsl_multifit_nlinear_residual (w);
       double chisq;
       gsl_blas_ddot (f, f, &chisq);
@@ -296,7 +307,10 @@ hfit_fit (const double *x, const double *t, size_t n,
       if (!isfinite (t[i]) || t[i] <= 0)
         return HFIT_BAD_TIME;
     }
-  if (count_distinct (x, n) < HFIT_MIN_DISTINCT)
+  size_t distinct = count_distinct (x, n);
+  if (distinct == (size_t) -1)
+    return HFIT_NO_MEMORY;
+  if (distinct < HFIT_MIN_DISTINCT)
     return HFIT_TOO_FEW;
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
   enum hfit_status st = HFIT_OK;
@@ -348,20 +362,21 @@ pt_cmp (const void *pa, const void *pb)
   return (a->x > b->x) - (a->x < b->x);
 }
 
-/* Sorted copy split into columns.  */
-static void
+/* Sorted copy split into columns: 0, or -1 out of memory.  */
+static int
 sorted_copy (const double *x, const double *t, size_t n, double *sx,
              double *st)
 {
   struct pt *p = malloc ((n ? n : 1) * sizeof *p);
   if (!p)
-    abort ();
+    return -1;
   for (size_t i = 0; i < n; i++)
     p[i].x = x[i], p[i].t = t[i];
   qsort (p, n, sizeof *p, pt_cmp);
   for (size_t i = 0; i < n; i++)
     sx[i] = p[i].x, st[i] = p[i].t;
   free (p);
+  return 0;
 }
 
 enum hfit_status
@@ -372,9 +387,14 @@ hfit_segments_at (const double *x, const double *t, size_t n,
 {
   double *sx = malloc ((n ? n : 1) * sizeof *sx);
   double *st = malloc ((n ? n : 1) * sizeof *st);
-  if (!sx || !st)
-    abort ();
-  sorted_copy (x, t, n, sx, st);
+  if (!sx || !st || sorted_copy (x, t, n, sx, st) < 0)
+    {
+      free (sx);
+      free (st);
+      if (bad_segment)
+        *bad_segment = 0;
+      return HFIT_NO_MEMORY;
+    }
   enum hfit_status status = HFIT_OK;
   size_t lo = 0;
   for (size_t j = 0; j <= nb; j++)
@@ -411,9 +431,11 @@ hfit_segments_search (const double *x, const double *t, size_t n,
   double *sx = malloc ((n ? n : 1) * sizeof *sx);
   double *st = malloc ((n ? n : 1) * sizeof *st);
   size_t *start = malloc ((n + 1) * sizeof *start);
-  if (!sx || !st || !start)
-    abort ();
-  sorted_copy (x, t, n, sx, st);
+  enum hfit_status status = HFIT_NO_MEMORY;
+  double *cost = NULL, *best = NULL;
+  size_t *from = NULL;
+  if (!sx || !st || !start || sorted_copy (x, t, n, sx, st) < 0)
+    goto done;
   size_t m = 0;               /* distinct sizes; start[j] = first point */
   for (size_t i = 0; i < n; i++)
     if (i == 0 || sx[i] != sx[i - 1])
@@ -423,16 +445,19 @@ hfit_segments_search (const double *x, const double *t, size_t n,
   size_t klo = k ? k : 1, khi = k ? k : kmax;
   if (khi > m / HFIT_MIN_DISTINCT)
     khi = m / HFIT_MIN_DISTINCT;
-  enum hfit_status status = HFIT_TOO_FEW;
+  status = HFIT_TOO_FEW;
   if (khi < klo)
     goto done;
 
   /* cost[i*m + j]: fit of distinct sizes i..j inclusive.  */
-  double *cost = malloc (m * m * sizeof *cost);
-  double *best = malloc ((khi + 1) * (m + 1) * sizeof *best);
-  size_t *from = malloc ((khi + 1) * (m + 1) * sizeof *from);
+  cost = malloc (m * m * sizeof *cost);
+  best = malloc ((khi + 1) * (m + 1) * sizeof *best);
+  from = malloc ((khi + 1) * (m + 1) * sizeof *from);
   if (!cost || !best || !from)
-    abort ();
+    {
+      status = HFIT_NO_MEMORY;
+      goto done;
+    }
   for (size_t i = 0; i < m; i++)
     for (size_t j = 0; j < m; j++)
       {
@@ -441,7 +466,14 @@ hfit_segments_search (const double *x, const double *t, size_t n,
           {
             struct hfit_result r;
             size_t lo = start[i], hi = start[j + 1];
-            if (hfit_fit (sx + lo, st + lo, hi - lo, opt, &r) == HFIT_OK)
+            enum hfit_status fs = hfit_fit (sx + lo, st + lo, hi - lo, opt,
+                                            &r);
+            if (fs == HFIT_NO_MEMORY)
+              {
+                status = HFIT_NO_MEMORY;
+                goto done;
+              }
+            if (fs == HFIT_OK)
               cost[i * m + j] = r.cost;
           }
       }
@@ -484,7 +516,12 @@ hfit_segments_search (const double *x, const double *t, size_t n,
         {
           size_t i = from[q * (m + 1) + j];
           size_t lo = start[i], hi = start[j];
-          hfit_fit (sx + lo, st + lo, hi - lo, opt, &res[q - 1]);
+          if (hfit_fit (sx + lo, st + lo, hi - lo, opt, &res[q - 1])
+              == HFIT_NO_MEMORY)
+            {
+              status = HFIT_NO_MEMORY;
+              goto done;
+            }
           if (q >= 2)
             breaks[q - 2] = sx[lo];
           j = i;
@@ -492,10 +529,10 @@ hfit_segments_search (const double *x, const double *t, size_t n,
       *k_out = kbest;
       status = HFIT_OK;
     }
+done:
   free (cost);
   free (best);
   free (from);
-done:
   free (sx);
   free (st);
   free (start);

@@ -34,7 +34,8 @@ enum hfit_status
   HFIT_NEGATIVE_A,      /* best fit has a (alpha) < 0: refused */
   HFIT_NEGATIVE_B,      /* best fit has b (beta) < 0: refused */
   HFIT_NO_CONVERGENCE,  /* the solver failed */
-  HFIT_NOT_FINITE       /* a parameter is inf or NaN: the sums overflow */
+  HFIT_NOT_FINITE,      /* a parameter is inf or NaN: the sums overflow */
+  HFIT_NO_MEMORY        /* out of memory (a runtime failure, exit 1) */
 };
 
 /* A fit needs at least this many distinct sizes (2 parameters + 1).  */

@@ -249,15 +249,14 @@ fit_one (const struct hinv_obs *obs, const struct coef *c, const size_t *idx,
   return B;
 }
 
+/* IDX: room for M indices (the caller's, so that nothing here can run
+   out of memory).  */
 static void
 solve_b (const struct hinv_obs *obs, const struct coef *c, size_t m,
-         const struct hinv_options *opt, struct hinv_result *r)
+         const struct hinv_options *opt, struct hinv_result *r, size_t *idx)
 {
   const char *n0 = r->name[0], *n1 = r->name[1];
   /* Order by the ratio v1/v0: the network dominates from some point on.  */
-  size_t *idx = malloc (m * sizeof *idx);
-  if (!idx)
-    abort ();
   for (size_t j = 0; j < m; j++)
     idx[j] = j;
   for (size_t i = 1; i < m; i++)
@@ -290,7 +289,6 @@ solve_b (const struct hinv_obs *obs, const struct coef *c, size_t m,
       note (r, "b_%s and b_%s are not separable: every pattern size gives "
             "max{b_%s, %g b_%s} = %g; each is only bounded above "
             "(measure more pattern sizes)", n0, n1, n0, rmin, n1, B0);
-      free (idx);
       return;
     }
   /* Prefer one bottleneck everywhere when it explains the data within the
@@ -307,7 +305,6 @@ solve_b (const struct hinv_obs *obs, const struct coef *c, size_t m,
       note (r, "b_%s is shadowed by b_%s: the network is the bottleneck at "
             "every size measured, so only b_%s <= %g is known",
             n0, n1, n0, B1 * rmin);
-      free (idx);
       return;
     }
   if (one0)
@@ -321,7 +318,6 @@ solve_b (const struct hinv_obs *obs, const struct coef *c, size_t m,
       note (r, "b_%s is shadowed by b_%s: the nodes are the bottleneck at "
             "every size measured, so only b_%s <= %g is known",
             n1, n0, n1, B0 / rmax);
-      free (idx);
       return;
     }
   double best = INFINITY, bv[2] = { NAN, NAN }, bse[2] = { NAN, NAN };
@@ -377,7 +373,6 @@ solve_b (const struct hinv_obs *obs, const struct coef *c, size_t m,
             hinv_pattern_name (opt->pattern), 100 * (net ? mr1 : mr0),
             net ? n1 : n0);
     }
-  free (idx);
 }
 
 int
@@ -401,8 +396,15 @@ hinv_solve (const struct hinv_obs *obs, size_t m,
         return -1;
       }
   struct coef *c = malloc (m * sizeof *c);
-  if (!c)
-    abort ();
+  size_t *idx = malloc (m * sizeof *idx);
+  if (!c || !idx)
+    {
+      free (c);
+      free (idx);
+      note (res, "out of memory while solving for the blocks of %zu "
+            "observations", m);
+      return -1;
+    }
   for (size_t j = 0; j < m; j++)
     {
       c[j] = coefficients (opt, &obs[j]);
@@ -413,11 +415,13 @@ hinv_solve (const struct hinv_obs *obs, size_t m,
                 "(need n >= %d)", obs[j].n, hinv_pattern_name (opt->pattern),
                 opt->pattern == HINV_ETHERNET ? 2 : 1);
           free (c);
+          free (idx);
           return -1;
         }
     }
   solve_a (obs, c, m, opt, res);
-  solve_b (obs, c, m, opt, res);
+  solve_b (obs, c, m, opt, res, idx);
   free (c);
+  free (idx);
   return 0;
 }

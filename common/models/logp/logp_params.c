@@ -101,11 +101,11 @@ logp_last_segment (const struct logp_row *rows, size_t n, size_t kmax,
   double *x = malloc ((n + 1) * sizeof *x), *t = malloc ((n + 1) * sizeof *t);
   double *breaks = malloc ((kmax + 1) * sizeof *breaks);
   struct hfit_result *res = malloc ((kmax + 1) * sizeof *res);
-  int64_t first = -1;
+  int64_t first = -1, from = -1;
   size_t m = 0;
   *nseg = 0;
   if (x == NULL || t == NULL || breaks == NULL || res == NULL)
-    abort ();
+    goto out;
   /* RTT(m) = g(m) + RTT(0) - g(0) (Section 3): the same segments and
      slopes as g(m), and positive (as the fit needs) even when a disturbed
      saturation run makes g(0), hence every g(m), wrong by a constant.  */
@@ -122,15 +122,19 @@ logp_last_segment (const struct logp_row *rows, size_t n, size_t kmax,
      breakpoints where the protocol changes, times relative.  */
   struct hfit_options opt = { HFIT_LINEAR, HFIT_WEIGHT_RELATIVE };
   size_t k = 0;
-  int64_t from = first < 0 ? 0 : first;
-  if (m >= HFIT_MIN_DISTINCT && kmax >= 1
-      && hfit_segments_search (x, t, m, 0, kmax, &opt, &k, breaks, res)
-         == HFIT_OK && k >= 1)
+  enum hfit_status st = m >= HFIT_MIN_DISTINCT && kmax >= 1
+    ? hfit_segments_search (x, t, m, 0, kmax, &opt, &k, breaks, res)
+    : HFIT_TOO_FEW;
+  if (st == HFIT_NO_MEMORY)
+    goto out;
+  from = first < 0 ? 0 : first;
+  if (st == HFIT_OK && k >= 1)
     {
       *nseg = k;
       if (k >= 2)
         from = (int64_t) breaks[k - 2];
     }
+out:
   free (x);
   free (t);
   free (breaks);
@@ -138,7 +142,7 @@ logp_last_segment (const struct logp_row *rows, size_t n, size_t kmax,
   return from;
 }
 
-void
+int
 loggp_derive (const struct logp_row *rows, size_t n,
               const struct loggp_cfg *cfg, struct loggp *out)
 {
@@ -205,11 +209,13 @@ loggp_derive (const struct logp_row *rows, size_t n,
   if (top == NULL)
     {
       out->flags |= LOGGP_G_FEW | LOGGP_G_FALLBACK;
-      return;
+      return 0;
     }
   out->g_over_m = top->g.med / (double) mmax;
   out->fit_from = logp_last_segment (rows, n, cfg->max_segments,
                                      &out->segments);
+  if (out->fit_from < 0)
+    return -1;
   out->fit_to = mmax;
   double G, c;
   out->fit_n = logp_fit_line (rows, n, out->fit_from, mmax, step, &G, &c,
@@ -223,7 +229,7 @@ loggp_derive (const struct logp_row *rows, size_t n,
       int64_t *b = malloc (out->fit_n * sizeof *b);
       size_t k = 0;
       if (b == NULL)
-        abort ();
+        return -1;
       for (size_t i = 0; i < n; i++)
         if (rows[i].bytes >= out->fit_from && rows[i].bytes <= mmax
             && isfinite (rows[i].g.med))
@@ -262,6 +268,7 @@ loggp_derive (const struct logp_row *rows, size_t n,
           out->G_intercept = 0.0;
         }
     }
+  return 0;
 }
 
 const char *

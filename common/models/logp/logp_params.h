@@ -108,7 +108,8 @@ size_t logp_fit_line (const struct logp_row *rows, size_t n, int64_t from,
    hfit_segments_search with the Bayesian information criterion, at most
    KMAX segments) on RTT(m), which is g(m) plus the constant
    RTT(0) - g(0).  *NSEG gets the number of segments (0 when the search
-   found none: the result is then the smallest size).  */
+   found none: the result is then the smallest size).  -1 out of
+   memory.  */
 int64_t logp_last_segment (const struct logp_row *rows, size_t n,
                            size_t kmax, size_t *nseg);
 
@@ -122,8 +123,9 @@ int64_t logp_last_segment (const struct logp_row *rows, size_t n,
          else g(m_max)/m_max.
    The checks compare medians with the tolerance max(sum of the interval
    half-widths, LOGGP_TICKS timer steps) and set FLAGS (see the enum).
-   ROWS sorted by bytes.  */
-void loggp_derive (const struct logp_row *rows, size_t n,
+   ROWS sorted by bytes.  Returns 0, or -1 out of memory (OUT is then
+   incomplete and must not be written).  */
+int loggp_derive (const struct logp_row *rows, size_t n,
                    const struct loggp_cfg *cfg, struct loggp *out);
 
 /* The flags as text ("ok" when none), e.g. "g_raised,L_clamped", in BUF.  */

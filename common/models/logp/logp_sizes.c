@@ -99,11 +99,21 @@ max_points (const struct logp_select_cfg *cfg)
   return cfg->max_points ? cfg->max_points : 4096;
 }
 
-/* Measure BYTES and insert it at index AT of OUT.  */
+/* Measure BYTES and insert it at index AT of OUT.  The room is made
+   before measuring, so that out of memory wastes no measurement.  */
 static int
 measure_at (struct logp_curve *out, size_t at, int64_t bytes,
             enum logp_origin origin, logp_measure_fn measure, void *ctx)
 {
+  if (out->n == out->cap)
+    {
+      size_t cap = out->cap ? 2 * out->cap : 32;
+      struct logp_point *p = realloc (out->p, cap * sizeof *p);
+      if (p == NULL)
+        return LOGP_SELECT_NOMEM;
+      out->p = p;
+      out->cap = cap;
+    }
   struct logp_point pt;
   memset (&pt, 0, sizeof pt);
   pt.bytes = bytes;
@@ -113,15 +123,6 @@ measure_at (struct logp_curve *out, size_t at, int64_t bytes,
     return rc;
   pt.bytes = bytes;
   pt.origin = origin;
-  if (out->n == out->cap)
-    {
-      size_t cap = out->cap ? 2 * out->cap : 32;
-      struct logp_point *p = realloc (out->p, cap * sizeof *p);
-      if (p == NULL)
-        abort ();
-      out->p = p;
-      out->cap = cap;
-    }
   memmove (out->p + at + 1, out->p + at, (out->n - at) * sizeof *out->p);
   out->p[at] = pt;
   out->n++;

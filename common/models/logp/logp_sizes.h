@@ -39,7 +39,8 @@ struct logp_point
 };
 
 /* Measure size BYTES: fill PT->v, PT->u (and PT->id if wanted).  Return 0,
-   or non-zero to abandon the selection (logp_select returns that value).  */
+   or non-zero to abandon the selection (logp_select returns that value;
+   LOGP_SELECT_NOMEM is reserved for out of memory).  */
 typedef int (*logp_measure_fn) (int64_t bytes, struct logp_point *pt,
                                 void *ctx);
 
@@ -94,7 +95,9 @@ const char *logp_select_check (const struct logp_select_cfg *cfg);
 /* Run the whole selection (initial set, growth of k_m, refinement),
    calling MEASURE once per size, sizes in increasing order within each
    stage.  OUT must be zero-initialised; it holds the sorted set on return.
-   Returns 0, or the callback's non-zero value.  */
+   Returns 0, LOGP_SELECT_NOMEM when memory for the set runs out (OUT then
+   holds the sizes measured so far), or the callback's non-zero value.  */
+#define LOGP_SELECT_NOMEM (-32768)
 int logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
                  void *ctx, struct logp_curve *out);
 

@@ -59,14 +59,14 @@ cs_lift (double *v, size_t n, double local)
     v[i] += local;
 }
 
-void
+int
 cs_accumulate (const struct tree *t, const double *local,
                const double *local_bound, double *global, double *bound)
 {
   /* Parents before children: a breadth-first walk from the root.  */
   int *queue = malloc ((size_t) t->n * sizeof (int));
   if (!queue)
-    abort ();
+    return -1;
   int head = 0, tail = 0;
   global[0] = 0;
   if (bound)
@@ -80,4 +80,5 @@ cs_accumulate (const struct tree *t, const double *local,
         queue[tail++] = tree_children (t, r)[i];
     }
   free (queue);
+  return 0;
 }

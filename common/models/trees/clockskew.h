@@ -55,8 +55,9 @@ void cs_lift (double *v, size_t n, double local);
 /* The whole accumulation over tree T at once (the result the upward wave
    computes): LOCAL[r] is the offset of r against its parent (LOCAL[0]
    ignored); GLOBAL[r] becomes the offset of r against the root, and, when
-   BOUND is not NULL, LOCAL_BOUND's sum along the path into BOUND[r].  */
-void cs_accumulate (const struct tree *t, const double *local,
+   BOUND is not NULL, LOCAL_BOUND's sum along the path into BOUND[r].
+   Returns 0, or -1 out of memory (GLOBAL and BOUND untouched).  */
+int cs_accumulate (const struct tree *t, const double *local,
                     const double *local_bound, double *global,
                     double *bound);
 

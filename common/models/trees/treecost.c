@@ -7,14 +7,19 @@
 
 #include <stdlib.h>
 
-void
+int
 tree_bcast_cost (const struct tree *t, double L, double o, double g,
                  struct tree_cost *c, double *arrival)
 {
   double *at = arrival ? arrival : malloc ((size_t) t->n * sizeof (double));
   int *queue = malloc ((size_t) t->n * sizeof (int));
   if (!at || !queue)
-    abort ();
+    {
+      if (!arrival)
+        free (at);
+      free (queue);
+      return -1;
+    }
   int head = 0, tail = 0;
   at[0] = 0;
   queue[tail++] = 0;
@@ -41,4 +46,5 @@ tree_bcast_cost (const struct tree *t, double L, double o, double g,
   free (queue);
   if (!arrival)
     free (at);
+  return 0;
 }

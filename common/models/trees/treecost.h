@@ -28,8 +28,9 @@ struct tree_cost
 
 /* Cost of one broadcast from the root of T under LogP (L, o, g); when
    ARRIVAL is not NULL it receives every rank's arrival time (T->n
-   values, 0 at the root).  */
-void tree_bcast_cost (const struct tree *t, double L, double o, double g,
+   values, 0 at the root).  Returns 0, or -1 out of memory (C and ARRIVAL
+   untouched).  */
+int tree_bcast_cost (const struct tree *t, double L, double o, double g,
                       struct tree_cost *c, double *arrival);
 
 #endif

@@ -4,9 +4,9 @@
 #include <config.h>
 
 #include "treefilter.h"
-#include "xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +31,8 @@ tf_lookup (const char *name)
   return NULL;
 }
 
+const char tf_nomem[] = "out of memory while building a packet";
+
 const char *
 tf_names (void)
 {
@@ -53,25 +55,35 @@ tf_buf_free (struct tf_buf *b)
   tf_buf_init (b);
 }
 
-void
+int
 tf_buf_reserve (struct tf_buf *b, size_t cap)
 {
   if (cap <= b->cap)
-    return;
+    return 0;
   size_t c = b->cap ? b->cap : 16;
   while (c < cap)
-    c *= 2;
-  b->v = xrealloc (b->v, c * sizeof (double));
+    {
+      if (c > SIZE_MAX / 2 / sizeof (double))
+        return -1;
+      c *= 2;
+    }
+  double *v = realloc (b->v, c * sizeof (double));
+  if (!v)
+    return -1;
+  b->v = v;
   b->cap = c;
+  return 0;
 }
 
-void
+int
 tf_buf_append (struct tf_buf *b, const double *v, size_t n)
 {
-  tf_buf_reserve (b, b->len + n);
+  if (n > SIZE_MAX - b->len || tf_buf_reserve (b, b->len + n) < 0)
+    return -1;
   if (n)
     memcpy (b->v + b->len, v, n * sizeof (double));
   b->len += n;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- bin */
@@ -123,8 +135,9 @@ bin_check (const double *v, size_t n)
   return NULL;
 }
 
-/* Merge two sorted class lists A and B into OUT.  */
-static void
+/* Merge two sorted class lists A and B into OUT.  Returns 0, or -1 out of
+   memory (OUT is then the caller's to free).  */
+static int
 bin_merge (const double *a, size_t na, const double *b, size_t nb,
            struct tf_buf *out)
 {
@@ -135,13 +148,15 @@ bin_merge (const double *a, size_t na, const double *b, size_t nb,
       if (j >= nb || (i < na && a[i] < b[j]))
         {
           size_t e = bin_next (a, na, i);
-          tf_buf_append (out, a + i, e - i);
+          if (tf_buf_append (out, a + i, e - i) < 0)
+            return -1;
           i = e;
         }
       else if (i >= na || b[j] < a[i])
         {
           size_t e = bin_next (b, nb, j);
-          tf_buf_append (out, b + j, e - j);
+          if (tf_buf_append (out, b + j, e - j) < 0)
+            return -1;
           j = e;
         }
       else
@@ -149,10 +164,11 @@ bin_merge (const double *a, size_t na, const double *b, size_t nb,
           /* Same key: add the counts, merge the sorted members.  */
           size_t ca = (size_t) a[i + 1], cb = (size_t) b[j + 1];
           double head[2] = { a[i], (double) (ca + cb) };
-          tf_buf_append (out, head, 2);
           const double *ma = a + i + 2, *mb = b + j + 2;
           size_t x = 0, y = 0;
-          tf_buf_reserve (out, out->len + ca + cb);
+          if (tf_buf_append (out, head, 2) < 0
+              || tf_buf_reserve (out, out->len + ca + cb) < 0)
+            return -1;
           while (x < ca || y < cb)
             {
               if (y >= cb || (x < ca && ma[x] <= mb[y]))
@@ -164,17 +180,23 @@ bin_merge (const double *a, size_t na, const double *b, size_t nb,
           j += 2 + cb;
         }
     }
+  return 0;
 }
 
-void
+int
 tf_bin_add (struct tf_buf *acc, double v, double w, double id)
 {
   double one[3] = { tf_bin_key (v, w), 1, id };
   struct tf_buf out;
   tf_buf_init (&out);
-  bin_merge (acc->v, acc->len, one, 3, &out);
+  if (bin_merge (acc->v, acc->len, one, 3, &out) < 0)
+    {
+      tf_buf_free (&out);
+      return -1;
+    }
   free (acc->v);
   *acc = out;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- align */
@@ -229,29 +251,36 @@ tf_samples_free (struct tf_samples *s)
   s->len = s->cap = 0;
 }
 
-static void
-samples_push (struct tf_samples *s, struct tf_sample x)
+/* Room for one more sample in S: 0, or -1 out of memory (S unchanged).  */
+static int
+samples_room (struct tf_samples *s)
 {
-  if (s->len == s->cap)
-    {
-      s->cap = s->cap ? 2 * s->cap : 16;
-      s->v = xrealloc (s->v, s->cap * sizeof *s->v);
-    }
-  s->v[s->len++] = x;
+  if (s->len < s->cap)
+    return 0;
+  size_t cap = s->cap ? 2 * s->cap : 16;
+  struct tf_sample *v = cap > SIZE_MAX / sizeof *v ? NULL
+    : realloc (s->v, cap * sizeof *v);
+  if (!v)
+    return -1;
+  s->v = v;
+  s->cap = cap;
+  return 0;
 }
 
-void
+int
 tf_aligner_init (struct tf_aligner *a, size_t ninputs, double t0, double dt)
 {
-  a->ninputs = ninputs;
+  a->ninputs = 0;
   a->t0 = t0;
   a->dt = dt;
   a->cur = t0;
   a->in = calloc (ninputs ? ninputs : 1, sizeof *a->in);
   if (!a->in)
-    abort ();
+    return -1;
+  a->ninputs = ninputs;
   for (size_t i = 0; i < ninputs; i++)
     a->in[i].covered = t0;
+  return 0;
 }
 
 void
@@ -292,17 +321,22 @@ attribute (struct tf_align_input *in, double lo, double hi)
   return got;
 }
 
-static void
+/* Emit the current output interval to OUT.  Room is made first, so that
+   out of memory (-1) leaves the aligner as it was.  */
+static int
 emit (struct tf_aligner *a, struct tf_samples *out)
 {
+  if (samples_room (out) < 0)
+    return -1;
   double lo = a->cur, hi = a->t0 + a->dt * (floor ((a->cur - a->t0)
                                                    / a->dt + 0.5) + 1);
   double sum = 0;
   for (size_t i = 0; i < a->ninputs; i++)
     sum += attribute (&a->in[i], lo, hi);
   struct tf_sample o = { sum, lo, hi };
-  samples_push (out, o);
+  out->v[out->len++] = o;
   a->cur = hi;
+  return 0;
 }
 
 static double
@@ -324,7 +358,9 @@ tf_aligner_push (struct tf_aligner *a, size_t input, struct tf_sample s,
     return "sample starts before the end of the previous one on its input";
   if (s.start < a->cur)
     return "sample starts before the current output interval";
-  samples_push (&a->in[input].q, s);
+  if (samples_room (&a->in[input].q) < 0)
+    return tf_nomem;
+  a->in[input].q.v[a->in[input].q.len++] = s;
   a->in[input].covered = s.end;
   for (;;)
     {
@@ -332,11 +368,12 @@ tf_aligner_push (struct tf_aligner *a, size_t input, struct tf_sample s,
       for (size_t i = 0; i < a->ninputs; i++)
         if (a->in[i].covered < hi)
           return NULL;
-      emit (a, out);
+      if (emit (a, out) < 0)
+        return tf_nomem;
     }
 }
 
-void
+const char *
 tf_aligner_flush (struct tf_aligner *a, struct tf_samples *out)
 {
   for (;;)
@@ -346,8 +383,9 @@ tf_aligner_flush (struct tf_aligner *a, struct tf_samples *out)
         if (a->in[i].head < a->in[i].q.len)
           pending = 1;
       if (!pending)
-        return;
-      emit (a, out);
+        return NULL;
+      if (emit (a, out) < 0)
+        return tf_nomem;
     }
 }
 
@@ -377,10 +415,10 @@ tf_local (enum tf_kind kind, const struct tf_params *p, int rank,
     case TF_SUM:
     case TF_MIN:
     case TF_MAX:
-      tf_buf_append (out, vals, m);
-      return NULL;
+      return tf_buf_append (out, vals, m) < 0 ? tf_nomem : NULL;
     case TF_AVG:
-      tf_buf_reserve (out, 2 * m);
+      if (tf_buf_reserve (out, 2 * m) < 0)
+        return tf_nomem;
       for (size_t i = 0; i < m; i++)
         {
           out->v[2 * i] = vals[i];
@@ -391,26 +429,30 @@ tf_local (enum tf_kind kind, const struct tf_params *p, int rank,
     case TF_CONCAT:
       {
         double r = rank;
-        tf_buf_append (out, &r, 1);
-        tf_buf_append (out, vals, m);
+        if (tf_buf_append (out, &r, 1) < 0
+            || tf_buf_append (out, vals, m) < 0)
+          return tf_nomem;
         return NULL;
       }
     case TF_BIN:
       if (!(p->bin_width >= 0))
         return "the bin width must be >= 0";
       for (size_t i = 0; i < m; i++)
-        tf_bin_add (out, vals[i], p->bin_width, rank);
+        if (tf_bin_add (out, vals[i], p->bin_width, rank) < 0)
+          return tf_nomem;
       return NULL;
     case TF_ALIGN:
       {
         if (m % 3 != 0)
           return "align needs {value, start, end} triples";
-        tf_buf_reserve (out, p->nbins + 1);
+        struct tf_sample *s = malloc ((m / 3 + 1) * sizeof *s);
+        if (!s || tf_buf_reserve (out, p->nbins + 1) < 0)
+          {
+            free (s);
+            return tf_nomem;
+          }
         memset (out->v, 0, (p->nbins + 1) * sizeof (double));
         out->len = p->nbins + 1;
-        struct tf_sample *s = malloc ((m / 3 + 1) * sizeof *s);
-        if (!s)
-          abort ();
         for (size_t i = 0; i < m / 3; i++)
           {
             s[i].value = vals[3 * i];
@@ -436,12 +478,14 @@ tf_concat_rows (const struct tf_params *p, int rank, const double *rows,
   for (size_t i = 0; i < nrows * p->m; i++)
     if (!isfinite (rows[i]))
       return "values must be finite";
-  tf_buf_reserve (out, nrows * (p->m + 1));
+  if (tf_buf_reserve (out, nrows * (p->m + 1)) < 0)
+    return tf_nomem;
   for (size_t i = 0; i < nrows; i++)
     {
       double r = rank;
-      tf_buf_append (out, &r, 1);
-      tf_buf_append (out, rows + i * p->m, p->m);
+      if (tf_buf_append (out, &r, 1) < 0
+          || tf_buf_append (out, rows + i * p->m, p->m) < 0)
+        return tf_nomem;
     }
   return NULL;
 }
@@ -482,8 +526,7 @@ tf_combine (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc,
     case TF_CONCAT:
       if (n % (p->m + 1))
         return "packet is not a whole number of records";
-      tf_buf_append (acc, in, n);
-      return NULL;
+      return tf_buf_append (acc, in, n) < 0 ? tf_nomem : NULL;
     case TF_BIN:
       {
         const char *e = bin_check (in, n);
@@ -491,7 +534,11 @@ tf_combine (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc,
           return e;
         struct tf_buf out;
         tf_buf_init (&out);
-        bin_merge (acc->v, acc->len, in, n, &out);
+        if (bin_merge (acc->v, acc->len, in, n, &out) < 0)
+          {
+            tf_buf_free (&out);
+            return tf_nomem;
+          }
         free (acc->v);
         *acc = out;
         return NULL;
@@ -510,7 +557,7 @@ cmp_record (const void *a, const void *b)
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-void
+const char *
 tf_finish (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc)
 {
   if (kind == TF_AVG)
@@ -527,7 +574,11 @@ tf_finish (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc)
       double *key = malloc ((nrec + 1) * 2 * sizeof (double));
       double *copy = malloc ((acc->len + 1) * sizeof (double));
       if (!key || !copy)
-        abort ();
+        {
+          free (key);
+          free (copy);
+          return tf_nomem;
+        }
       for (size_t i = 0; i < nrec; i++)
         {
           key[2 * i] = acc->v[i * w];
@@ -541,4 +592,5 @@ tf_finish (enum tf_kind kind, const struct tf_params *p, struct tf_buf *acc)
       free (key);
       free (copy);
     }
+  return NULL;
 }

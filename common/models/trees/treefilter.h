@@ -72,10 +72,15 @@ struct tf_buf
   size_t len, cap;
 };
 
+/* Out of memory: the functions below that return a message return this
+   one (compare the pointer: it is a runtime failure, not bad values);
+   those that return an int return -1 and leave their packet as it was.  */
+extern const char tf_nomem[];
+
 void tf_buf_init (struct tf_buf *b);
 void tf_buf_free (struct tf_buf *b);
-void tf_buf_reserve (struct tf_buf *b, size_t cap);
-void tf_buf_append (struct tf_buf *b, const double *v, size_t n);
+int tf_buf_reserve (struct tf_buf *b, size_t cap);
+int tf_buf_append (struct tf_buf *b, const double *v, size_t n);
 
 /* The packet of one rank RANK holding VALS (P->m of them; for align, m/3
    samples {value, start, end}), written to OUT (replacing its contents).
@@ -96,8 +101,9 @@ const char *tf_combine (enum tf_kind kind, const struct tf_params *p,
                         struct tf_buf *acc, const double *in, size_t n);
 
 /* Turn the root's packet into the result: avg pairs become means, concat
-   records are sorted by rank; the others are left as they are.  */
-void tf_finish (enum tf_kind kind, const struct tf_params *p,
+   records are sorted by rank; the others are left as they are.  Returns
+   NULL, or tf_nomem (ACC unchanged).  */
+const char *tf_finish (enum tf_kind kind, const struct tf_params *p,
                 struct tf_buf *acc);
 
 /* ---------------------------------------------------------------- bin */
@@ -105,8 +111,9 @@ void tf_finish (enum tf_kind kind, const struct tf_params *p,
 /* The class of V for a bin width W (W = 0: V itself).  */
 double tf_bin_key (double v, double w);
 
-/* Add member ID with value V to the class list ACC.  */
-void tf_bin_add (struct tf_buf *acc, double v, double w, double id);
+/* Add member ID with value V to the class list ACC: 0, or -1 out of
+   memory (ACC unchanged).  */
+int tf_bin_add (struct tf_buf *acc, double v, double w, double id);
 
 /* Number of classes in a bin packet.  */
 size_t tf_bin_nclasses (const double *v, size_t n);
@@ -156,19 +163,25 @@ struct tf_aligner
   struct tf_align_input *in;
 };
 
-void tf_aligner_init (struct tf_aligner *a, size_t ninputs, double t0,
-                      double dt);
+/* 0, or -1 out of memory (A then has no inputs; tf_aligner_free is
+   harmless).  */
+int tf_aligner_init (struct tf_aligner *a, size_t ninputs, double t0,
+                     double dt);
 void tf_aligner_free (struct tf_aligner *a);
 
 /* Receive sample S on INPUT; append the output samples it completes to
    OUT.  Returns NULL, or a message (sample out of order, before t0, empty
-   interval, bad input number), in which case nothing changed.  */
+   interval, bad input number), in which case nothing changed, or
+   tf_nomem: nothing changed if memory ran out storing S; otherwise S is
+   stored, OUT holds the intervals completed before, and the next push or
+   flush emits the rest.  */
 const char *tf_aligner_push (struct tf_aligner *a, size_t input,
                              struct tf_sample s, struct tf_samples *out);
 
 /* End of the streams: emit the remaining intervals up to the last time
-   any input covered, inputs without data counting zero.  */
-void tf_aligner_flush (struct tf_aligner *a, struct tf_samples *out);
+   any input covered, inputs without data counting zero.  Returns NULL,
+   or tf_nomem.  */
+const char *tf_aligner_flush (struct tf_aligner *a, struct tf_samples *out);
 
 /* Sum of the values still waiting in the queues.  */
 double tf_aligner_pending (const struct tf_aligner *a);

@@ -9,7 +9,6 @@
 #include <config.h>
 
 #include "treespec.h"
-#include "xalloc.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -35,8 +34,39 @@ fail (struct treespec_error *err, int line, int col, const char *fmt, ...)
       va_start (ap, fmt);
       vsnprintf (err->msg, sizeof err->msg, fmt, ap);
       va_end (ap);
+      err->nomem = 0;
     }
   return -1;
+}
+
+/* Out of memory: a failure of the machine, not of the spec (the caller
+   exits 1 with the message, where a bad spec is a usage error).  FMT
+   completes "out of memory while ...".  */
+static int
+nomem (struct treespec_error *err, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static int
+nomem (struct treespec_error *err, const char *fmt, ...)
+{
+  if (err)
+    {
+      va_list ap;
+      int w = snprintf (err->msg, sizeof err->msg, "out of memory while ");
+      va_start (ap, fmt);
+      vsnprintf (err->msg + w, sizeof err->msg - (size_t) w, fmt, ap);
+      va_end (ap);
+      err->line = 0;
+      err->col = 0;
+      err->nomem = 1;
+    }
+  return -1;
+}
+
+static int
+nomem_tree (struct treespec_error *err, long n)
+{
+  return nomem (err, "building a tree of %ld rank%s", n, n == 1 ? "" : "s");
 }
 
 void
@@ -84,16 +114,25 @@ build (int *parent, int n, const int *seq, struct tree *t,
 
   t->n = n;
   t->parent = parent;
-  t->child_start = xcalloc ((size_t) n + 1, sizeof (int));
-  t->child = xcalloc ((size_t) n, sizeof (int));
-  t->level = xcalloc ((size_t) n, sizeof (int));
-  t->subtree = xcalloc ((size_t) n, sizeof (int));
+  t->child_start = calloc ((size_t) n + 1, sizeof (int));
+  t->child = calloc ((size_t) n, sizeof (int));
+  t->level = calloc ((size_t) n, sizeof (int));
+  t->subtree = calloc ((size_t) n, sizeof (int));
+  int *fill = calloc ((size_t) n, sizeof (int));
+  int *queue = calloc ((size_t) n, sizeof (int));
+  if (!t->child_start || !t->child || !t->level || !t->subtree || !fill
+      || !queue)
+    {
+      free (fill);
+      free (queue);
+      tree_free (t);
+      return nomem_tree (err, n);
+    }
 
   for (int r = 1; r < n; r++)
     t->child_start[parent[r] + 1]++;
   for (int r = 0; r < n; r++)
     t->child_start[r + 1] += t->child_start[r];
-  int *fill = xcalloc ((size_t) n, sizeof (int));
   for (int i = 0; i < n; i++)
     {
       int r = seq ? seq[i] : i;
@@ -106,7 +145,6 @@ build (int *parent, int n, const int *seq, struct tree *t,
 
   /* Levels by a breadth-first walk from the root; a rank not reached is
      on a cycle.  */
-  int *queue = xcalloc ((size_t) n, sizeof (int));
   int head = 0, tail = 0;
   for (int r = 0; r < n; r++)
     t->level[r] = -1;
@@ -171,7 +209,12 @@ tree_from_parents (const int *parent, int n, struct tree *t,
       return fail (err, 0, 0, "a tree has 1 to %d ranks, not %d",
                    TREE_MAX_RANKS, n);
     }
-  int *copy = xcalloc ((size_t) n, sizeof (int));
+  int *copy = malloc ((size_t) n * sizeof (int));
+  if (!copy)
+    {
+      memset (t, 0, sizeof *t);
+      return nomem_tree (err, n);
+    }
   memcpy (copy, parent, (size_t) n * sizeof (int));
   return build (copy, n, NULL, t, err);
 }
@@ -314,7 +357,9 @@ build_levels (const char *spec, long **counts, const int *ncount,
     return misfit (err, spec, total, nranks);
 
   int n = (int) total;
-  int *parent = xcalloc ((size_t) n, sizeof (int));
+  int *parent = calloc ((size_t) n, sizeof (int));
+  if (!parent)
+    return nomem_tree (err, n);
   parent[0] = -1;
   int first = 0, nodes = 1, next_id = 1;
   for (int i = 0; i < nlevels; i++)
@@ -352,18 +397,23 @@ parse_balanced (const char *spec, int nranks, struct tree *t,
       if (f > 1 && d > 30)
         return fail (err, 0, 0, "'%s' makes more than %d ranks", spec,
                      TREE_MAX_RANKS);
-      long **counts = xcalloc ((size_t) d, sizeof (long *));
-      int *ncount = xcalloc ((size_t) d, sizeof (int));
-      int *colof = xcalloc ((size_t) d, sizeof (int));
+      long **counts = calloc ((size_t) d, sizeof (long *));
+      int *ncount = calloc ((size_t) d, sizeof (int));
+      int *colof = calloc ((size_t) d, sizeof (int));
       long one = f;
-      for (long i = 0; i < d; i++)
+      if (!counts || !ncount || !colof)
+        rc = nomem (err, "reading '%s'", spec);
+      else
         {
-          counts[i] = &one;
-          ncount[i] = 1;
-          colof[i] = 3;
+          for (long i = 0; i < d; i++)
+            {
+              counts[i] = &one;
+              ncount[i] = 1;
+              colof[i] = 3;
+            }
+          rc = build_levels (spec, counts, ncount, colof, (int) d, nranks,
+                             t, err);
         }
-      rc = build_levels (spec, counts, ncount, colof, (int) d, nranks, t,
-                         err);
       free (counts);
       free (ncount);
       free (colof);
@@ -371,11 +421,16 @@ parse_balanced (const char *spec, int nranks, struct tree *t,
     }
   /* Per-level fan-outs.  */
   size_t cap = strlen (spec);
-  long *fan = xcalloc (cap, sizeof (long));
-  long **counts = xcalloc (cap, sizeof (long *));
-  int *ncount = xcalloc (cap, sizeof (int));
-  int *colof = xcalloc (cap, sizeof (int));
+  long *fan = calloc (cap, sizeof (long));
+  long **counts = calloc (cap, sizeof (long *));
+  int *ncount = calloc (cap, sizeof (int));
+  int *colof = calloc (cap, sizeof (int));
   int nl = 0;
+  if (!fan || !counts || !ncount || !colof)
+    {
+      nomem (err, "reading '%s'", spec);
+      goto out;
+    }
   fan[nl] = f;
   for (;;)
     {
@@ -410,12 +465,17 @@ parse_generic (const char *spec, int nranks, struct tree *t,
                struct treespec_error *err)
 {
   size_t len = strlen (spec);
-  long *all = xcalloc (len, sizeof (long));
-  long **counts = xcalloc (len, sizeof (long *));
-  int *ncount = xcalloc (len, sizeof (int));
-  int *colof = xcalloc (len, sizeof (int));
+  long *all = calloc (len, sizeof (long));
+  long **counts = calloc (len, sizeof (long *));
+  int *ncount = calloc (len, sizeof (int));
+  int *colof = calloc (len, sizeof (int));
   int nl = 0, nall = 0, rc = -1;
   size_t pos = 2;
+  if (!all || !counts || !ncount || !colof)
+    {
+      nomem (err, "reading '%s'", spec);
+      goto out;
+    }
   for (;;)
     {
       counts[nl] = all + nall;
@@ -505,7 +565,9 @@ parse_knomial (const char *spec, int nranks, struct tree *t,
   else
     n = nranks;
 
-  int *parent = xcalloc ((size_t) n, sizeof (int));
+  int *parent = calloc ((size_t) n, sizeof (int));
+  if (!parent)
+    return nomem_tree (err, n);
   parent[0] = -1;
   for (long r = 1; r < n; r++)
     {
@@ -548,7 +610,9 @@ treespec_parse (const char *spec, int nranks, struct tree *t,
     {
       if (nranks <= 0)
         return fail (err, 0, 0, "'flat' needs a number of ranks");
-      int *parent = xcalloc ((size_t) nranks, sizeof (int));
+      int *parent = calloc ((size_t) nranks, sizeof (int));
+      if (!parent)
+        return nomem_tree (err, nranks);
       parent[0] = -1;
       return build (parent, nranks, NULL, t, err);
     }
@@ -655,13 +719,18 @@ treespec_parse_text (const char *text, int nranks, struct tree *t,
                  nranks, TREE_MAX_RANKS);
   struct lexer lx = { text, 0, 1, 1, 1, 1 };
   size_t cap = 64;
-  int *parent = xcalloc (cap, sizeof (int));
-  int *seq = xcalloc (cap, sizeof (int));
-  int *pline = xcalloc (cap, sizeof (int));  /* line where r got a parent */
-  for (size_t i = 0; i < cap; i++)
-    parent[i] = -2;                            /* -2: not seen as a child */
+  int *parent = calloc (cap, sizeof (int));
+  int *seq = calloc (cap, sizeof (int));
+  int *pline = calloc (cap, sizeof (int));  /* line where r got a parent */
   int nseq = 0, maxrank = 0, root = -1, rc = -1;
   long r;
+  if (!parent || !seq || !pline)
+    {
+      nomem (err, "reading a topology file");
+      goto out;
+    }
+  for (size_t i = 0; i < cap; i++)
+    parent[i] = -2;                            /* -2: not seen as a child */
 
   for (;;)
     {
@@ -732,11 +801,22 @@ treespec_parse_text (const char *text, int nranks, struct tree *t,
               size_t ncap = cap;
               while ((size_t) r >= ncap)
                 ncap *= 2;
-              parent = realloc (parent, ncap * sizeof (int));
-              seq = realloc (seq, ncap * sizeof (int));
-              pline = realloc (pline, ncap * sizeof (int));
-              if (!parent || !seq || !pline)
-                abort ();
+              /* Each array is kept (and freed at out) if its own
+                 realloc fails.  */
+              int *np = realloc (parent, ncap * sizeof (int));
+              if (np)
+                parent = np;
+              int *ns = realloc (seq, ncap * sizeof (int));
+              if (ns)
+                seq = ns;
+              int *nl = realloc (pline, ncap * sizeof (int));
+              if (nl)
+                pline = nl;
+              if (!np || !ns || !nl)
+                {
+                  nomem (err, "reading a topology file with rank %ld", r);
+                  goto out;
+                }
               for (size_t i = cap; i < ncap; i++)
                 parent[i] = -2;
               cap = ncap;
@@ -780,10 +860,17 @@ treespec_parse_text (const char *text, int nranks, struct tree *t,
               "0..%d must be)", i, n - 1);
         goto out;
       }
-  int *par = xcalloc ((size_t) n, sizeof (int));
+  int *par = malloc ((size_t) n * sizeof (int));
+  int *order = malloc ((size_t) n * sizeof (int));
+  if (!par || !order)
+    {
+      free (par);
+      free (order);
+      nomem_tree (err, n);
+      goto out;
+    }
   memcpy (par, parent, (size_t) n * sizeof (int));
   par[0] = -1;
-  int *order = xcalloc ((size_t) n, sizeof (int));
   order[0] = 0;
   memcpy (order + 1, seq, (size_t) nseq * sizeof (int));
   rc = build (par, n, order, t, err);

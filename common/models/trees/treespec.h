@@ -67,12 +67,17 @@ tree_children (const struct tree *t, int r)
 
 /* What went wrong: the message (no program name, no trailing period),
    the 1-based line (0 for a one-line spec) and column of the offending
-   text (0 when the whole spec is at fault).  */
+   text (0 when the whole spec is at fault).  NOMEM is 1 when the cause is
+   out of memory, not the spec: MSG is then "out of memory while building
+   a tree of N ranks" (or "... while reading ..."), line and column are 0,
+   and a program reports it as a runtime failure (exit 1), not as a bad
+   option.  */
 struct treespec_error
 {
   int line;
   int col;
   char msg[512];
+  int nomem;
 };
 
 /* Build the tree that SPEC makes over NRANKS ranks.  NRANKS <= 0 means
