@@ -239,16 +239,31 @@ eval_row (tsv_writer *w, double x, double a, double b, double m, double p,
                "unit)");
 }
 
-static int
-cmd_eval (int argc, const char **argv)
+/* One run of eval: eq. (1)'s packet parameters, the sources of a, b
+   and the sizes, the parameter layers, the inputs.  */
+struct eval_job
 {
-  cli.subcommand = "eval";
-  param_set_clear (&p_set);
-  poptContext con = cli_parse (argc, argv, eval_options,
-                               "[OPTION...] [FILE...]", eval_handler);
-  double m = 0, p = 1;
-  int packet = opt_packet || opt_fixed || opt_per_byte;
-  if (packet)
+  double m, p;                  /* eq. (1): per-byte cost, packet size */
+  int packet;                   /* --packet, --fixed, --per-byte */
+  struct eval_src *src;         /* a, b, bytes */
+  int layered[2];               /* a, b from --params or --set */
+  struct param_set ps;
+  struct param_file *pf;
+  const char *time2;            /* --exact's second time column */
+  tsv_reader **rs;
+  size_t nfiles;
+  const char **names;           /* output header */
+  size_t nn;
+};
+
+/* --packet, --fixed, --per-byte (eq. (1)) against -a, -b, --exact.  */
+static void
+eval_packet_options (struct eval_job *j)
+{
+  j->m = 0;
+  j->p = 1;
+  j->packet = opt_packet || opt_fixed || opt_per_byte;
+  if (j->packet)
     {
       if (!opt_packet || !opt_fixed || !opt_per_byte)
         die_usage ("--packet, --fixed and --per-byte go together "
@@ -256,63 +271,67 @@ cmd_eval (int argc, const char **argv)
       if (opt_a || opt_b)
         die_usage ("-a and -b cannot be combined with --fixed: b is "
                    "a/p + m");
-      p = opt_nonneg ("--packet", opt_packet);
-      if (p == 0)
+      j->p = opt_nonneg ("--packet", opt_packet);
+      if (j->p == 0)
         die_usage ("option '--packet': '%s' is out of range (a number > 0 "
                    "expected: the packet size)", opt_packet);
-      m = opt_nonneg ("--per-byte", opt_per_byte);
+      j->m = opt_nonneg ("--per-byte", opt_per_byte);
     }
   else if (opt_exact)
     die_usage ("--exact needs --packet, --fixed and --per-byte");
   if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
+}
 
+/* a, b and the sizes from the options, then --params FILE < --set (the
+   input's a and b columns come later, above both; common/stream/params.h);
+   -a and -b stay exclusive with the columns.  */
+static void
+eval_sources (struct eval_job *j)
+{
   /* Static: still reachable when a later error ends the program.  */
   static struct eval_src src[3];
+  static size_t *prow;
+  j->src = src;
   src[0] = (struct eval_src) { "a", -1, { 0 } };
   src[1] = (struct eval_src) { "b", -1, { 0 } };
   src[2] = (struct eval_src) { opt_bytes_col, -1, { 0 } };
-  if (packet)
+  if (j->packet)
     {
       double a = opt_nonneg ("--fixed", opt_fixed);
       dvec_push (&src[0].vals, a);
-      dvec_push (&src[1].vals, hyper_b_of_packet (a, m, p));
+      dvec_push (&src[1].vals, hyper_b_of_packet (a, j->m, j->p));
     }
   if (opt_a)
     dvec_push (&src[0].vals, opt_nonneg ("-a", opt_a));
   if (opt_b)
     dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
-  /* --params FILE < --set < the input's a and b columns
-     (common/stream/params.h); -a and -b stay exclusive with the columns.  */
-  static struct param_file *pf;
-  static size_t *prow;
-  struct param_set ps;
-  param_set_clear (&ps);
+  param_set_clear (&j->ps);
   if (opt_where && !opt_params)
     die_usage ("--where selects rows of --params FILE: give --params");
   if (opt_params)
     {
-      pf = param_file_read (opt_params);
+      static struct param_file *pf;
+      j->pf = pf = param_file_read (opt_params);
       param_file_select (pf, opt_where, 0, NULL, &prow);
       static const unsigned char ab[PARAM_NPARAM] = {
         [PARAM_A] = 1, [PARAM_B] = 1
       };
-      param_file_apply (pf, prow[0], &ps, 1, ab);
+      param_file_apply (pf, prow[0], &j->ps, 1, ab);
     }
-  param_set_over (&ps, &p_set);
-  int layered[2] = { 0, 0 };   /* a, b from --params or --set */
+  param_set_over (&j->ps, &p_set);
   for (int k = 0; k < 2; k++)
     {
       int id = k ? PARAM_B : PARAM_A;
-      if (src[k].vals.n || !(param_given (&ps, id) || ps.na[id]))
+      if (src[k].vals.n || !(param_given (&j->ps, id) || j->ps.na[id]))
         continue;
-      if (packet)
+      if (j->packet)
         die_usage ("--fixed gives a and b: not with %s %s",
-                   ps.origin[id] == PORIGIN_FILE ? "--params" : "--set",
+                   j->ps.origin[id] == PORIGIN_FILE ? "--params" : "--set",
                    param_defs[id].name);
-      layered[k] = 1;
-      dvec_push (&src[k].vals, ps.v[id]);
+      j->layered[k] = 1;
+      dvec_push (&src[k].vals, j->ps.v[id]);
     }
   if (opt_bytes)
     {
@@ -322,138 +341,170 @@ cmd_eval (int argc, const char **argv)
           die_usage ("--bytes: message sizes must be >= 0, not %g",
                      src[2].vals.v[i]);
     }
+}
 
-  const char *time2 = "time_hyper";
-  int need_input = !src[0].vals.n || !src[1].vals.n || !src[2].vals.n;
-  const char **files = poptGetArgs (con);
-  if (!need_input && files)
-    die_usage ("-a, -b (or --fixed) and --bytes are all given: there is "
-               "no input to read, but '%s' was named", files[0]);
+/* A parameter from --params or --set that is NA: the layer's error.  */
+static void
+eval_need (struct eval_job *j, int k)
+{
+  param_need (&j->ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
+              : "-a or --set a=VALUE");
+}
 
-  tsv_writer *w = tsv_writer_open (NULL);
-  const char *fixed_names[5];
-  const char **names = fixed_names;
+/* -a, -b and --bytes all given: one row per size, no input.  */
+static void
+eval_from_options (struct eval_job *j, tsv_writer *w)
+{
+  struct eval_src *src = j->src;
+  const char *names[5];
   size_t nn = 0;
-  if (!need_input)
+  for (int k = 0; k < 2; k++)
+    if (j->layered[k])
+      eval_need (j, k);
+  write_common_meta (w, NULL, 0, "eval");
+  if (j->pf)
     {
-      for (int k = 0; k < 2; k++)
-        if (layered[k])
-          param_need (&ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
-                      : "-a or --set a=VALUE");
-      write_common_meta (w, NULL, 0, "eval");
-      if (pf)
-        {
-          tsv_meta_time_unit (w, pf->time_unit);
-          param_file_write_meta (pf, w);
-        }
-      names[nn++] = opt_bytes_col;
-      names[nn++] = "a";
-      names[nn++] = "b";
-      names[nn++] = opt_time_col;
-      if (opt_exact)
-        names[nn++] = time2;
-      tsv_write_header (w, nn, names);
-      double a = src[0].vals.v[0], b = src[1].vals.v[0];
-      for (size_t i = 0; i < src[2].vals.n; i++)
-        {
-          put_count (w, src[2].vals.v[i]);
-          tsv_put_num (w, a);
-          tsv_put_num (w, b);
-          eval_row (w, src[2].vals.v[i], a, b, m, p, opt_exact);
-        }
-      tsv_writer_close (w);
-      for (int k = 0; k < 3; k++)
-        free (src[k].vals.v);
-      poptFreeContext (con);
-      return 0;
+      tsv_meta_time_unit (w, j->pf->time_unit);
+      param_file_write_meta (j->pf, w);
     }
+  names[nn++] = opt_bytes_col;
+  names[nn++] = "a";
+  names[nn++] = "b";
+  names[nn++] = opt_time_col;
+  if (opt_exact)
+    names[nn++] = j->time2;
+  tsv_write_header (w, nn, names);
+  double a = src[0].vals.v[0], b = src[1].vals.v[0];
+  for (size_t i = 0; i < src[2].vals.n; i++)
+    {
+      put_count (w, src[2].vals.v[i]);
+      tsv_put_num (w, a);
+      tsv_put_num (w, b);
+      eval_row (w, src[2].vals.v[i], a, b, j->m, j->p, opt_exact);
+    }
+}
 
+/* The input FILEs (standard input without one), which must share one
+   header: the output has one.  */
+static void
+eval_open_inputs (struct eval_job *j, const char **files)
+{
   const char *stdin_only[] = { "-", NULL };
   if (!files)
     files = stdin_only;
-  size_t nfiles = 0;
-  while (files[nfiles])
-    nfiles++;
-  tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
+  while (files[j->nfiles])
+    j->nfiles++;
+  j->rs = xmalloc (j->nfiles * sizeof *j->rs);
   if (files == stdin_only && isatty (STDIN_FILENO))
     fprintf (stderr, "hyper-reduce: reading rows (a TSV stream with a "
              "header) from standard input; end them with Ctrl-D, or give "
              "-a, -b and --bytes\n");
-  for (size_t f = 0; f < nfiles; f++)
-    rs[f] = tsv_open (files[f]);
-  /* All files must have the same header: the output has one.  */
-  for (size_t f = 1; f < nfiles; f++)
-    tsv_same_header (rs[0], rs[f]);
-  tsv_reader *r0 = rs[0];
+  for (size_t f = 0; f < j->nfiles; f++)
+    j->rs[f] = tsv_open (files[f]);
+  for (size_t f = 1; f < j->nfiles; f++)
+    tsv_same_header (j->rs[0], j->rs[f]);
+}
+
+/* Where a, b and the size of each row come from (a column, or a value
+   given), and the output header: the input's columns, the given ones,
+   the time.  */
+static void
+eval_columns (struct eval_job *j)
+{
+  tsv_reader *r0 = j->rs[0];
+  struct eval_src *src = j->src;
   size_t nin = tsv_ncols (r0);
   /* Static: still reachable when a later error ends the program.  */
   static const char **in_names;
-  names = in_names = xmalloc ((nin + 5) * sizeof *names);
+  j->names = in_names = xmalloc ((nin + 5) * sizeof *j->names);
   for (size_t i = 0; i < nin; i++)
-    names[nn++] = tsv_colname (r0, i);
+    j->names[j->nn++] = tsv_colname (r0, i);
   for (int k = 0; k < 3; k++)
     {
       long c = tsv_col (r0, src[k].name);
-      if (k < 2 && layered[k] && c >= 0)
+      if (k < 2 && j->layered[k] && c >= 0)
         {
           /* the input's column is above --params and --set */
           src[k].vals.n = 0;
           src[k].col = c;
           continue;
         }
-      if (k < 2 && layered[k])
-        param_need (&ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
-                    : "-a or --set a=VALUE");
+      if (k < 2 && j->layered[k])
+        eval_need (j, k);
       if (src[k].vals.n)
         {
           if (c >= 0)
             die ("%s: the input has column '%s' and %s was also given",
                  tsv_name (r0), src[k].name,
-                 k == 0 ? (packet ? "--fixed" : "-a")
-                 : k == 1 ? (packet ? "--fixed" : "-b") : "--bytes");
-          names[nn++] = src[k].name;
+                 k == 0 ? (j->packet ? "--fixed" : "-a")
+                 : k == 1 ? (j->packet ? "--fixed" : "-b") : "--bytes");
+          j->names[j->nn++] = src[k].name;
         }
       else
         src[k].col = (long) tsv_col_required (r0, src[k].name);
     }
   if (tsv_col (r0, opt_time_col) >= 0
-      || (opt_exact && tsv_col (r0, time2) >= 0))
+      || (opt_exact && tsv_col (r0, j->time2) >= 0))
     die ("%s: the input already has a '%s' column (choose another name "
          "with --time-col)", tsv_name (r0),
-         tsv_col (r0, opt_time_col) >= 0 ? opt_time_col : time2);
-  names[nn++] = opt_time_col;
+         tsv_col (r0, opt_time_col) >= 0 ? opt_time_col : j->time2);
+  j->names[j->nn++] = opt_time_col;
   if (opt_exact)
-    names[nn++] = time2;
-  write_common_meta (w, rs, nfiles, "eval");
-  if (pf)
-    {
-      /* the file's a and b in the input's unit */
-      const char *in_unit = tsv_time_unit (rs, nfiles);
-      if (pf->time_unit && in_unit && strcmp (pf->time_unit, in_unit) != 0)
-        {
-          double scale;
-          if (param_time_scale (pf->time_unit, in_unit, &scale) != 0)
-            die ("%s: its times are in %s and the input's in %s: only s, "
-                 "ms, us and ns convert", pf->name, pf->time_unit, in_unit);
-          for (int k = 0; k < 2; k++)
-            if (layered[k] && src[k].vals.n)
-              src[k].vals.v[0] = param_scale_value (src[k].vals.v[0],
-                                                    scale);
-          char f[NUM_BUFSIZE];
-          num_format (scale, -1, f);
-          tsv_meta (w, "params_time_conversion", "%s to %s (x%s)",
-                    pf->time_unit, in_unit, f);
-        }
-      else if (!in_unit)
-        tsv_meta_time_unit (w, pf->time_unit);
-      param_file_write_meta (pf, w);
-    }
-  tsv_write_header (w, nn, names);
+    j->names[j->nn++] = j->time2;
+}
 
-  const struct dvec *xs = src[2].vals.n ? &src[2].vals : NULL;
-  for (size_t f = 0; f < nfiles; f++)
+/* The metadata of a run over inputs: --params' a and b converted to the
+   input's time unit (s, ms, us, ns), the conversion recorded.  */
+static void
+eval_params_meta (struct eval_job *j, tsv_writer *w)
+{
+  struct param_file *pf = j->pf;
+  write_common_meta (w, j->rs, j->nfiles, "eval");
+  if (!pf)
+    return;
+  const char *in_unit = tsv_time_unit (j->rs, j->nfiles);
+  if (pf->time_unit && in_unit && strcmp (pf->time_unit, in_unit) != 0)
     {
-      tsv_reader *r = rs[f];
+      double scale;
+      if (param_time_scale (pf->time_unit, in_unit, &scale) != 0)
+        die ("%s: its times are in %s and the input's in %s: only s, "
+             "ms, us and ns convert", pf->name, pf->time_unit, in_unit);
+      for (int k = 0; k < 2; k++)
+        if (j->layered[k] && j->src[k].vals.n)
+          j->src[k].vals.v[0] = param_scale_value (j->src[k].vals.v[0],
+                                                   scale);
+      char f[NUM_BUFSIZE];
+      num_format (scale, -1, f);
+      tsv_meta (w, "params_time_conversion", "%s to %s (x%s)",
+                pf->time_unit, in_unit, f);
+    }
+  else if (!in_unit)
+    tsv_meta_time_unit (w, pf->time_unit);
+  param_file_write_meta (pf, w);
+}
+
+/* a or b (K) of R's current row: its column, or the value given.  */
+static double
+eval_ab (const struct eval_src *src, int k, tsv_reader *r)
+{
+  double v = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
+                             : src[k].vals.v[0];
+  if (v < 0)
+    tsv_die_field (r, (size_t) src[k].col, "%s must be >= 0, not '%s'",
+                   src[k].name, tsv_field (r, (size_t) src[k].col));
+  return v;
+}
+
+/* Every row of every input, crossed with the --bytes sizes if given.  */
+static void
+eval_rows (struct eval_job *j, tsv_writer *w)
+{
+  struct eval_src *src = j->src;
+  size_t nin = tsv_ncols (j->rs[0]);
+  const struct dvec *xs = src[2].vals.n ? &src[2].vals : NULL;
+  for (size_t f = 0; f < j->nfiles; f++)
+    {
+      tsv_reader *r = j->rs[f];
       size_t nmeta = tsv_nmeta (r);
       while (tsv_next (r))
         {
@@ -461,25 +512,18 @@ cmd_eval (int argc, const char **argv)
             {
               /* A #@time_unit between rows must agree with the others
                  (the readers stay open until the end for this).  */
-              tsv_time_unit (rs, nfiles);
+              tsv_time_unit (j->rs, j->nfiles);
               tsv_copy_meta (w, r);
               nmeta = tsv_nmeta (r);
             }
           double v[3];
-          for (int k = 0; k < 2; k++)
-            {
-              v[k] = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
-                                     : src[k].vals.v[0];
-              if (v[k] < 0)
-                tsv_die_field (r, (size_t) src[k].col,
-                               "%s must be >= 0, not '%s'", src[k].name,
-                               tsv_field (r, (size_t) src[k].col));
-            }
+          v[0] = eval_ab (src, 0, r);
+          v[1] = eval_ab (src, 1, r);
           size_t nx = xs ? xs->n : 1;
-          for (size_t j = 0; j < nx; j++)
+          for (size_t x = 0; x < nx; x++)
             {
               if (xs)
-                v[2] = xs->v[j];
+                v[2] = xs->v[x];
               else
                 {
                   v[2] = tsv_num (r, (size_t) src[2].col, 1);
@@ -502,19 +546,48 @@ cmd_eval (int argc, const char **argv)
               if (isnan (v[0]) || isnan (v[1]) || isnan (v[2]))
                 warn_once ("na", "rows with NA in a, b or %s get %s NA",
                            src[2].name, opt_time_col);
-              eval_row (w, v[2], v[0], v[1], m, p, opt_exact);
+              eval_row (w, v[2], v[0], v[1], j->m, j->p, opt_exact);
             }
         }
       /* Metadata after the last row.  */
-      tsv_time_unit (rs, nfiles);
+      tsv_time_unit (j->rs, j->nfiles);
+    }
+}
+
+static int
+cmd_eval (int argc, const char **argv)
+{
+  cli.subcommand = "eval";
+  param_set_clear (&p_set);
+  poptContext con = cli_parse (argc, argv, eval_options,
+                               "[OPTION...] [FILE...]", eval_handler);
+  struct eval_job j = { .time2 = "time_hyper" };
+  eval_packet_options (&j);
+  eval_sources (&j);
+  int need_input = !j.src[0].vals.n || !j.src[1].vals.n
+                   || !j.src[2].vals.n;
+  const char **files = poptGetArgs (con);
+  if (!need_input && files)
+    die_usage ("-a, -b (or --fixed) and --bytes are all given: there is "
+               "no input to read, but '%s' was named", files[0]);
+  tsv_writer *w = tsv_writer_open (NULL);
+  if (!need_input)
+    eval_from_options (&j, w);
+  else
+    {
+      eval_open_inputs (&j, files);
+      eval_columns (&j);
+      eval_params_meta (&j, w);
+      tsv_write_header (w, j.nn, j.names);
+      eval_rows (&j, w);
     }
   tsv_writer_close (w);
-  for (size_t f = 0; f < nfiles; f++)
-    tsv_close (rs[f]);
-  free (rs);
-  free (in_names);
+  for (size_t f = 0; f < j.nfiles; f++)
+    tsv_close (j.rs[f]);
+  free (j.rs);
+  free (j.names);
   for (int k = 0; k < 3; k++)
-    free (src[k].vals.v);
+    free (j.src[k].vals.v);
   poptFreeContext (con);
   return 0;
 }
