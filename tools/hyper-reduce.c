@@ -695,159 +695,127 @@ read_expr_file (const char *path)
   return text;
 }
 
-static int
-cmd_reduce (int argc, const char **argv)
+/* The expression: -e, -f FILE or the first argument (*FIRST_FILE then
+   counts it); *WHERE names it in errors, *OWNED is what to free.  */
+static const char *
+reduce_expression (const char **args, size_t nargs, size_t *first_file,
+                   const char **where, char **owned)
 {
-  cli.subcommand = "reduce";
-  poptContext con = cli_parse (argc, argv, reduce_options,
-                               "[OPTION...] [EXPR] [BLOCKS...]",
-                               reduce_handler);
-  const char **args = poptGetArgs (con);
-  size_t nargs = 0;
-  while (args && args[nargs])
-    nargs++;
   if (opt_expr && opt_expr_file)
     die_usage ("give the expression with -e or -f, not both");
-  const char *text, *where = "<expression>";
-  char *owned = NULL;
-  size_t first_file = 0;
+  *where = "<expression>";
   if (opt_expr)
-    text = opt_expr;
-  else if (opt_expr_file)
+    return opt_expr;
+  if (opt_expr_file)
     {
-      text = owned = read_expr_file (opt_expr_file);
-      where = opt_expr_file;
+      *where = opt_expr_file;
+      return *owned = read_expr_file (opt_expr_file);
     }
-  else if (nargs)
-    {
-      text = args[first_file++];
-      /* A common slip: the block table before the expression.  */
-      FILE *fp = strpbrk (text, "(,") ? NULL : fopen (text, "r");
-      if (fp)
-        {
-          fclose (fp);
-          die_usage ("'%s' is a file, but the first argument is the "
-                     "expression (hyper-reduce reduce EXPR [BLOCKS...], "
-                     "or -e EXPR)", text);
-        }
-    }
-  else
+  if (!nargs)
     die_usage ("no expression (give it as the first argument, with -e or "
                "with -f FILE)");
-  if (!tsv_valid_name (opt_name_col))
-    die_usage ("--name-col: invalid column name '%s'", opt_name_col);
+  const char *text = args[(*first_file)++];
+  /* A common slip: the block table before the expression.  */
+  FILE *fp = strpbrk (text, "(,") ? NULL : fopen (text, "r");
+  if (fp)
+    {
+      fclose (fp);
+      die_usage ("'%s' is a file, but the first argument is the "
+                 "expression (hyper-reduce reduce EXPR [BLOCKS...], "
+                 "or -e EXPR)", text);
+    }
+  return text;
+}
 
-  struct hexpr_error err;
-  /* Static, so that the expression stays reachable when evaluating it
-     dies (valgrind saw it definitely lost).  */
-  static struct hexpr *e;
-  e = hexpr_parse (text, &err);
-  if (!e && err.nomem)
-    die ("%s", err.msg);
-  if (!e)
-    die_at (where, err.line, err.col, "%s", err.msg);
-
-  /* Names that are not bound by --let must be blocks.  */
-  int need_blocks = 0;
+/* Does the expression use a name that no --let binds (a block)?  */
+static int
+reduce_needs_blocks (const struct hexpr *e)
+{
   for (size_t i = 0; i < hexpr_nnames (e); i++)
     {
       int bound = 0;
       for (size_t j = 0; j < nlets; j++)
         bound |= strcmp (lets[j].name, hexpr_name (e, i)) == 0;
-      need_blocks |= !bound;
+      if (!bound)
+        return 1;
     }
-  size_t nfiles = nargs - first_file;
-  const char *stdin_only[] = { "-" };
-  const char *const *files = args ? args + first_file : NULL;
-  if (nfiles == 0 && need_blocks)
-    {
-      files = stdin_only;
-      nfiles = 1;
-    }
-  tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
-  struct blocks bs = { NULL, 0 };
-  for (size_t f = 0; f < nfiles; f++)
-    {
-      tsv_reader *r = rs[f] = tsv_open (files[f]);
-      size_t cn = tsv_col_required (r, opt_name_col);
-      size_t ca = tsv_col_required (r, "a");
-      size_t cb = tsv_col_required (r, "b");
-      while (tsv_next (r))
-        {
-          const char *name = tsv_field (r, cn);
-          if (!tsv_valid_name (name))
-            tsv_die_field (r, cn, "invalid block name '%s' (expected "
-                           "[A-Za-z][A-Za-z0-9_]*)", name);
-          for (size_t i = 0; i < bs.n; i++)
-            if (strcmp (bs.v[i].name, name) == 0)
-              tsv_die_field (r, cn, "block '%s' is defined twice", name);
-          for (size_t i = 0; i < nlets; i++)
-            if (strcmp (lets[i].name, name) == 0)
-              tsv_die_field (r, cn, "block '%s' has the name of a --let "
-                             "variable", name);
-          /* NA (a parameter invert could not identify) is kept: the
-             results that depend on it are NA.  */
-          struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
-          if (c.a < 0)
-            tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
-                           name, tsv_field (r, ca));
-          if (c.b < 0)
-            tsv_die_field (r, cb, "block '%s': b must be >= 0, not '%s'",
-                           name, tsv_field (r, cb));
-          bs.v = xrealloc (bs.v, (bs.n + 1) * sizeof *bs.v);
-          bs.v[bs.n].name = xstrdup (name);
-          bs.v[bs.n].cb = c;
-          bs.n++;
-        }
-    }
+  return 0;
+}
 
-  /* One row per combination of the --let values, the first varying
-     slowest.  Every row is computed before any is written, so that an
-     error leaves no partial output.  */
-  size_t ncomb = 1;
-  for (size_t i = 0; i < nlets; i++)
+/* The block table of R (name, a, b) into BS.  */
+static void
+reduce_read_blocks (tsv_reader *r, struct blocks *bs)
+{
+  size_t cn = tsv_col_required (r, opt_name_col);
+  size_t ca = tsv_col_required (r, "a");
+  size_t cb = tsv_col_required (r, "b");
+  while (tsv_next (r))
     {
-      if (ncomb > 10000000 / lets[i].vals.n)
-        die_usage ("--let: more than 10000000 combinations");
-      ncomb *= lets[i].vals.n;
-    }
-  /* Static: still reachable when an error ends the program.  */
-  static struct hyper_cb *outs;
-  static size_t *pos;
-  outs = xmalloc (ncomb * sizeof *outs);
-  pos = xmalloc ((nlets + 1) * sizeof *pos);
-  memset (pos, 0, (nlets + 1) * sizeof *pos);
-  struct hexpr_env env = { reduce_lookup, &bs };
-  for (size_t row = 0; row < ncomb; row++)
-    {
-      size_t q = row;
-      for (size_t i = nlets; i > 0; i--)
-        {
-          pos[i - 1] = q % lets[i - 1].vals.n;
-          q /= lets[i - 1].vals.n;
-        }
+      const char *name = tsv_field (r, cn);
+      if (!tsv_valid_name (name))
+        tsv_die_field (r, cn, "invalid block name '%s' (expected "
+                       "[A-Za-z][A-Za-z0-9_]*)", name);
+      for (size_t i = 0; i < bs->n; i++)
+        if (strcmp (bs->v[i].name, name) == 0)
+          tsv_die_field (r, cn, "block '%s' is defined twice", name);
       for (size_t i = 0; i < nlets; i++)
-        lets[i].cur = lets[i].vals.v[pos[i]];
-      if (hexpr_eval (e, &env, &outs[row], &err) < 0)
-        {
-          if (err.nomem)
-            die ("%s", err.msg);
-          char with[200] = "";
-          size_t len = 0;
-          for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
-            {
-              char num[NUM_BUFSIZE];
-              num_format (lets[i].cur, -1, num);
-              len += (size_t) snprintf (with + len, sizeof with - len,
-                                        "%s%s=%s", i ? ", " : " (with ",
-                                        lets[i].name, num);
-            }
-          if (nlets)
-            snprintf (with + len, sizeof with - len, ")");
-          die_at (where, err.line, err.col, "%s%s", err.msg, with);
-        }
+        if (strcmp (lets[i].name, name) == 0)
+          tsv_die_field (r, cn, "block '%s' has the name of a --let "
+                         "variable", name);
+      /* NA (a parameter invert could not identify) is kept: the
+         results that depend on it are NA.  */
+      struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
+      if (c.a < 0)
+        tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
+                       name, tsv_field (r, ca));
+      if (c.b < 0)
+        tsv_die_field (r, cb, "block '%s': b must be >= 0, not '%s'",
+                       name, tsv_field (r, cb));
+      bs->v = xrealloc (bs->v, (bs->n + 1) * sizeof *bs->v);
+      bs->v[bs->n].name = xstrdup (name);
+      bs->v[bs->n].cb = c;
+      bs->n++;
     }
+}
 
+/* The --let values of combination ROW (the first varying slowest) into
+   POS, and into each variable's current value.  */
+static void
+reduce_combination (size_t row, size_t *pos)
+{
+  for (size_t i = nlets; i > 0; i--)
+    {
+      pos[i - 1] = row % lets[i - 1].vals.n;
+      row /= lets[i - 1].vals.n;
+    }
+  for (size_t i = 0; i < nlets; i++)
+    lets[i].cur = lets[i].vals.v[pos[i]];
+}
+
+/* An evaluation error, with the --let values it happened at.  */
+static void
+reduce_eval_error (const char *where, const struct hexpr_error *err)
+{
+  if (err->nomem)
+    die ("%s", err->msg);
+  char with[200] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
+    {
+      char num[NUM_BUFSIZE];
+      num_format (lets[i].cur, -1, num);
+      len += (size_t) snprintf (with + len, sizeof with - len, "%s%s=%s",
+                                i ? ", " : " (with ", lets[i].name, num);
+    }
+  if (nlets)
+    snprintf (with + len, sizeof with - len, ")");
+  die_at (where, err->line, err->col, "%s%s", err->msg, with);
+}
+
+/* Warnings about NA and overflowing results (written NA).  */
+static void
+reduce_warn (const struct hyper_cb *outs, size_t ncomb)
+{
   for (size_t row = 0; row < ncomb; row++)
     if (isnan (outs[row].a) || isnan (outs[row].b))
       {
@@ -863,6 +831,74 @@ cmd_reduce (int argc, const char **argv)
               "larger time unit)");
         break;
       }
+}
+
+static int
+cmd_reduce (int argc, const char **argv)
+{
+  cli.subcommand = "reduce";
+  poptContext con = cli_parse (argc, argv, reduce_options,
+                               "[OPTION...] [EXPR] [BLOCKS...]",
+                               reduce_handler);
+  const char **args = poptGetArgs (con);
+  size_t nargs = 0;
+  while (args && args[nargs])
+    nargs++;
+  const char *where;
+  char *owned = NULL;
+  size_t first_file = 0;
+  const char *text = reduce_expression (args, nargs, &first_file, &where,
+                                        &owned);
+  if (!tsv_valid_name (opt_name_col))
+    die_usage ("--name-col: invalid column name '%s'", opt_name_col);
+
+  struct hexpr_error err;
+  /* Static, so that the expression stays reachable when evaluating it
+     dies (valgrind saw it definitely lost).  */
+  static struct hexpr *e;
+  e = hexpr_parse (text, &err);
+  if (!e && err.nomem)
+    die ("%s", err.msg);
+  if (!e)
+    die_at (where, err.line, err.col, "%s", err.msg);
+
+  size_t nfiles = nargs - first_file;
+  const char *stdin_only[] = { "-" };
+  const char *const *files = args ? args + first_file : NULL;
+  if (nfiles == 0 && reduce_needs_blocks (e))
+    {
+      files = stdin_only;
+      nfiles = 1;
+    }
+  tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
+  struct blocks bs = { NULL, 0 };
+  for (size_t f = 0; f < nfiles; f++)
+    reduce_read_blocks (rs[f] = tsv_open (files[f]), &bs);
+
+  /* One row per combination of the --let values, the first varying
+     slowest.  Every row is computed before any is written, so that an
+     error leaves no partial output.  */
+  size_t ncomb = 1;
+  for (size_t i = 0; i < nlets; i++)
+    {
+      if (ncomb > 10000000 / lets[i].vals.n)
+        die_usage ("--let: more than 10000000 combinations");
+      ncomb *= lets[i].vals.n;
+    }
+  /* Static: still reachable when an error ends the program.  */
+  static struct hyper_cb *outs;
+  static size_t *pos;
+  outs = xmalloc (ncomb * sizeof *outs);
+  pos = xcalloc (nlets + 1, sizeof *pos);
+  struct hexpr_env env = { reduce_lookup, &bs };
+  for (size_t row = 0; row < ncomb; row++)
+    {
+      reduce_combination (row, pos);
+      if (hexpr_eval (e, &env, &outs[row], &err) < 0)
+        reduce_eval_error (where, &err);
+    }
+  reduce_warn (outs, ncomb);
+
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nfiles, "reduce");
   tsv_meta (w, "expression", "%s", text);
@@ -874,12 +910,7 @@ cmd_reduce (int argc, const char **argv)
   tsv_write_header (w, nlets + 2, names);
   for (size_t row = 0; row < ncomb; row++)
     {
-      size_t q = row;
-      for (size_t i = nlets; i > 0; i--)
-        {
-          pos[i - 1] = q % lets[i - 1].vals.n;
-          q /= lets[i - 1].vals.n;
-        }
+      reduce_combination (row, pos);
       for (size_t i = 0; i < nlets; i++)
         put_count (w, lets[i].vals.v[pos[i]]);
       tsv_put_num (w, outs[row].a);
