@@ -703,6 +703,8 @@ struct sim
      core of each processor in the simulator's numbering */
   double *core;
   int32_t *pcore;
+  int32_t *core_owner; /* --critical-path: last operation to hold each
+                          core */
 };
 
 /* When processor P's CPU is free: its core's time when processors share
@@ -877,8 +879,11 @@ mark_start (struct sim *s, int32_t v, double t)
     {
       s->t_start[v] = t;
       int32_t p = ns_proc (&s->ns[v]);
-      if (t > s->ns[v].ready && s->cpu_owner[p] >= 0)
-        s->cp_pred[v] = s->cpu_owner[p];
+      /* a wait for a shared core is a wait for whoever held it last */
+      int32_t owner = s->core_owner ? s->core_owner[s->pcore[p]]
+                                    : s->cpu_owner[p];
+      if (t > s->ns[v].ready && owner >= 0)
+        s->cp_pred[v] = owner;
       else
         s->cp_pred[v] = s->rpred[v];
     }
@@ -905,7 +910,11 @@ set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
         s->cpu_owner[proc] = owner;
     }
   if (s->core && t > s->core[s->pcore[proc]])
-    s->core[s->pcore[proc]] = t;
+    {
+      s->core[s->pcore[proc]] = t;
+      if (s->core_owner)
+        s->core_owner[s->pcore[proc]] = owner;
+    }
 }
 
 /* Queue heads, skipping messages already matched through another class
@@ -1877,6 +1886,7 @@ sim_release (struct sim *s)
   free (s->bp.lead_ins);
   free (s->core);
   free (s->pcore);
+  free (s->core_owner);
   memset (s, 0, sizeof *s);
 }
 
@@ -1979,6 +1989,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.cp_pred[v] = s.rpred[v] = -1;
       for (size_t p = 0; p < np; p++)
         s.cpu_owner[p] = -1;
+      if (s.core)
+        {
+          size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
+          s.core_owner = xmalloc (ncore * sizeof *s.core_owner);
+          for (size_t k = 0; k < ncore; k++)
+            s.core_owner[k] = -1;
+        }
     }
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
