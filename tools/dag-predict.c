@@ -42,7 +42,7 @@ enum
 {
   OPT_SET = 1, OPT_GEN_N, OPT_PROCS, OPT_BLOCKS, OPT_ROUNDS, OPT_WORK,
   OPT_ALPHA, OPT_BYTES, OPT_DEGREE, OPT_NONLOCAL, OPT_SPAN, OPT_PX, OPT_PY,
-  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER
+  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES
 };
 
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
@@ -50,6 +50,10 @@ static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
+/* --network, --cores (dag_params' network, cores; n and kd for a mesh) */
+static char *opt_network;
+static struct dag_netspec net_spec;
+static int64_t opt_cores;
 static struct dag_gen gen;
 static struct dag_params params;
 static char *opt_where;
@@ -106,6 +110,20 @@ handle (int val, poptContext con)
     case OPT_HEADER:
       opt_header = cli_double ("header", a, 0, HUGE_VAL);
       break;
+    case OPT_NETWORK:
+      {
+        int col;
+        const char *why;
+        if (dag_network_parse (a, &net_spec, &col, &why) != 0)
+          die_usage ("option '--network': '%s': column %d: expected %s", a,
+                     col, why);
+        free (opt_network);
+        opt_network = strdup (a);
+        if (!opt_network)
+          die ("out of memory");
+      }
+      break;
+    case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
     }
   free (a);
 }
@@ -189,6 +207,13 @@ static struct poptOption predict_options[] = {
     "(default 1e-6)", "X" },
   { "max-iterations", '\0', POPT_ARG_STRING, NULL, OPT_MAXIT,
     "logpc: most simulations (default 50)", "N" },
+  { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
+    "nic (a network interface per rank), bus (one shared link), mesh or "
+    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P) "
+    "(default nic)", "NET" },
+  { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
+    "ranks share N cores, rank r on core r mod N (default: a core each)",
+    "N" },
   { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
     "UNIT" },
@@ -329,6 +354,40 @@ resolve_params (const char *const *need, size_t r, double file_scale)
   for (int k = 0; k < PARAM_NPARAM; k++)
     if (dag_field (&params, k) && param_given (&ps, k))
       *dag_field (&params, k) = ps.v[k];
+}
+
+/* --network and --cores into PARAMS, for a schedule of P processors: a
+   mesh gives LoGPC's n and kd (eq. (11)).  */
+static void
+apply_network (int64_t P)
+{
+  params.network = net_spec.kind;
+  params.cores = opt_cores;
+  if (net_spec.kind != DAG_NET_MESH)
+    return;
+  struct kcube t;
+  if (dag_network_mesh (&net_spec, P, &t) != 0)
+    die_usage ("option '--network': '%s' has %ld nodes, fewer than the "
+               "schedule's %ld processors", opt_network,
+               (long) kcube_nodes (&t), (long) P);
+  params.n = t.n;
+  params.kd = dag_network_kd (&t);
+}
+
+/* dag_predict_fix, remembering the first LoGPC iteration that did not
+   converge (reported after the output, exit status 1).  */
+static struct dag_fixpoint unconverged;
+static int nunconverged;
+
+static void
+predict (const struct dag *d, int model, const struct dagsim_opts *so,
+         struct dagsim_result *r, int *iterations)
+{
+  struct dag_fixpoint fx;
+  dag_predict_fix (d, model, &params, so, opt_tol, opt_maxit, r, &fx);
+  *iterations = fx.iterations;
+  if (!fx.converged && !nunconverged++)
+    unconverged = fx;
 }
 
 /* A parameter name for --sweep: one dag_params field.  */
@@ -686,6 +745,14 @@ run_predict (int argc, const char **argv)
   if (model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
                "loggops, hyperbolic or logpc)", opt_model);
+  if (net_spec.kind == DAG_NET_MESH && model != MODEL_LOGPC)
+    die_usage ("option '--network': '%s' gives LoGPC's n and kd: use it "
+               "with -m logpc (nic or bus with the other models)",
+               opt_network);
+  if (net_spec.kind == DAG_NET_MESH
+      && (param_given (&p_set, PARAM_N) || param_given (&p_set, PARAM_KD)))
+    die_usage ("option '--network': '%s' sets n and kd: not with --set n "
+               "or kd", opt_network);
   if (nfiles > 1)
     die_usage ("one schedule at a time (got %zu files)", nfiles);
   int tie = DAGSIM_TIE_CREATION;
@@ -897,18 +964,20 @@ run_predict (int argc, const char **argv)
       for (size_t i = 0; i < nprow; i++)
         {
           resolve_params (dag_model_param_names (model), i, file_scale);
+          apply_network (d.nprocs);
           each_params[i] = params;
-          dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &rs[i],
-                       &its[i]);
+          predict (&d, model, &so, &rs[i], &its[i]);
           ms[i] = rs[i].makespan;
         }
     }
   else if (pfile)
     resolve_params (dag_model_param_names (model), 0, file_scale);
+  if (!opt_each)
+    apply_network (d.nprocs);
   if (opt_each)
     ;
   else if (!opt_sweep)
-    dag_predict (&d, model, &params, &so, opt_tol, opt_maxit, &r, &iters);
+    predict (&d, model, &so, &r, &iters);
   else
     {
       /* Run every value first: the best one is metadata, written before
@@ -933,6 +1002,7 @@ run_predict (int argc, const char **argv)
                 gen.rounds_given = 1;
               generate (&ds[i]);
               dag_finalize (&ds[i]);
+              apply_network (ds[i].nprocs);
             }
           else
             {
@@ -940,8 +1010,7 @@ run_predict (int argc, const char **argv)
               if (dag_params_set (&params, sweep_name, sweep_vals[i]) != 0)
                 die_usage ("option '--sweep': %s out of range", sweep_name);
             }
-          dag_predict (&ds[i], model, &params, &so, opt_tol, opt_maxit,
-                       &rs[i], &its[i]);
+          predict (&ds[i], model, &so, &rs[i], &its[i]);
           ms[i] = rs[i].makespan;
           if (ms[i] < ms[best])
             best = i;
@@ -967,6 +1036,10 @@ run_predict (int argc, const char **argv)
   tsv_meta (w, "model", "%s", dag_model_name (model));
   tsv_meta (w, "tie_order", "%s", tie == DAGSIM_TIE_CLASS ? "class"
                                                          : "creation");
+  if (opt_network)
+    tsv_meta (w, "network", "%s", opt_network);
+  if (opt_cores)
+    tsv_meta (w, "cores", "%ld", (long) opt_cores);
   tsv_meta_time_unit (w, unit);
   if (goal_default_unit)
     tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
@@ -1042,6 +1115,8 @@ run_predict (int argc, const char **argv)
         {
           if (!gfield)
             dag_params_set (&params, sweep_name, sweep_vals[i]);
+          else
+            apply_network (ds[i].nprocs);
           summary_row (w, model, sweep_name, sweep_vals[i], &ds[i], &rs[i],
                        its[i]);
           dagsim_result_free (&rs[i]);
@@ -1062,6 +1137,29 @@ run_predict (int argc, const char **argv)
   free (prow);
   param_file_free (pfile);
   poptFreeContext (con);
+  free (opt_network);
+  if (nunconverged)
+    {
+      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], wt[NUM_BUFSIZE];
+      char where[2 * NUM_BUFSIZE + 64];
+      num_format (unconverged.lo, -1, lo);
+      num_format (unconverged.damping, -1, wt);
+      if (isfinite (unconverged.hi))
+        {
+          num_format (unconverged.hi, -1, hi);
+          snprintf (where, sizeof where, "lies between %s and %s", lo, hi);
+        }
+      else
+        snprintf (where, sizeof where, "is at least %s, the contention-free "
+                  "makespan", lo);
+      warn ("logpc: the contention iteration did not converge in %d "
+            "simulation%s (--max-iterations)%s: the makespan's fixed point "
+            "%s (last step weight %s); the row shows the last simulation",
+            unconverged.iterations, unconverged.iterations == 1 ? "" : "s",
+            nunconverged > 1 ? " in some runs, the first shown" : "", where,
+            wt);
+      return 1;
+    }
   return 0;
 }
 

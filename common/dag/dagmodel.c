@@ -45,6 +45,110 @@ dag_params_default (struct dag_params *p)
   p->n = 2;
   p->kd = 1.9375;   /* 2 k_d = 3.875 on Alewife's 4 x 8 mesh, eq. (11) */
   p->Gc = NAN;      /* the channel time per byte: G unless set */
+  p->network = DAG_NET_NIC;
+  p->cores = 0;
+}
+
+int
+dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
+                   const char **why)
+{
+  memset (ns, 0, sizeof *ns);
+  *col = 1;
+  *why = "nic, bus, mesh or mesh:DIMS (e.g. mesh:8x4)";
+  if (strcmp (text, "nic") == 0 || strcmp (text, "bus") == 0
+      || strcmp (text, "mesh") == 0)
+    {
+      ns->kind = text[0] == 'n' ? DAG_NET_NIC
+                 : text[0] == 'b' ? DAG_NET_BUS : DAG_NET_MESH;
+      return 0;
+    }
+  if (strncmp (text, "mesh:", 5) != 0)
+    {
+      /* the first character that no name continues with */
+      static const char *const names[] = { "nic", "bus", "mesh:" };
+      size_t best = 0;
+      for (size_t i = 0; i < 3; i++)
+        {
+          size_t k = 0;
+          while (text[k] && text[k] == names[i][k])
+            k++;
+          if (k > best)
+            best = k;
+        }
+      *col = (int) best + 1;
+      return -1;
+    }
+  ns->kind = DAG_NET_MESH;
+  const char *s = text + 5;
+  int64_t nodes = 1;
+  for (;;)
+    {
+      *col = (int) (s - text) + 1;
+      if (!(*s >= '0' && *s <= '9'))
+        {
+          *why = "a radix (a whole number >= 1) of the mesh";
+          return -1;
+        }
+      int64_t v = 0;
+      for (; *s >= '0' && *s <= '9'; s++)
+        {
+          if (v > KCUBE_MAXNODES)
+            continue;
+          v = v * 10 + (*s - '0');
+        }
+      if (v < 1)
+        {
+          *why = "a radix >= 1";
+          return -1;
+        }
+      if (ns->ndims == KCUBE_MAXDIM)
+        {
+          *why = "at most 16 dimensions";
+          return -1;
+        }
+      if (v > KCUBE_MAXNODES / nodes)
+        {
+          *why = "at most 2^40 nodes";
+          return -1;
+        }
+      nodes *= v;
+      ns->dims[ns->ndims++] = v;
+      if (*s == '\0')
+        return 0;
+      if (*s != 'x')
+        {
+          *col = (int) (s - text) + 1;
+          *why = "'x' between the radices, or the end";
+          return -1;
+        }
+      s++;
+    }
+}
+
+int
+dag_network_mesh (const struct dag_netspec *ns, int64_t P, struct kcube *t)
+{
+  memset (t, 0, sizeof *t);
+  t->torus = 0;
+  t->bidir = 1;
+  if (ns->ndims == 0)
+    {
+      /* the 1-D mesh of P nodes: n = 1, every message on one line of
+         channels, the LoGPC analogue of one shared switch */
+      t->n = 1;
+      t->k[0] = P > 0 ? P : 1;
+      return 0;
+    }
+  t->n = ns->ndims;
+  memcpy (t->k, ns->dims, sizeof ns->dims);
+  return kcube_nodes (t) < P ? -1 : 0;
+}
+
+double
+dag_network_kd (const struct kcube *t)
+{
+  return kcube_avg_dist (t, 0, NULL) / (double) t->n;   /* eq. (11) */
 }
 
 static double *
@@ -136,6 +240,8 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
   c->or_ = p->or_;
   c->g = p->g;
   c->S = INFINITY;
+  c->bus = p->network == DAG_NET_BUS;
+  c->cores = p->cores;
   switch (m)
     {
     case MODEL_LOGP:
@@ -179,17 +285,21 @@ contention (const void *ctx, double rate, double bytes)
 }
 
 void
-dag_predict (const struct dag *d, enum dag_model m,
-             const struct dag_params *p, const struct dagsim_opts *opt,
-             double tol, int maxit, struct dagsim_result *r,
-             int *iterations)
+dag_predict_fix (const struct dag *d, enum dag_model m,
+                 const struct dag_params *p, const struct dagsim_opts *opt,
+                 double tol, int maxit, struct dagsim_result *r,
+                 struct dag_fixpoint *fx)
 {
   struct dagsim_cost c;
   dag_model_cost (m, p, &c);
+  fx->converged = 1;
+  fx->damping = 1;
+  fx->lo = fx->hi = NAN;
   if (m != MODEL_LOGPC)
     {
       dagsim_run (d, &c, opt, r);
-      *iterations = 1;
+      fx->iterations = 1;
+      fx->lo = fx->hi = r->makespan;
       return;
     }
   /* the rates need each processor's message count */
@@ -216,23 +326,86 @@ dag_predict (const struct dag *d, enum dag_model m,
   /* Iteration 1 is contention-free (all rates 0).  */
   dagsim_run (d, &c, opt, r);
   int it = 1;
+  double w = 1;          /* the step's weight */
+  int dir = 0;           /* sign of the last change of the makespan */
+  double last = 0;       /* the last change */
+  /* The makespan at the last turn of the iteration from rising to
+     falling (a maximum) and from falling to rising (a minimum): an
+     oscillation narrows around the fixed point between them.  NaN: no
+     such turn yet.  */
+  double tmax = NAN, tmin = NAN, prev = NAN;
+  fx->converged = 0;
   for (; it < maxit; it++)
     {
       for (size_t q = 0; q < np; q++)
-        rate[q] = r->proc[q].finish > 0 && r->proc[q].nsend > 0
-                  ? (double) r->proc[q].nsend / r->proc[q].finish : 0;
+        {
+          double f = r->proc[q].finish > 0 && r->proc[q].nsend > 0
+                     ? (double) r->proc[q].nsend / r->proc[q].finish : 0;
+          rate[q] = w == 1 ? f : rate[q] + w * (f - rate[q]);
+        }
       struct dagsim_result next;
       dagsim_run (d, &c, opt, &next);
-      double prev = r->makespan;
+      prev = r->makespan;
       dagsim_result_free (r);
       *r = next;
-      if (fabs (r->makespan - prev) <= tol * fabs (r->makespan))
+      double change = r->makespan - prev;
+      if (fabs (change) <= w * tol * fabs (r->makespan))
         {
           it++;
+          fx->converged = 1;
           break;
         }
+      int nd = change > 0 ? 1 : -1;
+      if (dir && nd != dir)
+        {
+          /* An oscillation around the fixed point: PREV was a turn.
+             One that does not at least halve (|change| above half the
+             last) is damped from here on; one that shrinks faster
+             converges undamped.  */
+          if (dir > 0)
+            tmax = prev;
+          else
+            tmin = prev;
+          if (fabs (change) > 0.5 * fabs (last))
+            w /= 2;
+        }
+      dir = nd;
+      last = change;
     }
-  *iterations = it;
+  fx->iterations = it;
+  fx->damping = w;
+  if (fx->converged)
+    fx->lo = fx->hi = r->makespan;
+  else if (it == 1)
+    {
+      /* only the contention-free run: contention adds delays */
+      fx->lo = r->makespan;
+      fx->hi = INFINITY;
+    }
+  else
+    {
+      /* the last turns and the last two makespans */
+      double x[4] = { tmax, tmin, prev, r->makespan };
+      fx->lo = INFINITY;
+      fx->hi = -INFINITY;
+      for (int k = 0; k < 4; k++)
+        if (!isnan (x[k]))
+          {
+            fx->lo = x[k] < fx->lo ? x[k] : fx->lo;
+            fx->hi = x[k] > fx->hi ? x[k] : fx->hi;
+          }
+    }
   free (rate);
   rate = NULL;
+}
+
+void
+dag_predict (const struct dag *d, enum dag_model m,
+             const struct dag_params *p, const struct dagsim_opts *opt,
+             double tol, int maxit, struct dagsim_result *r,
+             int *iterations)
+{
+  struct dag_fixpoint fx;
+  dag_predict_fix (d, m, p, opt, tol, maxit, r, &fx);
+  *iterations = fx.iterations;
 }

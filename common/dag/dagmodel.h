@@ -4,8 +4,11 @@
 #ifndef MSGPERF_DAGMODEL_H
 #define MSGPERF_DAGMODEL_H
 
+#include <stdint.h>
+
 #include "dag.h"
 #include "dagsim.h"
+#include "kcube.h"
 
 enum dag_model
 {
@@ -23,11 +26,49 @@ struct dag_params
   double n, kd;                     /* LoGPC network: dimension, k_d */
   double Gc;                        /* LoGPC channel time per byte; NaN:
                                        logpc_gc_default (G) */
+  int network;                      /* enum dag_network */
+  int64_t cores;                    /* processors share cores p mod
+                                       CORES; 0: a core each */
 };
+
+/* The network of the simulation (dag-predict --network).  */
+enum dag_network
+{
+  DAG_NET_NIC = 0,   /* a network interface per processor (dagsim.h) */
+  DAG_NET_BUS = 1,   /* one link shared by every message, FIFO */
+  DAG_NET_MESH = 2   /* NICs, and LoGPC's n and k_d from a mesh */
+};
+
+struct dag_netspec
+{
+  int kind;                      /* enum dag_network */
+  int ndims;                     /* mesh: 0, derived from P */
+  int64_t dims[KCUBE_MAXDIM];
+};
+
+/* Parse "nic", "bus", "mesh" or "mesh:K1xK2x..." (radices >= 1, at most
+   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes).  Returns 0, or -1 with
+   *COL the 1-based column of TEXT where it goes wrong and *WHY what was
+   expected there.  */
+int dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
+                       const char **why);
+
+/* The mesh of NS for P processors: the given dims, or when none are
+   given the 1-D mesh of P nodes.  Fills T (no end-around connections,
+   bidirectional channels) and returns 0, or -1 when it has fewer than P
+   nodes.  */
+int dag_network_mesh (const struct dag_netspec *ns, int64_t P,
+                      struct kcube *t);
+
+/* LoGPC's k_d of mesh T: the average distance per dimension with
+   destinations uniform over the nodes, k_d = (1/n) sum_i (k_i^2 - 1) /
+   (3 k_i) (eq. (11), whose 2 k_d is the sum over Alewife's two
+   dimensions).  */
+double dag_network_kd (const struct kcube *t);
 
 /* LogGOPSim's defaults (L=2500, o=1500, g=1000, G=6, O=0, S=65535),
    a=1, b=0, and LoGPC's Alewife mesh (n=2, kd=1.9375) with Gc unset
-   (G, see logpc_gc_default).  */
+   (G, see logpc_gc_default); a NIC per processor and a core each.  */
 void dag_params_default (struct dag_params *p);
 
 /* Set parameter NAME (L, o, os, or, g, G, O, S, a, b, n, kd, Gc; "o" sets
@@ -49,12 +90,40 @@ double dag_params_get (const struct dag_params *p, const char *name);
 void dag_model_cost (enum dag_model m, const struct dag_params *p,
                      struct dagsim_cost *c);
 
-/* Predict: simulate D under M.  For LoGPC, iterate: measure each
-   processor's injection rate (messages per time over its busy span),
-   inflate each message's latency by C_n at that rate (eq. (6); the
-   closed form of eq. (7) when the open model saturates), re-simulate
-   until the makespan changes by at most TOL (relative) or MAXIT runs.
-   *ITERATIONS receives the number of simulations.  */
+/* How the LoGPC iteration ended.  */
+struct dag_fixpoint
+{
+  int iterations;      /* simulations run */
+  int converged;       /* 1: the makespan settled within the tolerance
+                          (always 1 for the other models) */
+  double lo, hi;       /* not converged: the makespans the fixed point
+                          lies between (see dag_predict_fix) */
+  double damping;      /* the last step's weight (1: undamped) */
+};
+
+/* Predict: simulate D under M.  For LoGPC, iterate on the vector of
+   injection rates x: F(x) measures each processor's rate (messages sent
+   over its busy span) in a simulation whose message latencies are
+   L + C_n at the rates x (eq. (6); the closed form of eq. (7) when the
+   open model saturates).  x_1 = 0 (contention-free), then
+   x_{k+1} = x_k + w (F(x_k) - x_k): w = 1 (plain iteration) until the
+   makespan's change reverses its sign, an oscillation around the fixed
+   point (more contention, fewer messages per time, less contention),
+   and halved at every reversal.  The iteration has converged when the
+   change of the makespan, divided by w (the change an undamped step
+   would make), is at most TOL relative.  When MAXIT simulations do not
+   converge, FX->lo and FX->hi bracket the fixed point's makespan: the
+   least and greatest of the last two makespans and of the last turns
+   (the makespans where the change last went from rising to falling and
+   from falling to rising); after one simulation, lo is the
+   contention-free makespan and hi infinite.  */
+void dag_predict_fix (const struct dag *d, enum dag_model m,
+                      const struct dag_params *p,
+                      const struct dagsim_opts *opt, double tol, int maxit,
+                      struct dagsim_result *r, struct dag_fixpoint *fx);
+
+/* dag_predict_fix without the convergence report: *ITERATIONS receives
+   the number of simulations.  */
 void dag_predict (const struct dag *d, enum dag_model m,
                   const struct dag_params *p, const struct dagsim_opts *opt,
                   double tol, int maxit, struct dagsim_result *r,

@@ -697,7 +697,23 @@ struct sim
   int32_t *cpu_owner;  /* last operation that held each CPU */
   double *t_start, *t_end;
   int32_t *rpred;      /* latest-satisfying predecessor */
+  /* --network bus: when the shared link is free again */
+  double bus;
+  /* --cores: when each core is free again (NULL: no sharing), and the
+     core of each processor in the simulator's numbering */
+  double *core;
+  int32_t *pcore;
+  int32_t *core_owner; /* --critical-path: last operation to hold each
+                          core */
 };
+
+/* When processor P's CPU is free: its core's time when processors share
+   cores (struct dagsim_cost, cores), else its own.  */
+static inline double
+cpu_free (const struct sim *s, int32_t p)
+{
+  return s->core ? s->core[s->pcore[p]] : s->ps[p].cpu;
+}
 
 static void
 gantt_add1 (struct sim *s, int32_t proc, double a, double b, int kind,
@@ -804,10 +820,11 @@ push_new (struct sim *s, double t, int type, int32_t v)
 static void
 push_freed (struct sim *s, int32_t w)
 {
-  const struct pstate *q = &s->ps[ns_proc (&s->ns[w])];
+  int32_t p = ns_proc (&s->ns[w]);
+  const struct pstate *q = &s->ps[p];
   double t = s->ns[w].ready;
-  if (q->cpu > t)
-    t = q->cpu;
+  if (cpu_free (s, p) > t)
+    t = cpu_free (s, p);
   if (ns_op (&s->ns[w]) == DAG_SEND && q->nic_s > t)
     t = q->nic_s;
   push_new (s, t, EV_OP, w);
@@ -862,8 +879,11 @@ mark_start (struct sim *s, int32_t v, double t)
     {
       s->t_start[v] = t;
       int32_t p = ns_proc (&s->ns[v]);
-      if (t > s->ns[v].ready && s->cpu_owner[p] >= 0)
-        s->cp_pred[v] = s->cpu_owner[p];
+      /* a wait for a shared core is a wait for whoever held it last */
+      int32_t owner = s->core_owner ? s->core_owner[s->pcore[p]]
+                                    : s->cpu_owner[p];
+      if (t > s->ns[v].ready && owner >= 0)
+        s->cp_pred[v] = owner;
       else
         s->cp_pred[v] = s->rpred[v];
     }
@@ -888,6 +908,12 @@ set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
       s->ps[proc].cpu = t;
       if (s->cpu_owner)
         s->cpu_owner[proc] = owner;
+    }
+  if (s->core && t > s->core[s->pcore[proc]])
+    {
+      s->core[s->pcore[proc]] = t;
+      if (s->core_owner)
+        s->core_owner[s->pcore[proc]] = owner;
     }
 }
 
@@ -1075,12 +1101,29 @@ start_send (struct sim *s, int32_t v, double t)
     {
       cpu_end = t + hyper_time (x, c->a, c->b);
       arrive = cpu_end;
+      if (c->bus)
+        {
+          /* the transfer waits for the link, which its bytes hold for
+             b s (the rate 1/b of eq. (2) is the link's) */
+          double tw = s->bus > t ? s->bus : t;
+          s->bus = tw + c->b * x;
+          arrive = tw + (cpu_end - t);
+        }
     }
   else
     {
       cpu_end = t + c->os + x1 * c->O;
       pp->nic_s = t + c->g + x1 * c->G;
       arrive = t + c->os + c->L;
+      if (c->bus)
+        {
+          /* first byte ready at t + os; on the wire when the link is
+             free, which it holds for the (s - 1) G of LogGP's bytes after
+             the first */
+          double tw = s->bus > t + c->os ? s->bus : t + c->os;
+          s->bus = tw + x1 * c->G;
+          arrive = tw + c->L;
+        }
       if (c->rate && c->contention)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
     }
@@ -1144,14 +1187,15 @@ static double
 need_time (const struct sim *s, int cls, int32_t p)
 {
   const struct pstate *q = &s->ps[p];
+  double cpu = cpu_free (s, p);
   switch (cls)
     {
     case W_SEND:
-      return q->cpu > q->nic_s ? q->cpu : q->nic_s;
+      return cpu > q->nic_s ? cpu : q->nic_s;
     case W_CALC:
-      return q->cpu;
+      return cpu;
     default:
-      return q->cpu > q->nic_r ? q->cpu : q->nic_r;
+      return cpu > q->nic_r ? cpu : q->nic_r;
     }
 }
 
@@ -1259,13 +1303,14 @@ run_op (struct sim *s, int32_t v, double t)
   switch (ns_op (&s->ns[v]))
     {
     case DAG_CALC:
-      if ((q->lines & LINE_BUSY (W_CALC)) || q->cpu > t)
+      if ((q->lines & LINE_BUSY (W_CALC)) || cpu_free (s, p) > t)
         enqueue (s, p, W_CALC, v);
       else
         start_calc (s, v, t);
       return;
     case DAG_SEND:
-      if ((q->lines & LINE_BUSY (W_SEND)) || q->cpu > t || q->nic_s > t)
+      if ((q->lines & LINE_BUSY (W_SEND)) || cpu_free (s, p) > t
+          || q->nic_s > t)
         enqueue (s, p, W_SEND, v);
       else
         start_send (s, v, t);
@@ -1300,7 +1345,8 @@ run_msg (struct sim *s, int32_t m, double t)
   int32_t r = recv_proc (s, m);
   const struct pstate *q = &s->ps[r];
   if (!s->c->hyperbolic
-      && ((q->lines & LINE_BUSY (W_MSG)) || q->cpu > t || q->nic_r > t))
+      && ((q->lines & LINE_BUSY (W_MSG)) || cpu_free (s, r) > t
+          || q->nic_r > t))
     enqueue (s, r, W_MSG, m);
   else
     handle_msg (s, m, t);
@@ -1838,6 +1884,9 @@ sim_release (struct sim *s)
   free (s->bp.ch);
   free (s->bp.tail);
   free (s->bp.lead_ins);
+  free (s->core);
+  free (s->pcore);
+  free (s->core_owner);
   memset (s, 0, sizeof *s);
 }
 
@@ -1917,6 +1966,15 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
+  if (c->cores > 0)
+    {
+      /* processor p of the DAG on core p mod N */
+      size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
+      s.core = xcalloc (ncore, sizeof *s.core);
+      s.pcore = xmalloc (np * sizeof *s.pcore);
+      for (size_t p = 0; p < np; p++)
+        s.pcore[p] = (int32_t) ((uint64_t) s.porig[p] % (uint64_t) c->cores);
+    }
   /* zeroed pages: only the processors that ever wait touch theirs */
   for (int cls = 0; cls < W_NCLASS; cls++)
     s.pl[cls] = xcalloc (np, sizeof *s.pl[cls]);
@@ -1931,11 +1989,18 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.cp_pred[v] = s.rpred[v] = -1;
       for (size_t p = 0; p < np; p++)
         s.cpu_owner[p] = -1;
+      if (s.core)
+        {
+          size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
+          s.core_owner = xmalloc (ncore * sizeof *s.core_owner);
+          for (size_t k = 0; k < ncore; k++)
+            s.core_owner[k] = -1;
+        }
     }
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
-                 && !(c->rate && c->contention)
+                 && !(c->rate && c->contention) && !c->bus && !c->cores
                  && np * sizeof *s.ps > BY_PROC_STATE && edges_local (d);
 
   /* Receives of native messages with nothing before them are posted at

@@ -43,6 +43,19 @@ struct dagsim_cost
   const double *rate;
   double (*contention) (const void *ctx, double rate, double bytes);
   const void *ctx;
+  /* The network (dag-predict --network): 0, every processor has its own
+     NIC (the rules above); 1, one shared link (a bus) that every message
+     occupies for its wire time, first come first served: a message whose
+     first byte is ready at t_r = t + os goes on the wire at
+     t_w = max(t_r, bus free), holds it until t_w + s1*G (hyperbolic:
+     t_w = max(t, bus free), held for b s), and reaches the receiver at
+     t_w + L (hyperbolic: delivered at t_w + T(s)).  */
+  int bus;
+  /* CPU sharing (--cores): 0, every processor has its own CPU; N > 0,
+     processor p runs on core p mod N, and the CPU time of the processors
+     of one core (overheads and computations) is served one at a time,
+     first come first served.  */
+  int64_t cores;
 };
 
 enum dagsim_kind { GANTT_COMPUTE, GANTT_SEND, GANTT_RECV, GANTT_WAIT };
