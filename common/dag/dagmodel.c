@@ -13,7 +13,7 @@
 #include "logpc.h"
 
 static const char *const model_names[] = {
-  "logp", "loggp", "loggops", "hyperbolic", "logpc", NULL
+  "logp", "loggp", "loggops", "hyperbolic", "logpc", "plogp", NULL
 };
 
 int
@@ -47,6 +47,7 @@ dag_params_default (struct dag_params *p)
   p->Gc = NAN;      /* the channel time per byte: G unless set */
   p->network = DAG_NET_NIC;
   p->cores = 0;
+  p->plogp = NULL;
 }
 
 int
@@ -219,6 +220,8 @@ dag_model_param_names (enum dag_model m)
   static const char *const hyper[] = { "a", "b", NULL };
   static const char *const logpc[] = { "L", "os", "or", "g", "G", "n",
                                        "kd", "Gc", NULL };
+  /* per size, from the table: os(m), or(m), g(m); L is pLogP's */
+  static const char *const plogp[] = { "L", NULL };
   switch (m)
     {
     case MODEL_LOGP: return logp;
@@ -226,6 +229,7 @@ dag_model_param_names (enum dag_model m)
     case MODEL_LOGGOPS: return loggops;
     case MODEL_HYPERBOLIC: return hyper;
     case MODEL_LOGPC: return logpc;
+    case MODEL_PLOGP: return plogp;
     }
   return logp;
 }
@@ -259,6 +263,9 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
       c->hyperbolic = 1;
       c->a = p->a;
       c->b = p->b;
+      break;
+    case MODEL_PLOGP:
+      c->plogp = p->plogp;
       break;
     }
 }

@@ -12,10 +12,12 @@
 
 enum dag_model
 {
-  MODEL_LOGP, MODEL_LOGGP, MODEL_LOGGOPS, MODEL_HYPERBOLIC, MODEL_LOGPC
+  MODEL_LOGP, MODEL_LOGGP, MODEL_LOGGOPS, MODEL_HYPERBOLIC, MODEL_LOGPC,
+  MODEL_PLOGP
 };
 
-/* "logp", "loggp", "loggops", "hyperbolic", "logpc"; -1 if unknown.  */
+/* "logp", "loggp", "loggops", "hyperbolic", "logpc", "plogp"; -1 if
+   unknown.  */
 int dag_model_parse (const char *name);
 const char *dag_model_name (enum dag_model m);
 
@@ -29,6 +31,7 @@ struct dag_params
   int network;                      /* enum dag_network */
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
+  const struct plogp *plogp;        /* plogp: the per-size table */
 };
 
 /* The network of the simulation (dag-predict --network).  */

@@ -21,6 +21,7 @@
 #include "err.h"
 #include "xalloc.h"
 #include "hyperbolic.h"   /* hyper_time: eq. (2) */
+#include "plogp.h"
 
 /* --------------------------------------------------------- event queue */
 
@@ -1088,6 +1089,27 @@ start_calc (struct sim *s, int32_t v, double t)
   mark_done (s, v, t + nd->u.work);
 }
 
+/* The LogGOPS costs of one message of X bytes: the fixed ones, or with
+   parameterized LogP those of its size (L' = L + g(m) - os(m) - or(m),
+   so that the receiver has it at L + g(m): Section 2).  */
+struct msgcost
+{
+  double L, os, or_, g, G, O;
+};
+
+static inline void
+msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
+{
+  if (!c->plogp)
+    {
+      *m = (struct msgcost) { c->L, c->os, c->or_, c->g, c->G, c->O };
+      return;
+    }
+  struct plogp_loggp lg;
+  plogp_loggp (c->plogp, x, &lg);
+  *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
+}
+
 static void
 start_send (struct sim *s, int32_t v, double t)
 {
@@ -1112,17 +1134,19 @@ start_send (struct sim *s, int32_t v, double t)
     }
   else
     {
-      cpu_end = t + c->os + x1 * c->O;
-      pp->nic_s = t + c->g + x1 * c->G;
-      arrive = t + c->os + c->L;
+      struct msgcost mc;
+      msg_cost (c, x, &mc);
+      cpu_end = t + mc.os + x1 * mc.O;
+      pp->nic_s = t + mc.g + x1 * mc.G;
+      arrive = t + mc.os + mc.L;
       if (c->bus)
         {
           /* first byte ready at t + os; on the wire when the link is
              free, which it holds for the (s - 1) G of LogGP's bytes after
              the first */
-          double tw = s->bus > t + c->os ? s->bus : t + c->os;
-          s->bus = tw + x1 * c->G;
-          arrive = tw + c->L;
+          double tw = s->bus > t + mc.os ? s->bus : t + mc.os;
+          s->bus = tw + x1 * mc.G;
+          arrive = tw + mc.L;
         }
       if (c->rate && c->contention)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
@@ -1160,10 +1184,12 @@ handle_msg (struct sim *s, int32_t m, double t)
   if (!c->hyperbolic)
     {
       double x1 = bytes1 (sn->u.bytes);
-      double extra = x1 * c->O > x1 * c->G ? x1 * c->O : x1 * c->G;
-      fin = t + c->or_ + extra;
+      struct msgcost mc;
+      msg_cost (c, (double) sn->u.bytes, &mc);
+      double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
+      fin = t + mc.or_ + extra;
       set_cpu (s, r, fin, m);
-      s->ps[r].nic_r = t + c->g + x1 * c->G;
+      s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
@@ -2118,9 +2144,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
                 snd->send += hyper_time (x, c->a, c->b);
               else
                 {
-                  snd->send += c->os + x1 * c->O;
-                  rcv->recv += c->or_ + (x1 * c->O > x1 * c->G ? x1 * c->O
-                                         : x1 * c->G);
+                  struct msgcost mc;
+                  msg_cost (c, x, &mc);
+                  snd->send += mc.os + x1 * mc.O;
+                  rcv->recv += mc.or_ + (x1 * mc.O > x1 * mc.G ? x1 * mc.O
+                                         : x1 * mc.G);
                 }
             }
         }

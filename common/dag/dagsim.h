@@ -32,6 +32,8 @@
 
 #include "dag.h"
 
+struct plogp;
+
 struct dagsim_cost
 {
   double L, os, or_, g, G, O;
@@ -51,6 +53,12 @@ struct dagsim_cost
      t_w = max(t, bus free), held for b s), and reaches the receiver at
      t_w + L (hyperbolic: delivered at t_w + T(s)).  */
   int bus;
+  /* Parameterized LogP (Kielmann, Bal, Verstoep; dag-predict -m plogp):
+     when not NULL, a message of s bytes costs os(s), or(s), g(s) and
+     L' = L + g(s) - os(s) - or(s) read from this table at its size
+     (plogp_loggp, common/models/logp/plogp.h) with G = O = 0, instead of
+     the fixed L, os, or, g, G, O above.  */
+  const struct plogp *plogp;
   /* CPU sharing (--cores): 0, every processor has its own CPU; N > 0,
      processor p runs on core p mod N, and the CPU time of the processors
      of one core (overheads and computations) is served one at a time,
