@@ -1348,6 +1348,60 @@ observe (const char *what, double n, int rtt, const struct dvec *x,
   return o;
 }
 
+/* --rtt FILE: round trips of one message, whose halves are the one-way
+   times of eq. (3), as observation *OBS.  Returns its reader.  */
+static tsv_reader *
+invert_rtt (struct hinv_obs *obs)
+{
+  struct groups rg = { NULL, 0 };
+  tsv_reader **rrs;
+  size_t nrr;
+  const char *rf[] = { opt_rtt, NULL };
+  read_points (rf, NULL, 0, &rg, &rrs, &nrr);
+  tsv_reader *rr = rrs[0];
+  free (rrs);
+  if (rg.n == 0)
+    die ("%s: no round-trip times", tsv_name (rr));
+  for (size_t j = 0; j < rg.v[0].t.n; j++)
+    rg.v[0].t.v[j] /= 2;
+  char what[300];
+  snprintf (what, sizeof what, "%s (round trip): ", opt_rtt);
+  *obs = observe (what, 1, 1, &rg.v[0].x, &rg.v[0].t);
+  groups_free (&rg);
+  return rr;
+}
+
+/* The two rows of the solution, with its notes as metadata and
+   warnings.  */
+static void
+invert_write (const struct hinv_result *res, const char *pattern,
+              tsv_reader **inputs, size_t ninputs)
+{
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, inputs, ninputs, "invert");
+  tsv_meta (w, "pattern", "%s", pattern);
+  for (size_t i = 0; i < res->nnotes; i++)
+    {
+      tsv_meta (w, "note", "%s", res->note[i]);
+      warn ("%s", res->note[i]);
+    }
+  static const char *const names[] = { "name", "a", "b", "a_se", "b_se",
+                                       "a_status", "b_status" };
+  tsv_write_header (w, 7, names);
+  for (int i = 0; i < 2; i++)
+    {
+      tsv_put_str (w, res->name[i]);
+      tsv_put_num (w, res->a[i].value);
+      tsv_put_num (w, res->b[i].value);
+      tsv_put_num (w, res->a[i].se);
+      tsv_put_num (w, res->b[i].se);
+      tsv_put_str (w, hinv_status_name (res->a[i].status));
+      tsv_put_str (w, hinv_status_name (res->b[i].status));
+      tsv_end_row (w);
+    }
+  tsv_writer_close (w);
+}
+
 static int
 cmd_invert (int argc, const char **argv)
 {
@@ -1389,57 +1443,16 @@ cmd_invert (int argc, const char **argv)
       snprintf (what, sizeof what, "%s=%s: ", opt_n_col, gs.v[i].key);
       obs[i] = observe (what, n, 0, &gs.v[i].x, &gs.v[i].t);
     }
-  tsv_reader *rr = NULL;
-  if (opt_rtt)
-    {
-      struct groups rg = { NULL, 0 };
-      tsv_reader **rrs;
-      size_t nrr;
-      const char *rf[] = { opt_rtt, NULL };
-      read_points (rf, NULL, 0, &rg, &rrs, &nrr);
-      rr = rrs[0];
-      free (rrs);
-      if (rg.n == 0)
-        die ("%s: no round-trip times", tsv_name (rr));
-      /* RTT/2: the one-way time of eq. (3).  */
-      for (size_t j = 0; j < rg.v[0].t.n; j++)
-        rg.v[0].t.v[j] /= 2;
-      char what[300];
-      snprintf (what, sizeof what, "%s (round trip): ", opt_rtt);
-      obs[gs.n] = observe (what, 1, 1, &rg.v[0].x, &rg.v[0].t);
-      groups_free (&rg);
-    }
+  tsv_reader *rr = opt_rtt ? invert_rtt (&obs[gs.n]) : NULL;
   struct hinv_result res;
   if (hinv_solve (obs, m, &io, &res) < 0)
     die ("%s", res.note[0]);
 
-  tsv_writer *w = tsv_writer_open (NULL);
   tsv_reader **all = xmalloc ((nr + 1) * sizeof *all);
   memcpy (all, rs, nr * sizeof *rs);
   if (rr)
     all[nr] = rr;
-  write_common_meta (w, all, nr + (rr ? 1 : 0), "invert");
-  tsv_meta (w, "pattern", "%s", args[0]);
-  for (size_t i = 0; i < res.nnotes; i++)
-    {
-      tsv_meta (w, "note", "%s", res.note[i]);
-      warn ("%s", res.note[i]);
-    }
-  static const char *const names[] = { "name", "a", "b", "a_se", "b_se",
-                                       "a_status", "b_status" };
-  tsv_write_header (w, 7, names);
-  for (int i = 0; i < 2; i++)
-    {
-      tsv_put_str (w, res.name[i]);
-      tsv_put_num (w, res.a[i].value);
-      tsv_put_num (w, res.b[i].value);
-      tsv_put_num (w, res.a[i].se);
-      tsv_put_num (w, res.b[i].se);
-      tsv_put_str (w, hinv_status_name (res.a[i].status));
-      tsv_put_str (w, hinv_status_name (res.b[i].status));
-      tsv_end_row (w);
-    }
-  tsv_writer_close (w);
+  invert_write (&res, args[0], all, nr + (rr ? 1 : 0));
   for (size_t f = 0; f < nr; f++)
     tsv_close (rs[f]);
   if (rr)
