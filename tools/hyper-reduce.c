@@ -833,6 +833,33 @@ reduce_warn (const struct hyper_cb *outs, size_t ncomb)
       }
 }
 
+/* One row per --let combination: the variables, then a and b.  */
+static void
+reduce_write (tsv_reader **rs, size_t nfiles, const char *text,
+              const struct hyper_cb *outs, size_t ncomb, size_t *pos)
+{
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_common_meta (w, rs, nfiles, "reduce");
+  tsv_meta (w, "expression", "%s", text);
+  const char **names = xmalloc ((nlets + 2) * sizeof *names);
+  for (size_t i = 0; i < nlets; i++)
+    names[i] = lets[i].name;
+  names[nlets] = "a";
+  names[nlets + 1] = "b";
+  tsv_write_header (w, nlets + 2, names);
+  for (size_t row = 0; row < ncomb; row++)
+    {
+      reduce_combination (row, pos);
+      for (size_t i = 0; i < nlets; i++)
+        put_count (w, lets[i].vals.v[pos[i]]);
+      tsv_put_num (w, outs[row].a);
+      tsv_put_num (w, outs[row].b);
+      tsv_end_row (w);
+    }
+  tsv_writer_close (w);
+  free (names);
+}
+
 static int
 cmd_reduce (int argc, const char **argv)
 {
@@ -899,31 +926,12 @@ cmd_reduce (int argc, const char **argv)
     }
   reduce_warn (outs, ncomb);
 
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, rs, nfiles, "reduce");
-  tsv_meta (w, "expression", "%s", text);
-  const char **names = xmalloc ((nlets + 2) * sizeof *names);
-  for (size_t i = 0; i < nlets; i++)
-    names[i] = lets[i].name;
-  names[nlets] = "a";
-  names[nlets + 1] = "b";
-  tsv_write_header (w, nlets + 2, names);
-  for (size_t row = 0; row < ncomb; row++)
-    {
-      reduce_combination (row, pos);
-      for (size_t i = 0; i < nlets; i++)
-        put_count (w, lets[i].vals.v[pos[i]]);
-      tsv_put_num (w, outs[row].a);
-      tsv_put_num (w, outs[row].b);
-      tsv_end_row (w);
-    }
+  reduce_write (rs, nfiles, text, outs, ncomb, pos);
   free (outs);
-  tsv_writer_close (w);
   for (size_t f = 0; f < nfiles; f++)
     tsv_close (rs[f]);
   free (rs);
   free (pos);
-  free (names);
   for (size_t i = 0; i < bs.n; i++)
     free (bs.v[i].name);
   free (bs.v);
