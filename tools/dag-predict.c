@@ -379,14 +379,27 @@ apply_network (int64_t P)
 static struct dag_fixpoint unconverged;
 static int nunconverged;
 
+/* Schedules that could not complete in a sweep or --each: their rows
+   are NA, the reason is a warning, and the exit status is 1.  */
+static int nstuck;
+
+/* Predict D.  A schedule that cannot complete ends the program, unless
+   AT (a sweep point or parameter row, for the warning) is given: then
+   its row is NA and the others go on.  */
 static void
 predict (const struct dag *d, int model, const struct dagsim_opts *so,
-         struct dagsim_result *r, int *iterations)
+         struct dagsim_result *r, int *iterations, const char *at)
 {
   struct dag_fixpoint fx;
-  dag_predict_fix (d, model, &params, so, opt_tol, opt_maxit, r, &fx);
+  if (dag_predict_fix (d, model, &params, so, opt_tol, opt_maxit, r, &fx))
+    {
+      if (!at)
+        die ("%s", r->stuck);
+      warn ("%s: %s: its row is NA", at, r->stuck);
+      nstuck++;
+    }
   *iterations = fx.iterations;
-  if (!fx.converged && !nunconverged++)
+  if (!fx.converged && !r->stuck && !nunconverged++)
     unconverged = fx;
 }
 
@@ -653,8 +666,17 @@ summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
     tsv_put_num (w, sweep_value);
   tsv_put_num (w, r->makespan);
   tsv_put_int (w, d->nprocs);
-  tsv_put_int (w, (int64_t) r->events);
-  tsv_put_int (w, r->messages);
+  if (r->stuck)
+    {
+      /* the schedule could not complete (predict) */
+      tsv_put_na (w);
+      tsv_put_na (w);
+    }
+  else
+    {
+      tsv_put_int (w, (int64_t) r->events);
+      tsv_put_int (w, r->messages);
+    }
   tsv_put_str (w, dag_model_name (m));
   tsv_put_int (w, iterations);
   for (const char *const *p = dag_model_param_names (m); *p; p++)
@@ -966,7 +988,9 @@ run_predict (int argc, const char **argv)
           resolve_params (dag_model_param_names (model), i, file_scale);
           apply_network (d.nprocs);
           each_params[i] = params;
-          predict (&d, model, &so, &rs[i], &its[i]);
+          char at[64];
+          snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
+          predict (&d, model, &so, &rs[i], &its[i], at);
           ms[i] = rs[i].makespan;
         }
     }
@@ -977,7 +1001,7 @@ run_predict (int argc, const char **argv)
   if (opt_each)
     ;
   else if (!opt_sweep)
-    predict (&d, model, &so, &r, &iters);
+    predict (&d, model, &so, &r, &iters, NULL);
   else
     {
       /* Run every value first: the best one is metadata, written before
@@ -1010,9 +1034,12 @@ run_predict (int argc, const char **argv)
               if (dag_params_set (&params, sweep_name, sweep_vals[i]) != 0)
                 die_usage ("option '--sweep': %s out of range", sweep_name);
             }
-          predict (&ds[i], model, &so, &rs[i], &its[i]);
+          char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
+          num_format (sweep_vals[i], -1, v);
+          snprintf (at, sizeof at, "--sweep %s=%s", sweep_name, v);
+          predict (&ds[i], model, &so, &rs[i], &its[i], at);
           ms[i] = rs[i].makespan;
-          if (ms[i] < ms[best])
+          if (isnan (ms[best]) || ms[i] < ms[best])
             best = i;
         }
     }
@@ -1021,7 +1048,7 @@ run_predict (int argc, const char **argv)
      NUMBERS).  The schedule's times are finite when the makespan is.  */
   size_t nruns = opt_each ? nprow : opt_sweep ? nsweep : 1;
   for (size_t i = 0; i < nruns; i++)
-    if (!isfinite (opt_sweep || opt_each ? ms[i] : r.makespan))
+    if (isinf (opt_sweep || opt_each ? ms[i] : r.makespan))
       {
         warn ("the makespan is above the largest double (about 1.8e308) "
               "and is written NA, as are the times past it: rescale the "
@@ -1160,7 +1187,8 @@ run_predict (int argc, const char **argv)
             wt);
       return 1;
     }
-  return 0;
+  /* rows of schedules that could not complete are NA (warned above) */
+  return nstuck ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------- gen */

@@ -291,7 +291,7 @@ contention (const void *ctx, double rate, double bytes)
   return 0;
 }
 
-void
+int
 dag_predict_fix (const struct dag *d, enum dag_model m,
                  const struct dag_params *p, const struct dagsim_opts *opt,
                  double tol, int maxit, struct dagsim_result *r,
@@ -304,10 +304,10 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
   fx->lo = fx->hi = NAN;
   if (m != MODEL_LOGPC)
     {
-      dagsim_run (d, &c, opt, r);
+      int st = dagsim_run (d, &c, opt, r);
       fx->iterations = 1;
       fx->lo = fx->hi = r->makespan;
-      return;
+      return st;
     }
   /* the rates need each processor's message count */
   struct dagsim_opts o = { 0, 0, 0, 0 };
@@ -331,7 +331,7 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
   c.contention = contention;
   c.rate = rate;
   /* Iteration 1 is contention-free (all rates 0).  */
-  dagsim_run (d, &c, opt, r);
+  int st = dagsim_run (d, &c, opt, r);
   int it = 1;
   double w = 1;          /* the step's weight */
   int dir = 0;           /* sign of the last change of the makespan */
@@ -342,7 +342,7 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
      such turn yet.  */
   double tmax = NAN, tmin = NAN, prev = NAN;
   fx->converged = 0;
-  for (; it < maxit; it++)
+  for (; st == 0 && it < maxit; it++)
     {
       for (size_t q = 0; q < np; q++)
         {
@@ -351,10 +351,12 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
           rate[q] = w == 1 ? f : rate[q] + w * (f - rate[q]);
         }
       struct dagsim_result next;
-      dagsim_run (d, &c, opt, &next);
+      st = dagsim_run (d, &c, opt, &next);
       prev = r->makespan;
       dagsim_result_free (r);
       *r = next;
+      if (st != 0)
+        break;
       double change = r->makespan - prev;
       if (fabs (change) <= w * tol * fabs (r->makespan))
         {
@@ -404,15 +406,17 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
     }
   free (rate);
   rate = NULL;
+  return st;
 }
 
-void
+int
 dag_predict (const struct dag *d, enum dag_model m,
              const struct dag_params *p, const struct dagsim_opts *opt,
              double tol, int maxit, struct dagsim_result *r,
              int *iterations)
 {
   struct dag_fixpoint fx;
-  dag_predict_fix (d, m, p, opt, tol, maxit, r, &fx);
+  int st = dag_predict_fix (d, m, p, opt, tol, maxit, r, &fx);
   *iterations = fx.iterations;
+  return st;
 }

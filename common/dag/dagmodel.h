@@ -119,15 +119,16 @@ struct dag_fixpoint
    least and greatest of the last two makespans and of the last turns
    (the makespans where the change last went from rising to falling and
    from falling to rising); after one simulation, lo is the
-   contention-free makespan and hi infinite.  */
-void dag_predict_fix (const struct dag *d, enum dag_model m,
+   contention-free makespan and hi infinite.  Returns 0, or -1 when the
+   schedule cannot complete (R->stuck says why; dagsim_run).  */
+int dag_predict_fix (const struct dag *d, enum dag_model m,
                       const struct dag_params *p,
                       const struct dagsim_opts *opt, double tol, int maxit,
                       struct dagsim_result *r, struct dag_fixpoint *fx);
 
 /* dag_predict_fix without the convergence report: *ITERATIONS receives
    the number of simulations.  */
-void dag_predict (const struct dag *d, enum dag_model m,
+int dag_predict (const struct dag *d, enum dag_model m,
                   const struct dag_params *p, const struct dagsim_opts *opt,
                   double tol, int maxit, struct dagsim_result *r,
                   int *iterations);

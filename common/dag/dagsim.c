@@ -1759,8 +1759,8 @@ stuck_item (const struct dag *d, char *msg, size_t cap, const char *kind,
   snprintf (msg + len, cap - len, "; %s: %s", kind, desc);
 }
 
-static void
-die_stuck (struct sim *s)
+static const char *
+stuck_message (struct sim *s)
 {
   const struct dag *d = s->d;
   /* Name what never completed: receives posted but unmatched, messages
@@ -1792,10 +1792,27 @@ die_stuck (struct sim *s)
         if (nwait++ < SHOW && !nsend && !nrecv)
           stuck_item (d, list, cap, "never started", (int32_t) v);
       }
-  die ("%s: schedule cannot complete: %zu unmatched send%s, %zu unmatched "
-       "receive%s, %zu operation%s never started%s", d->source, nsend,
-       nsend == 1 ? "" : "s", nrecv, nrecv == 1 ? "" : "s", nwait,
-       nwait == 1 ? "" : "s", list);
+  static char msg[sizeof list + 256];
+  snprintf (msg, sizeof msg, "%s: schedule cannot complete: %zu unmatched "
+            "send%s, %zu unmatched receive%s, %zu operation%s never "
+            "started%s", d->source, nsend, nsend == 1 ? "" : "s", nrecv,
+            nrecv == 1 ? "" : "s", nwait, nwait == 1 ? "" : "s", list);
+  return msg;
+}
+
+static void sim_release (struct sim *s);
+
+/* The schedule cannot complete: say why in R, keep nothing else.  */
+static int
+stuck (struct sim *s, struct dagsim_result *r)
+{
+  const char *why = stuck_message (s);
+  dagsim_result_free (r);
+  r->stuck = why;
+  r->makespan = NAN;
+  r->last_proc = -1;
+  sim_release (s);
+  return -1;
 }
 
 /* Is V an operation queued at time 0 (no dependencies; not the receive
@@ -1916,7 +1933,7 @@ sim_release (struct sim *s)
   memset (s, 0, sizeof *s);
 }
 
-void
+int
 dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             const struct dagsim_opts *opt, struct dagsim_result *r)
 {
@@ -2105,7 +2122,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
           const struct nstate *sv = &s.ns[v];
           if (!(sv->pst & ST_DONE)
               || (ns_op (sv) != DAG_CALC && !(sv->pst & ST_MATCHED)))
-            die_stuck (&s);
+            return stuck (&s, r);
           r->messages += ns_op (sv) == DAG_SEND;
         }
       free (s.ns);
@@ -2128,7 +2145,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
               || (nd->op != DAG_CALC && !(sv->pst & ST_MATCHED)))
             {
               free (acc);
-              die_stuck (&s);
+              return stuck (&s, r);
             }
           if (nd->op == DAG_CALC)
             acc[ns_proc (sv)].compute += nd->u.work;
@@ -2204,6 +2221,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     }
 
   sim_release (&s);
+  return 0;
 }
 
 void

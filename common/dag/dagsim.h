@@ -92,6 +92,7 @@ struct dagsim_result
   uint64_t events;          /* events processed (operations started or
                                posted, messages, wake-ups) */
   int64_t messages;
+  const char *stuck;        /* NULL, or why the schedule cannot complete */
   struct dagsim_proc *proc; /* nprocs entries; NULL with finish_only */
   /* --gantt */
   struct dagsim_interval *gantt;
@@ -132,10 +133,14 @@ struct dagsim_opts
    its dependencies are satisfied.  */
 enum dagsim_tie { DAGSIM_TIE_CREATION = 0, DAGSIM_TIE_CLASS = 1 };
 
-/* Simulate the finalized DAG D.  Dies (exit 1, err.h) naming the
-   unmatched sends and receives when the schedule cannot complete.  */
-void dagsim_run (const struct dag *d, const struct dagsim_cost *c,
-                 const struct dagsim_opts *opt, struct dagsim_result *r);
+/* Simulate the finalized DAG D.  Returns 0, or -1 when the schedule
+   cannot complete (a deadlock, unmatched sends or receives): then
+   R->stuck names what never completed ("SOURCE: schedule cannot
+   complete: ..."; valid until the next call), R->makespan is NaN and R
+   holds no other result.  Out of memory and schedules beyond the
+   simulator's limits still end the program (err.h).  */
+int dagsim_run (const struct dag *d, const struct dagsim_cost *c,
+                const struct dagsim_opts *opt, struct dagsim_result *r);
 void dagsim_result_free (struct dagsim_result *r);
 
 #endif

@@ -333,7 +333,8 @@ parse_goal_text (const char *text)
   struct dagsim_cost c;
   dag_model_cost (MODEL_LOGP, &P0, &c);
   struct dagsim_result r;
-  dagsim_run (&errd, &c, NULL, &r);
+  if (dagsim_run (&errd, &c, NULL, &r) != 0)
+    die ("%s", r.stuck);   /* a schedule that cannot complete */
 }
 
 static void
