@@ -1,0 +1,946 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dag_coll.c: Open MPI 4.1 coll/tuned collectives as task graphs (see
+ * dag_coll.h and dag-predict(1), COLLECTIVES).
+ *
+ * The exchange of each algorithm is the one of Open MPI 4.1's
+ * ompi/mca/coll/base (coll_base_bcast.c, _reduce.c, _allreduce.c,
+ * _barrier.c, _allgather.c, _alltoall.c, _gather.c, _scatter.c and the
+ * trees of coll_base_topo.c), written here from its description:
+ *
+ *   rank r's state is its latest task (last[r]); a step of r that waits
+ *   for data is a new task chained after it; a message leaves from the
+ *   sender's latest task when it is created (the data it holds then) and
+ *   enters the receiver's new task.
+ *
+ * Round-based algorithms (recursive doubling, ring, Bruck, pairwise,
+ * the barriers) make every message of a round leave from the task the
+ * sender had before the round, so that a sendrecv's send does not wait
+ * for its own receive.  Tree algorithms (bcast, reduce, gather,
+ * scatter) walk the tree from the root (or towards it) once per
+ * segment.  */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag_coll.h"
+#include "err.h"
+
+/* At most this many tasks (like the other generators' 2^26 limits).  */
+#define COLL_MAX_TASKS (INT64_C (1) << 26)
+
+/* ------------------------------------------------------------ context */
+
+struct cx
+{
+  const struct dag_sink *s;
+  int64_t P;
+  int32_t *last;   /* per rank: its latest task, or -1 */
+  int32_t *next;   /* per rank: its task of the current round, or -1 */
+  int64_t *nt;     /* per rank: tasks made so far (for the names) */
+};
+
+static void
+cx_init (struct cx *c, const struct dag_sink *s, int64_t P)
+{
+  c->s = s;
+  c->P = P;
+  c->last = malloc ((size_t) P * sizeof *c->last);
+  c->next = malloc ((size_t) P * sizeof *c->next);
+  c->nt = calloc ((size_t) P, sizeof *c->nt);
+  if (!c->last || !c->next || !c->nt)
+    die ("out of memory");
+  for (int64_t r = 0; r < P; r++)
+    c->last[r] = c->next[r] = -1;
+}
+
+static void
+cx_free (struct cx *c)
+{
+  free (c->last);
+  free (c->next);
+  free (c->nt);
+}
+
+/* A new task of rank R, named rR_K (its K-th step), after nothing.  */
+static int32_t
+new_task (struct cx *c, int64_t r)
+{
+  char id[48];
+  snprintf (id, sizeof id, "r%" PRId64 "_%" PRId64, r, c->nt[r]++);
+  return c->s->task (c->s->ctx, id, (int32_t) r, 0);
+}
+
+/* The next step of rank R: a task after its latest one.  */
+static int32_t
+step (struct cx *c, int64_t r)
+{
+  int32_t t = new_task (c, r);
+  if (c->last[r] >= 0)
+    c->s->dep (c->s->ctx, c->last[r], t);
+  c->last[r] = t;
+  return t;
+}
+
+/* Every rank's first task: what it holds when the call starts.  */
+static void
+start_all (struct cx *c)
+{
+  for (int64_t r = 0; r < c->P; r++)
+    step (c, r);
+}
+
+static void
+round_begin (struct cx *c)
+{
+  for (int64_t r = 0; r < c->P; r++)
+    c->next[r] = -1;
+}
+
+/* In a round: BYTES from SRC's task before the round to DST's task of
+   the round (made by its first message).  */
+static void
+round_msg (struct cx *c, int64_t src, int64_t dst, int64_t bytes)
+{
+  if (c->next[dst] < 0)
+    {
+      c->next[dst] = new_task (c, dst);
+      if (c->last[dst] >= 0)
+        c->s->dep (c->s->ctx, c->last[dst], c->next[dst]);
+    }
+  c->s->msg (c->s->ctx, c->last[src], c->next[dst], bytes);
+}
+
+static void
+round_end (struct cx *c)
+{
+  for (int64_t r = 0; r < c->P; r++)
+    if (c->next[r] >= 0)
+      c->last[r] = c->next[r];
+}
+
+/* A round in which every rank r sends BYTES to (r + d) mod P (a ring
+   shift by D, each rank's sendrecv).  */
+static void
+round_shift (struct cx *c, int64_t d, int64_t bytes)
+{
+  round_begin (c);
+  for (int64_t r = 0; r < c->P; r++)
+    round_msg (c, r, (r + d) % c->P, bytes);
+  round_end (c);
+}
+
+/* -------------------------------------------------------------- trees */
+
+/* A tree over the ranks: each rank's parent (-1 at the root) and its
+   children in the order the algorithm serves them.  */
+struct tree_c
+{
+  int64_t root;
+  int64_t *parent;
+  int64_t *off;    /* children of r: child[off[r] .. off[r+1]-1] */
+  int64_t *child;
+  int64_t *order;  /* every rank, each after its parent */
+};
+
+static void
+tc_alloc (struct tree_c *t, int64_t P)
+{
+  t->parent = malloc ((size_t) P * sizeof *t->parent);
+  t->off = calloc ((size_t) P + 1, sizeof *t->off);
+  t->child = malloc ((size_t) P * sizeof *t->child);
+  t->order = malloc ((size_t) P * sizeof *t->order);
+  if (!t->parent || !t->off || !t->child || !t->order)
+    die ("out of memory");
+}
+
+static void
+tc_free (struct tree_c *t)
+{
+  free (t->parent);
+  free (t->off);
+  free (t->child);
+  free (t->order);
+}
+
+/* Fill off, child and order from parent and a child order: the children
+   of a rank by increasing virtual rank (v = (r - root) mod P), reversed
+   when REVERSE.  Both Open MPI binomial trees list children by
+   increasing virtual rank.  */
+static void
+tc_index (struct tree_c *t, int64_t P, int reverse)
+{
+  for (int64_t r = 0; r < P; r++)
+    if (t->parent[r] >= 0)
+      t->off[t->parent[r] + 1]++;
+  for (int64_t r = 0; r < P; r++)
+    t->off[r + 1] += t->off[r];
+  int64_t *fill = malloc ((size_t) P * sizeof *fill);
+  if (!fill)
+    die ("out of memory");
+  memcpy (fill, t->off, (size_t) P * sizeof *fill);
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t r = (v + t->root) % P;
+      if (t->parent[r] >= 0)
+        t->child[fill[t->parent[r]]++] = r;
+    }
+  free (fill);
+  if (reverse)
+    for (int64_t r = 0; r < P; r++)
+      for (int64_t i = t->off[r], j = t->off[r + 1] - 1; i < j; i++, j--)
+        {
+          int64_t x = t->child[i];
+          t->child[i] = t->child[j];
+          t->child[j] = x;
+        }
+  /* breadth-first from the root */
+  int64_t head = 0, tail = 0;
+  t->order[tail++] = t->root;
+  while (head < tail)
+    {
+      int64_t r = t->order[head++];
+      for (int64_t i = t->off[r]; i < t->off[r + 1]; i++)
+        t->order[tail++] = t->child[i];
+    }
+}
+
+/* Smallest power of two above V (1 for 0): Open MPI's
+   opal_next_poweroftwo.  */
+static int64_t
+next_pow2 (int64_t v)
+{
+  int64_t p = 1;
+  while (p <= v)
+    p <<= 1;
+  return p;
+}
+
+/* Largest power of two at most V (V >= 1).  */
+static int64_t
+floor_pow2 (int64_t v)
+{
+  return next_pow2 (v) >> 1;
+}
+
+/* The binomial tree of bcast (coll_base_topo.c, build_bmtree): virtual
+   rank v's parent is v without its highest bit; its children are v + m
+   for the powers of two m above v, smallest first.  */
+static void
+tc_bmtree (struct tree_c *t, int64_t P, int64_t root)
+{
+  tc_alloc (t, P);
+  t->root = root;
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t r = (v + root) % P;
+      t->parent[r] = v == 0 ? -1 : ((v ^ (next_pow2 (v) >> 1)) + root) % P;
+    }
+  tc_index (t, P, 0);
+}
+
+/* The in-order binomial tree of reduce, gather and scatter
+   (build_in_order_bmtree): virtual rank v's parent is v without its
+   lowest bit; its children are v + m for the powers of two m below v's
+   lowest bit, smallest first.  */
+static void
+tc_in_order_bmtree (struct tree_c *t, int64_t P, int64_t root)
+{
+  tc_alloc (t, P);
+  t->root = root;
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t r = (v + root) % P;
+      t->parent[r] = v == 0 ? -1 : ((v & (v - 1)) + root) % P;
+    }
+  tc_index (t, P, 0);
+}
+
+/* The star of the linear algorithms: the root's children are the other
+   ranks in rank order.  */
+static void
+tc_star (struct tree_c *t, int64_t P, int64_t root)
+{
+  tc_alloc (t, P);
+  t->root = root;
+  for (int64_t r = 0; r < P; r++)
+    t->parent[r] = r == root ? -1 : root;
+  /* tc_index orders by virtual rank; the star wants rank order */
+  tc_index (t, P, 0);
+  for (int64_t i = 0; i < P - 1; i++)
+    t->child[i] = i < root ? i : i + 1;
+  for (int64_t i = 0; i < P - 1; i++)
+    t->order[i + 1] = t->child[i];
+}
+
+/* Ranks in the subtree of virtual rank VC under VP in an in-order
+   binomial tree of P ranks (coll_base_gather.c, _scatter.c).  */
+static int64_t
+in_order_subtree (int64_t vp, int64_t vc, int64_t P)
+{
+  int64_t n = vc - vp;
+  return n < P - vc ? n : P - vc;
+}
+
+/* Segments of BYTES in pieces of SEG (0: one): count and last size.  */
+static int64_t
+segments (int64_t bytes, int64_t seg, int64_t *last_size)
+{
+  if (seg <= 0 || bytes <= seg)
+    {
+      *last_size = bytes;
+      return 1;
+    }
+  int64_t n = (bytes + seg - 1) / seg;
+  *last_size = bytes - (n - 1) * seg;
+  return n;
+}
+
+/* Broadcast down T in segments (coll_base_bcast.c, the generic tree
+   broadcast): for each segment, a rank that has it sends it to its
+   children in order.  */
+static void
+bcast_tree (struct cx *c, const struct tree_c *t, int64_t bytes, int64_t seg)
+{
+  int64_t last_size, ns = segments (bytes, seg, &last_size);
+  int32_t *cur = malloc ((size_t) c->P * sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  for (int64_t k = 0; k < ns; k++)
+    {
+      int64_t size = k == ns - 1 ? last_size : seg;
+      cur[t->root] = c->last[t->root] >= 0 && k == 0 ? c->last[t->root]
+                                                       : step (c, t->root);
+      for (int64_t i = 0; i < c->P; i++)
+        {
+          int64_t r = t->order[i];
+          for (int64_t j = t->off[r]; j < t->off[r + 1]; j++)
+            {
+              int64_t ch = t->child[j];
+              cur[ch] = step (c, ch);
+              c->s->msg (c->s->ctx, cur[r], cur[ch], size);
+            }
+        }
+    }
+  free (cur);
+}
+
+/* Reduction up T in segments (coll_base_reduce.c, the generic tree
+   reduction): for each segment a rank receives it from its children in
+   order, then sends the combined segment to its parent.  */
+static void
+reduce_tree (struct cx *c, const struct tree_c *t, int64_t bytes,
+             int64_t seg)
+{
+  int64_t last_size, ns = segments (bytes, seg, &last_size);
+  int32_t *cur = malloc ((size_t) c->P * sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  for (int64_t k = 0; k < ns; k++)
+    {
+      int64_t size = k == ns - 1 ? last_size : seg;
+      for (int64_t i = c->P - 1; i >= 0; i--)
+        {
+          int64_t r = t->order[i];
+          int64_t nc = t->off[r + 1] - t->off[r];
+          if (nc == 0 && c->last[r] >= 0 && k == 0)
+            cur[r] = c->last[r];    /* a leaf sends what it has */
+          else
+            cur[r] = step (c, r);
+          for (int64_t j = t->off[r]; j < t->off[r + 1]; j++)
+            c->s->msg (c->s->ctx, cur[t->child[j]], cur[r], size);
+        }
+    }
+  free (cur);
+}
+
+/* ---------------------------------------------------------- the table */
+
+struct coll_params
+{
+  int64_t P, bytes, root, seg;
+};
+
+typedef void (*coll_fn) (struct cx *, const struct coll_params *);
+
+/* bcast */
+
+static void
+bcast_linear (struct cx *c, const struct coll_params *p)
+{
+  struct tree_c t;
+  tc_star (&t, p->P, p->root);
+  bcast_tree (c, &t, p->bytes, 0);
+  tc_free (&t);
+}
+
+static void
+bcast_binomial (struct cx *c, const struct coll_params *p)
+{
+  struct tree_c t;
+  tc_bmtree (&t, p->P, p->root);
+  bcast_tree (c, &t, p->bytes, p->seg);
+  tc_free (&t);
+}
+
+/* reduce */
+
+static void
+reduce_linear (struct cx *c, const struct coll_params *p)
+{
+  /* the root receives from P-1, P-2, ..., 0 in turn, each a blocking
+     receive (coll_base_reduce.c, basic_linear) */
+  start_all (c);
+  for (int64_t i = p->P - 1; i >= 0; i--)
+    if (i != p->root)
+      {
+        round_begin (c);
+        round_msg (c, i, p->root, p->bytes);
+        round_end (c);
+      }
+}
+
+static void
+reduce_binomial (struct cx *c, const struct coll_params *p)
+{
+  struct tree_c t;
+  tc_in_order_bmtree (&t, p->P, p->root);
+  reduce_tree (c, &t, p->bytes, p->seg);
+  tc_free (&t);
+}
+
+/* allreduce */
+
+/* Recursive doubling (coll_base_allreduce.c): with P not a power of two,
+   the first 2 (P - p2) ranks pair up, even to odd, before the exchanges
+   and odd to even after them; the others take part as they are.  */
+static void
+allreduce_rd_bytes (struct cx *c, int64_t P, int64_t bytes)
+{
+  int64_t p2 = floor_pow2 (P), extra = P - p2;
+  start_all (c);
+  if (extra)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < 2 * extra; r += 2)
+        round_msg (c, r, r + 1, bytes);
+      round_end (c);
+    }
+  for (int64_t d = 1; d < p2; d <<= 1)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        {
+          int64_t nr;
+          if (r < 2 * extra)
+            {
+              if (r % 2 == 0)
+                continue;
+              nr = r >> 1;
+            }
+          else
+            nr = r - extra;
+          int64_t nrem = nr ^ d;
+          int64_t rem = nrem < extra ? nrem * 2 + 1 : nrem + extra;
+          round_msg (c, r, rem, bytes);
+        }
+      round_end (c);
+    }
+  if (extra)
+    {
+      round_begin (c);
+      for (int64_t r = 1; r < 2 * extra; r += 2)
+        round_msg (c, r, r - 1, bytes);
+      round_end (c);
+    }
+}
+
+static void
+allreduce_rd (struct cx *c, const struct coll_params *p)
+{
+  allreduce_rd_bytes (c, p->P, p->bytes);
+}
+
+static void
+allreduce_nonoverlapping (struct cx *c, const struct coll_params *p)
+{
+  /* reduce to 0, then bcast from 0: as binomial and binomial (what the
+     forced reduce and bcast algorithms then are, see the man page) */
+  struct tree_c t;
+  tc_in_order_bmtree (&t, p->P, 0);
+  reduce_tree (c, &t, p->bytes, 0);
+  tc_free (&t);
+  tc_bmtree (&t, p->P, 0);
+  bcast_tree (c, &t, p->bytes, 0);
+  tc_free (&t);
+}
+
+/* Ring (coll_base_allreduce.c): the vector in P blocks, the first
+   BYTES mod P of them one byte longer; P - 1 steps of reduce-scatter
+   round the ring, then P - 1 of allgather; every step each rank sends
+   one block to r + 1.  Fewer bytes than ranks: recursive doubling, as
+   Open MPI does.  */
+static void
+allreduce_ring (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes;
+  if (n < P)
+    {
+      allreduce_rd_bytes (c, P, n);
+      return;
+    }
+  int64_t late = n / P, split = n % P, early = late + (split ? 1 : 0);
+#define BLOCK(b) ((b) < split ? early : late)
+  start_all (c);
+  for (int64_t k = 1; k < P; k++)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        /* step 1 sends block r, step k >= 2 block r - k + 1 */
+        round_msg (c, r, (r + 1) % P, BLOCK ((r - k + 1 + P) % P));
+      round_end (c);
+    }
+  for (int64_t k = 0; k < P - 1; k++)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        round_msg (c, r, (r + 1) % P, BLOCK ((r + 1 - k + P) % P));
+      round_end (c);
+    }
+#undef BLOCK
+}
+
+/* barrier */
+
+static void
+barrier_linear (struct cx *c, const struct coll_params *p)
+{
+  /* everyone to 0, then 0 to everyone (basic_linear) */
+  start_all (c);
+  round_begin (c);
+  for (int64_t r = 1; r < p->P; r++)
+    round_msg (c, r, 0, 0);
+  round_end (c);
+  round_begin (c);
+  for (int64_t r = 1; r < p->P; r++)
+    round_msg (c, 0, r, 0);
+  round_end (c);
+}
+
+static void
+barrier_rd (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, p2 = floor_pow2 (P);
+  start_all (c);
+  if (p2 != P)
+    {
+      /* the ranks above p2 report to r - p2 */
+      round_begin (c);
+      for (int64_t r = p2; r < P; r++)
+        round_msg (c, r, r - p2, 0);
+      round_end (c);
+    }
+  for (int64_t m = 1; m < p2; m <<= 1)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < p2; r++)
+        round_msg (c, r, r ^ m, 0);
+      round_end (c);
+    }
+  if (p2 != P)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P - p2; r++)
+        round_msg (c, r, r + p2, 0);
+      round_end (c);
+    }
+}
+
+static void
+barrier_bruck (struct cx *c, const struct coll_params *p)
+{
+  /* dissemination: step d, every rank to r + d */
+  start_all (c);
+  for (int64_t d = 1; d < p->P; d <<= 1)
+    round_shift (c, d, 0);
+}
+
+/* Tree (coll_base_barrier.c): up a binomial tree by jumps 1, 2, 4, ...
+   (rank r with r's lowest set bit J sends to r - J at jump J, after
+   hearing from r + j for the smaller jumps j), then down it in reverse. */
+static void
+barrier_tree (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, depth = next_pow2 (P - 1);
+  start_all (c);
+  for (int64_t j = 1; j < depth; j <<= 1)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        {
+          int64_t q = r ^ j;
+          if (!(q & (j - 1)) && q < P && q < r)
+            round_msg (c, r, q, 0);
+        }
+      round_end (c);
+    }
+  for (int64_t j = depth >> 1; j > 0; j >>= 1)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        {
+          int64_t q = r ^ j;
+          if (!(q & (j - 1)) && q < P && q > r)
+            round_msg (c, r, q, 0);
+        }
+      round_end (c);
+    }
+}
+
+/* allgather: BYTES per rank */
+
+static void
+allgather_ring (struct cx *c, const struct coll_params *p)
+{
+  start_all (c);
+  for (int64_t i = 0; i < p->P - 1; i++)
+    round_shift (c, 1, p->bytes);
+}
+
+static void
+allgather_bruck (struct cx *c, const struct coll_params *p)
+{
+  /* step d: to r - d, d blocks (the rest, P - d, in the last step) */
+  int64_t P = p->P;
+  start_all (c);
+  for (int64_t d = 1; d < P; d <<= 1)
+    round_shift (c, P - d, (d <= P / 2 ? d : P - d) * p->bytes);
+}
+
+static void
+allgather_rd (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P;
+  if (floor_pow2 (P) != P)
+    {
+      allgather_bruck (c, p);   /* as Open MPI does */
+      return;
+    }
+  start_all (c);
+  for (int64_t d = 1; d < P; d <<= 1)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        round_msg (c, r, r ^ d, d * p->bytes);
+      round_end (c);
+    }
+}
+
+/* alltoall: BYTES per pair of ranks */
+
+static void
+alltoall_linear (struct cx *c, const struct coll_params *p)
+{
+  /* all receives posted, then sends to r - 1, r - 2, ... (descending) */
+  int64_t P = p->P;
+  start_all (c);
+  round_begin (c);
+  for (int64_t r = 0; r < P; r++)
+    for (int64_t i = 1; i < P; i++)
+      round_msg (c, r, (r - i + P) % P, p->bytes);
+  round_end (c);
+}
+
+static void
+alltoall_pairwise (struct cx *c, const struct coll_params *p)
+{
+  start_all (c);
+  for (int64_t k = 1; k < p->P; k++)
+    round_shift (c, k, p->bytes);
+}
+
+static void
+alltoall_bruck (struct cx *c, const struct coll_params *p)
+{
+  /* step d: to r + d, the blocks whose index has bit d */
+  int64_t P = p->P;
+  start_all (c);
+  for (int64_t d = 1; d < P; d <<= 1)
+    {
+      int64_t nb = 0;
+      for (int64_t i = 1; i < P; i++)
+        nb += (i & d) != 0;
+      round_shift (c, d, nb * p->bytes);
+    }
+}
+
+/* gather, scatter: BYTES per rank */
+
+static void
+gather_linear (struct cx *c, const struct coll_params *p)
+{
+  /* the root receives from 0, 1, ..., P - 1 in turn */
+  start_all (c);
+  for (int64_t i = 0; i < p->P; i++)
+    if (i != p->root)
+      {
+        round_begin (c);
+        round_msg (c, i, p->root, p->bytes);
+        round_end (c);
+      }
+}
+
+static void
+scatter_linear (struct cx *c, const struct coll_params *p)
+{
+  struct tree_c t;
+  tc_star (&t, p->P, p->root);
+  bcast_tree (c, &t, p->bytes, 0);
+  tc_free (&t);
+}
+
+/* Binomial gather: a rank receives its children's subtrees in order
+   (smallest first), then sends its own subtree to its parent.  */
+static void
+gather_binomial (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P;
+  struct tree_c t;
+  tc_in_order_bmtree (&t, P, p->root);
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  start_all (c);
+  for (int64_t i = P - 1; i >= 0; i--)
+    {
+      int64_t r = t.order[i];
+      int64_t v = (r - p->root + P) % P;
+      cur[r] = t.off[r + 1] > t.off[r] ? step (c, r) : c->last[r];
+      for (int64_t j = t.off[r]; j < t.off[r + 1]; j++)
+        {
+          int64_t ch = t.child[j], vc = (ch - p->root + P) % P;
+          c->s->msg (c->s->ctx, cur[ch], cur[r],
+                     in_order_subtree (v, vc, P) * p->bytes);
+        }
+    }
+  free (cur);
+  tc_free (&t);
+}
+
+/* Binomial scatter: a rank sends each child its subtree's blocks,
+   largest subtree first.  */
+static void
+scatter_binomial (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P;
+  struct tree_c t;
+  tc_in_order_bmtree (&t, P, p->root);
+  int32_t *cur = malloc ((size_t) P * sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  cur[p->root] = step (c, p->root);
+  for (int64_t i = 0; i < P; i++)
+    {
+      int64_t r = t.order[i];
+      int64_t v = (r - p->root + P) % P;
+      for (int64_t j = t.off[r + 1] - 1; j >= t.off[r]; j--)
+        {
+          int64_t ch = t.child[j], vc = (ch - p->root + P) % P;
+          cur[ch] = step (c, ch);
+          c->s->msg (c->s->ctx, cur[r], cur[ch],
+                     in_order_subtree (v, vc, P) * p->bytes);
+        }
+    }
+  free (cur);
+  tc_free (&t);
+}
+
+/* Flags of an algorithm.  */
+enum { ROOTED = 1, SEGMENTED = 2 };
+
+struct coll_algo
+{
+  const char *op, *algo;
+  coll_fn fn;
+  int flags;
+  /* tasks per rank, a bound for the size check: 0 means log2 P + 4,
+     -1 means 2 P + 2 */
+  int steps;
+};
+
+static const struct coll_algo algos[] = {
+  { "bcast", "basic_linear", bcast_linear, ROOTED, 2 },
+  { "bcast", "linear", bcast_linear, ROOTED, 2 },
+  { "bcast", "binomial", bcast_binomial, ROOTED | SEGMENTED, 0 },
+  { "reduce", "linear", reduce_linear, ROOTED, -1 },
+  { "reduce", "binomial", reduce_binomial, ROOTED | SEGMENTED, 0 },
+  { "allreduce", "nonoverlapping", allreduce_nonoverlapping, 0, 0 },
+  { "allreduce", "recursive_doubling", allreduce_rd, 0, 0 },
+  { "allreduce", "ring", allreduce_ring, 0, -1 },
+  { "allgather", "ring", allgather_ring, 0, -1 },
+  { "allgather", "recursive_doubling", allgather_rd, 0, 0 },
+  { "allgather", "bruck", allgather_bruck, 0, 0 },
+  { "alltoall", "linear", alltoall_linear, 0, 2 },
+  { "alltoall", "pairwise", alltoall_pairwise, 0, -1 },
+  { "alltoall", "modified_bruck", alltoall_bruck, 0, 0 },
+  { "barrier", "linear", barrier_linear, 0, 3 },
+  { "barrier", "recursive_doubling", barrier_rd, 0, 0 },
+  { "barrier", "bruck", barrier_bruck, 0, 0 },
+  { "barrier", "tree", barrier_tree, 0, 0 },
+  { "gather", "basic_linear", gather_linear, ROOTED, -1 },
+  { "gather", "linear", gather_linear, ROOTED, -1 },
+  { "gather", "binomial", gather_binomial, ROOTED, 0 },
+  { "scatter", "basic_linear", scatter_linear, ROOTED, 2 },
+  { "scatter", "linear", scatter_linear, ROOTED, 2 },
+  { "scatter", "binomial", scatter_binomial, ROOTED, 0 },
+};
+
+#define NALGOS (sizeof algos / sizeof algos[0])
+
+/* "OP:ALGO" and descriptions, built once.  */
+const char *const dag_coll_algorithms[][2] = {
+  { "bcast:basic_linear", "the root sends to every rank in rank order" },
+  { "bcast:linear", "the same as bcast:basic_linear" },
+  { "bcast:binomial", "binomial tree, nearest child first, per segment" },
+  { "reduce:linear", "the root receives from P-1, ..., 0 in turn" },
+  { "reduce:binomial", "in-order binomial tree, per segment" },
+  { "allreduce:nonoverlapping",
+    "reduce (binomial) to 0, then bcast (binomial) from 0" },
+  { "allreduce:recursive_doubling",
+    "exchanges at distance 1, 2, 4, ...; extra ranks fold in" },
+  { "allreduce:ring", "reduce-scatter and allgather round the ring" },
+  { "allgather:ring", "P-1 steps, one block to r+1 each" },
+  { "allgather:recursive_doubling",
+    "exchanges with r xor 2^k (bruck unless P is a power of two)" },
+  { "allgather:bruck", "ceil(log2 P) steps to r-2^k, doubling blocks" },
+  { "alltoall:linear", "every rank sends to every other at once" },
+  { "alltoall:pairwise", "P-1 steps, step k to r+k" },
+  { "alltoall:modified_bruck",
+    "ceil(log2 P) steps to r+2^k with the blocks of bit k" },
+  { "barrier:linear", "everyone to 0, then 0 to everyone" },
+  { "barrier:recursive_doubling",
+    "exchanges with r xor 2^k; extra ranks fold in" },
+  { "barrier:bruck", "dissemination: ceil(log2 P) steps to r+2^k" },
+  { "barrier:tree", "up a binomial tree and down again" },
+  { "gather:basic_linear", "the root receives from 0, ..., P-1 in turn" },
+  { "gather:linear", "the same as gather:basic_linear" },
+  { "gather:binomial", "in-order binomial tree, subtrees sent up" },
+  { "scatter:basic_linear", "the root sends to 0, ..., P-1 in turn" },
+  { "scatter:linear", "the same as scatter:basic_linear" },
+  { "scatter:binomial", "in-order binomial tree, largest subtree first" },
+  { NULL, NULL }
+};
+
+int
+dag_coll_is (const char *name)
+{
+  return name && strncmp (name, DAG_COLL_PREFIX,
+                          sizeof DAG_COLL_PREFIX - 1) == 0;
+}
+
+/* The known algorithms of OP (LEN bytes), comma-separated, in BUF.  */
+static void
+algo_list (const char *op, size_t len, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (size_t i = 0; i < NALGOS; i++)
+    if (strlen (algos[i].op) == len && strncmp (algos[i].op, op, len) == 0)
+      {
+        size_t n = strlen (buf);
+        snprintf (buf + n, size - n, "%s%s", n ? ", " : "", algos[i].algo);
+      }
+}
+
+const char *
+dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
+{
+  static char msg[512];
+  const char *name = c->name ? c->name : "";
+  if (!dag_coll_is (name))
+    return "not a collective (coll:OP:ALGO)";
+  const char *op = name + sizeof DAG_COLL_PREFIX - 1;
+  const char *colon = strchr (op, ':');
+  size_t oplen = colon ? (size_t) (colon - op) : strlen (op);
+  char known[256];
+  algo_list (op, oplen, known, sizeof known);
+  if (!known[0])
+    {
+      snprintf (msg, sizeof msg, "column %d: unknown operation '%.*s' "
+                "(bcast, reduce, allreduce, allgather, alltoall, barrier, "
+                "gather, scatter; gen coll:list lists the algorithms)",
+                (int) (op - name) + 1, (int) oplen, op);
+      return msg;
+    }
+  if (!colon)
+    {
+      snprintf (msg, sizeof msg, "column %zu: missing ':ALGO' (%.*s: %s)",
+                strlen (name) + 1, (int) oplen, op, known);
+      return msg;
+    }
+  const struct coll_algo *a = NULL;
+  for (size_t i = 0; i < NALGOS && !a; i++)
+    if (strlen (algos[i].op) == oplen && strncmp (algos[i].op, op, oplen) == 0
+        && strcmp (algos[i].algo, colon + 1) == 0)
+      a = &algos[i];
+  if (!a)
+    {
+      snprintf (msg, sizeof msg, "column %d: unknown %.*s algorithm '%s' "
+                "(%s)", (int) (colon + 1 - name) + 1, (int) oplen, op,
+                colon + 1, known);
+      return msg;
+    }
+  if (c->procs < 2)
+    {
+      snprintf (msg, sizeof msg, "needs at least 2 processes (-P), not %" PRId64
+                ": with one there is no message", c->procs);
+      return msg;
+    }
+  if (c->bytes < 0)
+    return "negative message size: --bytes must be >= 0";
+  if (c->root >= 0 && !(a->flags & ROOTED))
+    {
+      snprintf (msg, sizeof msg, "no root in %.*s: drop --root", (int) oplen,
+                op);
+      return msg;
+    }
+  if (c->root >= c->procs)
+    {
+      snprintf (msg, sizeof msg, "--root %" PRId64 " is not a rank of %"
+                PRId64 " processes (0 to %" PRId64 ")", c->root, c->procs,
+                c->procs - 1);
+      return msg;
+    }
+  if (c->segment != 0 && !(a->flags & SEGMENTED))
+    {
+      snprintf (msg, sizeof msg, "this algorithm does not segment: drop "
+                "--segment (bcast:binomial and reduce:binomial do)");
+      return msg;
+    }
+  if (c->segment < 0)
+    return "--segment must be at least 1 byte";
+  /* size check: tasks per rank times ranks */
+  int64_t P = c->procs, lg = 0;
+  while ((INT64_C (1) << lg) < P)
+    lg++;
+  int64_t per = a->steps == 0 ? lg + 4 : a->steps < 0 ? 2 * P + 2
+                : a->steps;
+  int64_t nseg = 1;
+  if (c->segment > 0 && c->bytes > c->segment)
+    nseg = (c->bytes + c->segment - 1) / c->segment;
+  if (P > COLL_MAX_TASKS || nseg > COLL_MAX_TASKS
+      || (double) per * (double) P * (double) nseg > (double) COLL_MAX_TASKS)
+    {
+      snprintf (msg, sizeof msg, "%" PRId64 " processes%s make more than "
+                "2^26 tasks", P, nseg > 1 ? " and their segments" : "");
+      return msg;
+    }
+  struct coll_params p = { P, c->bytes, c->root >= 0 ? c->root : 0,
+                           c->segment };
+  struct cx x;
+  cx_init (&x, s, P);
+  a->fn (&x, &p);
+  cx_free (&x);
+  return NULL;
+}
