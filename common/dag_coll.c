@@ -275,6 +275,132 @@ tc_star (struct tree_c *t, int64_t P, int64_t root)
     t->order[i + 1] = t->child[i];
 }
 
+/* A tree given by the children of each virtual rank in the order they
+   are served: KIDS (V, P, ARG, OUT) writes them to OUT (room for P) and
+   returns how many.  */
+typedef int64_t (*kids_fn) (int64_t v, int64_t P, int64_t arg, int64_t *out);
+
+static void
+tc_build (struct tree_c *t, int64_t P, int64_t root, kids_fn kids,
+          int64_t arg)
+{
+  tc_alloc (t, P);
+  t->root = root;
+  int64_t *buf = malloc ((size_t) P * sizeof *buf);
+  if (!buf)
+    die ("out of memory");
+  for (int64_t r = 0; r < P; r++)
+    t->parent[r] = -1;
+  int64_t n = 0;
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t r = (v + root) % P;
+      int64_t k = kids (v, P, arg, buf);
+      t->off[r] = n;   /* provisional: rank order is fixed below */
+      for (int64_t i = 0; i < k; i++)
+        t->parent[(buf[i] + root) % P] = r;
+      n += k;
+    }
+  /* children of rank r at off[r] .. off[r+1]-1, in rank order of r */
+  t->off[0] = 0;
+  for (int64_t r = 0; r < P; r++)
+    t->off[r + 1] = t->off[r] + kids ((r - root + P) % P, P, arg, buf);
+  for (int64_t r = 0; r < P; r++)
+    {
+      int64_t k = kids ((r - root + P) % P, P, arg, buf);
+      for (int64_t i = 0; i < k; i++)
+        t->child[t->off[r] + i] = (buf[i] + root) % P;
+    }
+  free (buf);
+  int64_t head = 0, tail = 0;
+  t->order[tail++] = root;
+  while (head < tail)
+    {
+      int64_t r = t->order[head++];
+      for (int64_t i = t->off[r]; i < t->off[r + 1]; i++)
+        t->order[tail++] = t->child[i];
+    }
+}
+
+/* The K-ary tree of binary_tree (K = 2; coll_base_topo.c, build_tree):
+   virtual rank v on level l (levels of 1, K, K^2, ... ranks) has the
+   children v + K^l (i + 1), i = 0 .. K-1.  */
+static int64_t
+kids_kary (int64_t v, int64_t P, int64_t K, int64_t *out)
+{
+  int64_t level_first = 0, width = 1;
+  while (level_first + width <= v)
+    {
+      level_first += width;
+      width *= K;
+    }
+  int64_t n = 0;
+  for (int64_t i = 0; i < K && v + width * (i + 1) < P; i++)
+    out[n++] = v + width * (i + 1);
+  return n;
+}
+
+/* The chains of chain and pipeline (build_chain): the P - 1 other ranks
+   in F columns of consecutive virtual ranks (the first (P-1) mod F
+   columns one longer); the root sends to each column's head, a rank to
+   the next in its column.  */
+static int64_t
+kids_chain (int64_t v, int64_t P, int64_t F, int64_t *out)
+{
+  if (F > P - 1)
+    F = P - 1;
+  int64_t len = (P - 1) / F, mark = (P - 1) % F;
+  if (mark)
+    len++;
+  else
+    mark = F + 1;
+  if (v == 0)
+    {
+      int64_t head = 1;
+      for (int64_t i = 0; i < F; i++)
+        {
+          out[i] = head;
+          head += i < mark ? len : len - 1;
+        }
+      return F;
+    }
+  int64_t head, clen;
+  if (v - 1 < mark * len)
+    {
+      head = 1 + (v - 1) / len * len;
+      clen = len;
+    }
+  else
+    {
+      int64_t col = mark + (v - 1 - mark * len) / (len - 1);
+      head = mark * len + 1 + (col - mark) * (len - 1);
+      clen = len - 1;
+    }
+  if (v == head + clen - 1 || v + 1 >= P)
+    return 0;
+  out[0] = v + 1;
+  return 1;
+}
+
+/* The k-nomial tree of knomial (build_kmtree, radix K): virtual rank v's
+   children are v + m r, r = 1 .. K-1, for the powers m of K below v's
+   lowest nonzero base-K digit (all of them at the root), largest m
+   first.  */
+static int64_t
+kids_knomial (int64_t v, int64_t P, int64_t K, int64_t *out)
+{
+  int64_t m = 1;
+  while (m < P && v % (K * m) == 0)
+    m *= K;
+  /* m: the first power with v % (K m) != 0, or >= P at the root */
+  int64_t n = 0;
+  for (m /= K; m > 0; m /= K)
+    for (int64_t r = 1; r < K; r++)
+      if (v + m * r < P)
+        out[n++] = v + m * r;
+  return n;
+}
+
 /* Ranks in the subtree of virtual rank VC under VP in an in-order
    binomial tree of P ranks (coll_base_gather.c, _scatter.c).  */
 static int64_t
@@ -383,6 +509,173 @@ bcast_binomial (struct cx *c, const struct coll_params *p)
   tc_bmtree (&t, p->P, p->root);
   bcast_tree (c, &t, p->bytes, p->seg);
   tc_free (&t);
+}
+
+/* The generic tree broadcasts and reductions on the trees of
+   coll_base_topo.c, with Open MPI's default fan-outs (tuned's
+   bcast_algorithm_chain_fanout and reduce_algorithm_chain_fanout 4,
+   bcast_algorithm_knomial_radix 4).  */
+static void
+bcast_on (struct cx *c, const struct coll_params *p, kids_fn kids, int64_t k)
+{
+  struct tree_c t;
+  tc_build (&t, p->P, p->root, kids, k);
+  bcast_tree (c, &t, p->bytes, p->seg);
+  tc_free (&t);
+}
+
+static void
+reduce_on (struct cx *c, const struct coll_params *p, kids_fn kids, int64_t k)
+{
+  struct tree_c t;
+  tc_build (&t, p->P, p->root, kids, k);
+  reduce_tree (c, &t, p->bytes, p->seg);
+  tc_free (&t);
+}
+
+static void
+bcast_chain (struct cx *c, const struct coll_params *p)
+{
+  bcast_on (c, p, kids_chain, 4);
+}
+
+static void
+bcast_pipeline (struct cx *c, const struct coll_params *p)
+{
+  bcast_on (c, p, kids_chain, 1);
+}
+
+static void
+bcast_binary (struct cx *c, const struct coll_params *p)
+{
+  bcast_on (c, p, kids_kary, 2);
+}
+
+static void
+bcast_knomial (struct cx *c, const struct coll_params *p)
+{
+  bcast_on (c, p, kids_knomial, 4);
+}
+
+static void
+reduce_chain (struct cx *c, const struct coll_params *p)
+{
+  reduce_on (c, p, kids_chain, 4);
+}
+
+static void
+reduce_pipeline (struct cx *c, const struct coll_params *p)
+{
+  reduce_on (c, p, kids_chain, 1);
+}
+
+static void
+reduce_binary (struct cx *c, const struct coll_params *p)
+{
+  reduce_on (c, p, kids_kary, 2);
+}
+
+/* Scatter by a binomial tree, then allgather by recursive doubling
+   (coll_base_bcast.c, scatter_allgather).  The buffer is cut in blocks
+   of ceil(BYTES/P); virtual rank v owns block v.  A parent sends child
+   v + m its blocks from v + m on (what it holds beyond m blocks); with P
+   not a power of two, a rank whose partner of step m does not exist gets
+   the data of the missing half from a rank of its own half (recursive
+   halving).  Fewer bytes than ranks: basic_linear, as Open MPI does.  */
+static void bcast_linear (struct cx *c, const struct coll_params *p);
+
+static void
+bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes, root = p->root;
+  if (n < P)
+    {
+      bcast_linear (c, p);
+      return;
+    }
+  int64_t sc = (n + P - 1) / P;
+  int64_t *cur = calloc ((size_t) P, sizeof *cur);
+  int64_t *got = calloc ((size_t) P, sizeof *got);
+  int64_t *nxt = malloc ((size_t) P * sizeof *nxt);
+  if (!cur || !got || !nxt)
+    die ("out of memory");
+#define R(v) (((v) + root) % P)
+  start_all (c);
+  cur[0] = n;
+  /* scatter: parents (smaller v) first; a rank sends to v + m for its
+     masks m from the largest down */
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t m = 1;
+      while (m < P && !(v & m))
+        m <<= 1;
+      for (m >>= 1; m > 0; m >>= 1)
+        if (v + m < P)
+          {
+            int64_t send = cur[v] - sc * m;
+            if (send > 0)
+              {
+                int32_t t = step (c, R (v + m));
+                c->s->msg (c->s->ctx, c->last[R (v)], t, send);
+                cur[v + m] = send;
+                cur[v] -= send;
+              }
+          }
+    }
+  /* allgather */
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t rem = n - v * sc;
+      cur[v] = rem < sc ? (rem > 0 ? rem : 0) : sc;
+    }
+  for (int64_t m = 1; m < P; m <<= 1)
+    {
+      round_begin (c);
+      for (int64_t v = 0; v < P; v++)
+        {
+          nxt[v] = cur[v];
+          if ((v ^ m) < P)
+            {
+              round_msg (c, R (v), R (v ^ m), cur[v]);
+              got[v ^ m] = cur[v];
+            }
+        }
+      for (int64_t v = 0; v < P; v++)
+        if ((v ^ m) < P)
+          nxt[v] += got[v];
+      round_end (c);
+      memcpy (cur, nxt, (size_t) P * sizeof *cur);
+      /* ranks whose partner's half is cut short: recursive halving
+         within the half, one round per smaller mask */
+      for (int64_t h = m >> 1; h > 0; h >>= 1)
+        {
+          round_begin (c);
+          for (int64_t v = 0; v < P; v++)
+            {
+              int64_t vroot = v / m * m, rroot = (v ^ m) / m * m;
+              if (rroot + m <= P)
+                continue;
+              int64_t all = P - vroot - m, troot = v / (2 * h) * (2 * h);
+              int64_t w = v ^ h;
+              if (w > v && v < troot + all && w >= troot + all && w < P)
+                {
+                  round_msg (c, R (v), R (w), got[v]);
+                  nxt[w] = got[v];
+                }
+            }
+          for (int64_t v = 0; v < P; v++)
+            if (c->next[R (v)] >= 0)
+              {
+                got[v] = nxt[v];
+                cur[v] += nxt[v];
+              }
+          round_end (c);
+        }
+    }
+#undef R
+  free (cur);
+  free (got);
+  free (nxt);
 }
 
 /* reduce */
@@ -510,6 +803,109 @@ allreduce_ring (struct cx *c, const struct coll_params *p)
       round_end (c);
     }
 #undef BLOCK
+}
+
+/* basic_linear: reduce:linear to 0, then bcast:basic_linear from 0.  */
+static void reduce_linear (struct cx *c, const struct coll_params *p);
+
+static void
+allreduce_linear (struct cx *c, const struct coll_params *p)
+{
+  struct coll_params q = *p;
+  q.root = 0;
+  reduce_linear (c, &q);
+  struct tree_c t;
+  tc_star (&t, p->P, 0);
+  bcast_tree (c, &t, p->bytes, 0);
+  tc_free (&t);
+}
+
+/* Rabenseifner (coll_base_allreduce.c, redscat_allgather): recursive
+   halving reduce-scatter, then recursive doubling allgather, on the
+   largest power of two p <= P ranks; ranks 2i and 2i+1 (i < P - p)
+   first swap halves (the odd one then sends its half and drops out, the
+   even one takes part) and the odd one gets the result at the end.
+   Fewer bytes than p: basic_linear, as Open MPI does.  */
+static void
+allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
+  if (n < p2)
+    {
+      allreduce_linear (c, p);
+      return;
+    }
+  int steps = 0;
+  while ((INT64_C (1) << steps) < p2)
+    steps++;
+  /* per virtual rank and step: the bytes it sends and receives */
+  int64_t *sent = calloc ((size_t) (p2 * (steps + 1)), sizeof *sent);
+  int64_t *recv = calloc ((size_t) (p2 * (steps + 1)), sizeof *recv);
+  if (!sent || !recv)
+    die ("out of memory");
+#define RANK(v) ((v) < rem ? (v) * 2 : (v) + rem)
+  start_all (c);
+  if (rem)
+    {
+      int64_t lo = n / 2, hi = n - lo;
+      round_begin (c);
+      for (int64_t r = 0; r < 2 * rem; r += 2)
+        {
+          round_msg (c, r, r + 1, hi);   /* even sends its upper half */
+          round_msg (c, r + 1, r, lo);   /* odd its lower half */
+        }
+      round_end (c);
+      round_begin (c);
+      for (int64_t r = 1; r < 2 * rem; r += 2)
+        round_msg (c, r, r - 1, hi);
+      round_end (c);
+    }
+  for (int64_t v = 0; v < p2; v++)
+    {
+      int64_t w = n;
+      int k = 0;
+      for (int64_t m = 1; m < p2; m <<= 1, k++)
+        {
+          int64_t half = w / 2;
+          if (RANK (v) < RANK (v ^ m))
+            {
+              recv[v * steps + k] = half;
+              sent[v * steps + k] = w - half;
+            }
+          else
+            {
+              sent[v * steps + k] = half;
+              recv[v * steps + k] = w - half;
+            }
+          w = recv[v * steps + k];
+        }
+    }
+  int k = 0;
+  for (int64_t m = 1; m < p2; m <<= 1, k++)
+    {
+      round_begin (c);
+      for (int64_t v = 0; v < p2; v++)
+        round_msg (c, RANK (v), RANK (v ^ m), sent[v * steps + k]);
+      round_end (c);
+    }
+  for (int64_t m = p2 >> 1; m > 0; m >>= 1)
+    {
+      k--;
+      round_begin (c);
+      for (int64_t v = 0; v < p2; v++)
+        round_msg (c, RANK (v), RANK (v ^ m), recv[v * steps + k]);
+      round_end (c);
+    }
+  if (rem)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < 2 * rem; r += 2)
+        round_msg (c, r, r + 1, n);
+      round_end (c);
+    }
+#undef RANK
+  free (sent);
+  free (recv);
 }
 
 /* barrier */
@@ -773,12 +1169,22 @@ struct coll_algo
 static const struct coll_algo algos[] = {
   { "bcast", "basic_linear", bcast_linear, ROOTED, 2 },
   { "bcast", "linear", bcast_linear, ROOTED, 2 },
+  { "bcast", "chain", bcast_chain, ROOTED | SEGMENTED, -1 },
+  { "bcast", "pipeline", bcast_pipeline, ROOTED | SEGMENTED, -1 },
+  { "bcast", "binary_tree", bcast_binary, ROOTED | SEGMENTED, 0 },
   { "bcast", "binomial", bcast_binomial, ROOTED | SEGMENTED, 0 },
+  { "bcast", "knomial", bcast_knomial, ROOTED | SEGMENTED, 0 },
+  { "bcast", "scatter_allgather", bcast_scatter_allgather, ROOTED, -1 },
   { "reduce", "linear", reduce_linear, ROOTED, -1 },
+  { "reduce", "chain", reduce_chain, ROOTED | SEGMENTED, -1 },
+  { "reduce", "pipeline", reduce_pipeline, ROOTED | SEGMENTED, -1 },
+  { "reduce", "binary", reduce_binary, ROOTED | SEGMENTED, 0 },
   { "reduce", "binomial", reduce_binomial, ROOTED | SEGMENTED, 0 },
+  { "allreduce", "basic_linear", allreduce_linear, 0, -1 },
   { "allreduce", "nonoverlapping", allreduce_nonoverlapping, 0, 0 },
   { "allreduce", "recursive_doubling", allreduce_rd, 0, 0 },
   { "allreduce", "ring", allreduce_ring, 0, -1 },
+  { "allreduce", "rabenseifner", allreduce_rabenseifner, 0, -1 },
   { "allgather", "ring", allgather_ring, 0, -1 },
   { "allgather", "recursive_doubling", allgather_rd, 0, 0 },
   { "allgather", "bruck", allgather_bruck, 0, 0 },
@@ -803,14 +1209,26 @@ static const struct coll_algo algos[] = {
 const char *const dag_coll_algorithms[][2] = {
   { "bcast:basic_linear", "the root sends to every rank in rank order" },
   { "bcast:linear", "the same as bcast:basic_linear" },
+  { "bcast:chain", "four chains from the root, per segment" },
+  { "bcast:pipeline", "one chain 0, 1, ..., P-1, per segment" },
+  { "bcast:binary_tree", "binary tree, per segment" },
   { "bcast:binomial", "binomial tree, nearest child first, per segment" },
+  { "bcast:knomial", "4-nomial tree, farthest children first, per segment" },
+  { "bcast:scatter_allgather",
+    "binomial scatter, recursive doubling allgather" },
   { "reduce:linear", "the root receives from P-1, ..., 0 in turn" },
+  { "reduce:chain", "up four chains to the root, per segment" },
+  { "reduce:pipeline", "up one chain P-1, ..., 1 to 0, per segment" },
+  { "reduce:binary", "up a binary tree, per segment" },
   { "reduce:binomial", "in-order binomial tree, per segment" },
+  { "allreduce:basic_linear", "reduce:linear, then bcast:basic_linear" },
   { "allreduce:nonoverlapping",
     "reduce (binomial) to 0, then bcast (binomial) from 0" },
   { "allreduce:recursive_doubling",
     "exchanges at distance 1, 2, 4, ...; extra ranks fold in" },
   { "allreduce:ring", "reduce-scatter and allgather round the ring" },
+  { "allreduce:rabenseifner",
+    "recursive halving reduce-scatter, recursive doubling allgather" },
   { "allgather:ring", "P-1 steps, one block to r+1 each" },
   { "allgather:recursive_doubling",
     "exchanges with r xor 2^k (bruck unless P is a power of two)" },
@@ -915,7 +1333,7 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
   if (c->segment != 0 && !(a->flags & SEGMENTED))
     {
       snprintf (msg, sizeof msg, "this algorithm does not segment: drop "
-                "--segment (bcast:binomial and reduce:binomial do)");
+                "--segment (the tree bcasts and reduces do)");
       return msg;
     }
   if (c->segment < 0)

@@ -161,7 +161,7 @@ handle (int val, poptContext con)
   { "root", '\0', POPT_ARG_STRING, NULL, OPT_COLL_ROOT, \
     "coll: root rank of a rooted collective (default 0)", "R" }, \
   { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
-    "coll: segment size of bcast:binomial, reduce:binomial (default: "\
+    "coll: segment size of the tree bcasts and reduces (default: "\
     "none)", "BYTES" }
 
 #define MODEL_OPTIONS \
