@@ -65,11 +65,29 @@ cx_free (struct cx *c)
 }
 
 /* A new task of rank R, named rR_K (its K-th step), after nothing.  */
+static char *
+put_dec (char *p, uint64_t u)
+{
+  char tmp[24];
+  int k = 0;
+  do
+    tmp[k++] = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  while (k)
+    *p++ = tmp[--k];
+  return p;
+}
+
 static int32_t
 new_task (struct cx *c, int64_t r)
 {
-  char id[48];
-  snprintf (id, sizeof id, "r%" PRId64 "_%" PRId64, r, c->nt[r]++);
+  /* no printf: a broadcast to millions of ranks names each one */
+  char id[48], *p = id;
+  *p++ = 'r';
+  p = put_dec (p, (uint64_t) r);
+  *p++ = '_';
+  p = put_dec (p, (uint64_t) c->nt[r]++);
+  *p = '\0';
   return c->s->task (c->s->ctx, id, (int32_t) r, 0);
 }
 
