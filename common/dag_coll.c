@@ -981,6 +981,22 @@ barrier_bruck (struct cx *c, const struct coll_params *p)
     round_shift (c, d, 0);
 }
 
+/* Double ring: a token round the ring 0, 1, ..., P-1, 0 twice (the
+   second lap's sends are synchronous in Open MPI; here, with 0 bytes,
+   like the others).  */
+static void
+barrier_double_ring (struct cx *c, const struct coll_params *p)
+{
+  start_all (c);
+  for (int lap = 0; lap < 2; lap++)
+    for (int64_t r = 0; r < p->P; r++)
+      {
+        round_begin (c);
+        round_msg (c, r, (r + 1) % p->P, 0);
+        round_end (c);
+      }
+}
+
 /* Tree (coll_base_barrier.c): up a binomial tree by jumps 1, 2, 4, ...
    (rank r with r's lowest set bit J sends to r - J at jump J, after
    hearing from r + j for the smaller jumps j), then down it in reverse. */
@@ -1050,6 +1066,42 @@ allgather_rd (struct cx *c, const struct coll_params *p)
         round_msg (c, r, r ^ d, d * p->bytes);
       round_end (c);
     }
+}
+
+/* Neighbor exchange (coll_base_allgather.c, P even; ring when odd, as
+   Open MPI does): one block with the first neighbour (even r: r + 1, odd
+   r: r - 1), then P/2 - 1 steps of two blocks with the other and the
+   first neighbour in turn.  */
+static void
+allgather_neighbor (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P;
+  if (P % 2)
+    {
+      allgather_ring (c, p);
+      return;
+    }
+  start_all (c);
+  for (int64_t i = 0; i < P / 2; i++)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        {
+          int first = i == 0 || i % 2 == 0;
+          int64_t nb = (r % 2 == 0) == first ? (r + 1) % P : (r - 1 + P) % P;
+          round_msg (c, r, nb, i == 0 ? p->bytes : 2 * p->bytes);
+        }
+      round_end (c);
+    }
+}
+
+/* two_proc (allgather, alltoall, barrier): one sendrecv between the two
+   ranks.  */
+static void
+exchange_two (struct cx *c, const struct coll_params *p)
+{
+  start_all (c);
+  round_shift (c, 1, p->bytes);
 }
 
 /* alltoall: BYTES per pair of ranks */
@@ -1172,7 +1224,7 @@ scatter_binomial (struct cx *c, const struct coll_params *p)
 }
 
 /* Flags of an algorithm.  */
-enum { ROOTED = 1, SEGMENTED = 2 };
+enum { ROOTED = 1, SEGMENTED = 2, TWO_ONLY = 4 };
 
 struct coll_algo
 {
@@ -1206,13 +1258,18 @@ static const struct coll_algo algos[] = {
   { "allgather", "ring", allgather_ring, 0, -1 },
   { "allgather", "recursive_doubling", allgather_rd, 0, 0 },
   { "allgather", "bruck", allgather_bruck, 0, 0 },
+  { "allgather", "neighbor", allgather_neighbor, 0, -1 },
+  { "allgather", "two_proc", exchange_two, TWO_ONLY, 2 },
   { "alltoall", "linear", alltoall_linear, 0, 2 },
   { "alltoall", "pairwise", alltoall_pairwise, 0, -1 },
   { "alltoall", "modified_bruck", alltoall_bruck, 0, 0 },
+  { "alltoall", "two_proc", exchange_two, TWO_ONLY, 2 },
   { "barrier", "linear", barrier_linear, 0, 3 },
+  { "barrier", "double_ring", barrier_double_ring, 0, 3 },
   { "barrier", "recursive_doubling", barrier_rd, 0, 0 },
   { "barrier", "bruck", barrier_bruck, 0, 0 },
   { "barrier", "tree", barrier_tree, 0, 0 },
+  { "barrier", "two_proc", exchange_two, TWO_ONLY, 2 },
   { "gather", "basic_linear", gather_linear, ROOTED, -1 },
   { "gather", "linear", gather_linear, ROOTED, -1 },
   { "gather", "binomial", gather_binomial, ROOTED, 0 },
@@ -1251,15 +1308,21 @@ const char *const dag_coll_algorithms[][2] = {
   { "allgather:recursive_doubling",
     "exchanges with r xor 2^k (bruck unless P is a power of two)" },
   { "allgather:bruck", "ceil(log2 P) steps to r-2^k, doubling blocks" },
+  { "allgather:neighbor",
+    "P/2 steps with the two neighbours in turn (ring when P is odd)" },
+  { "allgather:two_proc", "one exchange (2 processes only)" },
   { "alltoall:linear", "every rank sends to every other at once" },
   { "alltoall:pairwise", "P-1 steps, step k to r+k" },
   { "alltoall:modified_bruck",
     "ceil(log2 P) steps to r+2^k with the blocks of bit k" },
+  { "alltoall:two_proc", "one exchange (2 processes only)" },
   { "barrier:linear", "everyone to 0, then 0 to everyone" },
+  { "barrier:double_ring", "a token twice round the ring" },
   { "barrier:recursive_doubling",
     "exchanges with r xor 2^k; extra ranks fold in" },
   { "barrier:bruck", "dissemination: ceil(log2 P) steps to r+2^k" },
   { "barrier:tree", "up a binomial tree and down again" },
+  { "barrier:two_proc", "one exchange (2 processes only)" },
   { "gather:basic_linear", "the root receives from 0, ..., P-1 in turn" },
   { "gather:linear", "the same as gather:basic_linear" },
   { "gather:binomial", "in-order binomial tree, subtrees sent up" },
@@ -1335,6 +1398,12 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
     }
   if (c->bytes < 0)
     return "negative message size: --bytes must be >= 0";
+  if ((a->flags & TWO_ONLY) && c->procs != 2)
+    {
+      snprintf (msg, sizeof msg, "two_proc runs on 2 processes only (Open "
+                "MPI refuses it on %" PRId64 ")", c->procs);
+      return msg;
+    }
   if (c->root >= 0 && !(a->flags & ROOTED))
     {
       snprintf (msg, sizeof msg, "no root in %.*s: drop --root", (int) oplen,
