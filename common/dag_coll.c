@@ -419,6 +419,41 @@ kids_knomial (int64_t v, int64_t P, int64_t K, int64_t *out)
   return n;
 }
 
+/* The in-order binary tree of reduce in-order_binary
+   (build_in_order_bintree), rooted at rank P-1 whatever the root: the
+   ranks [d, d+n) have their top d+n-1 as parent, the left subtree
+   [d+h, d+n-1) (h = n/2) with its top d+n-2 as first child, the right
+   subtree [d, d+h) with its top d+h-1 as second (none when n = 2).
+   Virtual rank v is rank (v - 1) mod P (tc_build's root is P-1).  */
+static int64_t
+kids_in_order_binary (int64_t v, int64_t P, int64_t unused, int64_t *out)
+{
+  (void) unused;
+  int64_t r = (v + P - 1) % P, d = 0, n = P;
+  for (;;)
+    {
+      int64_t top = d + n - 1, h = n >> 1, k = 0;
+      if (r == top)
+        {
+          if (n >= 2)
+            out[k++] = (d + n - 2 + 1) % P;
+          if (n > 2)
+            out[k++] = (d + h - 1 + 1) % P;
+          return k;
+        }
+      if (n == 2 || r >= d + h)
+        {
+          /* the left subtree (for n = 2 the one other rank, d) */
+          if (n == 2)
+            return 0;
+          d += h;
+          n = n - h - 1;
+        }
+      else
+        n = h;
+    }
+}
+
 /* Ranks in the subtree of virtual rank VC under VP in an in-order
    binomial tree of P ranks (coll_base_gather.c, _scatter.c).  */
 static int64_t
@@ -823,6 +858,23 @@ allreduce_ring (struct cx *c, const struct coll_params *p)
 #undef BLOCK
 }
 
+/* In-order binary reduce: up the in-order binary tree to rank P-1, which
+   then sends the result to the root if that is another rank.  */
+static void
+reduce_in_order_binary (struct cx *c, const struct coll_params *p)
+{
+  struct tree_c t;
+  tc_build (&t, p->P, p->P - 1, kids_in_order_binary, 0);
+  reduce_tree (c, &t, p->bytes, p->seg);
+  tc_free (&t);
+  if (p->root != p->P - 1)
+    {
+      round_begin (c);
+      round_msg (c, p->P - 1, p->root, p->bytes);
+      round_end (c);
+    }
+}
+
 /* basic_linear: reduce:linear to 0, then bcast:basic_linear from 0.  */
 static void reduce_linear (struct cx *c, const struct coll_params *p);
 
@@ -924,6 +976,48 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
 #undef RANK
   free (sent);
   free (recv);
+}
+
+/* Segmented ring (coll_base_allreduce.c, ring_segmented): the
+   reduce-scatter of the ring in phases, each block cut in as many parts
+   (about BYTES / (P S) of them, S the segment); the allgather as in the
+   ring.  Without a segment, or one too large for P parts: the ring.  */
+static void
+allreduce_segmented_ring (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes;
+  int64_t seg = p->seg > 0 && p->seg < n ? p->seg : n;
+  if (n < P * seg)
+    {
+      allreduce_ring (c, p);
+      return;
+    }
+  int64_t phases = n / (P * seg), rest = n % (P * seg);
+  if (rest >= P && rest > P * seg / 2)
+    phases++;
+  int64_t late = n / P, split = n % P, early = late + (split ? 1 : 0);
+#define BLOCK(b) ((b) < split ? early : late)
+  start_all (c);
+  for (int64_t ph = 0; ph < phases; ph++)
+    for (int64_t k = 1; k < P; k++)
+      {
+        round_begin (c);
+        for (int64_t r = 0; r < P; r++)
+          {
+            int64_t bc = BLOCK ((r - k + 1 + P) % P);
+            int64_t pl = bc / phases, ps = bc % phases;
+            round_msg (c, r, (r + 1) % P, ph < ps ? pl + 1 : pl);
+          }
+        round_end (c);
+      }
+  for (int64_t k = 0; k < P - 1; k++)
+    {
+      round_begin (c);
+      for (int64_t r = 0; r < P; r++)
+        round_msg (c, r, (r + 1) % P, BLOCK ((r + 1 - k + P) % P));
+      round_end (c);
+    }
+#undef BLOCK
 }
 
 /* barrier */
@@ -1250,10 +1344,13 @@ static const struct coll_algo algos[] = {
   { "reduce", "pipeline", reduce_pipeline, ROOTED | SEGMENTED, -1 },
   { "reduce", "binary", reduce_binary, ROOTED | SEGMENTED, 0 },
   { "reduce", "binomial", reduce_binomial, ROOTED | SEGMENTED, 0 },
+  { "reduce", "in-order_binary", reduce_in_order_binary,
+    ROOTED | SEGMENTED, 0 },
   { "allreduce", "basic_linear", allreduce_linear, 0, -1 },
   { "allreduce", "nonoverlapping", allreduce_nonoverlapping, 0, 0 },
   { "allreduce", "recursive_doubling", allreduce_rd, 0, 0 },
   { "allreduce", "ring", allreduce_ring, 0, -1 },
+  { "allreduce", "segmented_ring", allreduce_segmented_ring, SEGMENTED, -1 },
   { "allreduce", "rabenseifner", allreduce_rabenseifner, 0, -1 },
   { "allgather", "ring", allgather_ring, 0, -1 },
   { "allgather", "recursive_doubling", allgather_rd, 0, 0 },
@@ -1275,6 +1372,7 @@ static const struct coll_algo algos[] = {
   { "gather", "binomial", gather_binomial, ROOTED, 0 },
   { "scatter", "basic_linear", scatter_linear, ROOTED, 2 },
   { "scatter", "linear", scatter_linear, ROOTED, 2 },
+  { "scatter", "linear_nb", scatter_linear, ROOTED, 2 },
   { "scatter", "binomial", scatter_binomial, ROOTED, 0 },
 };
 
@@ -1296,12 +1394,16 @@ const char *const dag_coll_algorithms[][2] = {
   { "reduce:pipeline", "up one chain P-1, ..., 1 to 0, per segment" },
   { "reduce:binary", "up a binary tree, per segment" },
   { "reduce:binomial", "in-order binomial tree, per segment" },
+  { "reduce:in-order_binary",
+    "in-order binary tree to P-1, then to the root, per segment" },
   { "allreduce:basic_linear", "reduce:linear, then bcast:basic_linear" },
   { "allreduce:nonoverlapping",
     "reduce (binomial) to 0, then bcast (binomial) from 0" },
   { "allreduce:recursive_doubling",
     "exchanges at distance 1, 2, 4, ...; extra ranks fold in" },
   { "allreduce:ring", "reduce-scatter and allgather round the ring" },
+  { "allreduce:segmented_ring",
+    "the ring, its reduce-scatter in phases of segments" },
   { "allreduce:rabenseifner",
     "recursive halving reduce-scatter, recursive doubling allgather" },
   { "allgather:ring", "P-1 steps, one block to r+1 each" },
@@ -1328,6 +1430,7 @@ const char *const dag_coll_algorithms[][2] = {
   { "gather:binomial", "in-order binomial tree, subtrees sent up" },
   { "scatter:basic_linear", "the root sends to 0, ..., P-1 in turn" },
   { "scatter:linear", "the same as scatter:basic_linear" },
+  { "scatter:linear_nb", "the same exchange as scatter:basic_linear" },
   { "scatter:binomial", "in-order binomial tree, largest subtree first" },
   { NULL, NULL }
 };
@@ -1420,7 +1523,8 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
   if (c->segment != 0 && !(a->flags & SEGMENTED))
     {
       snprintf (msg, sizeof msg, "this algorithm does not segment: drop "
-                "--segment (the tree bcasts and reduces do)");
+                "--segment (the tree bcasts and reduces and "
+                "allreduce:segmented_ring do)");
       return msg;
     }
   if (c->segment < 0)

@@ -161,7 +161,8 @@ handle (int val, poptContext con)
   { "root", '\0', POPT_ARG_STRING, NULL, OPT_COLL_ROOT, \
     "coll: root rank of a rooted collective (default 0)", "R" }, \
   { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
-    "coll: segment size of the tree bcasts and reduces (default: "\
+    "coll: segment size of the tree bcasts and reduces, and of "\
+    "allreduce:segmented_ring (default: "\
     "none)", "BYTES" }
 
 #define MODEL_OPTIONS \
