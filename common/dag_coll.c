@@ -637,6 +637,43 @@ reduce_binary (struct cx *c, const struct coll_params *p)
    halving).  Fewer bytes than ranks: basic_linear, as Open MPI does.  */
 static void bcast_linear (struct cx *c, const struct coll_params *p);
 
+/* The binomial scatter of scatter_allgather(_ring): CUR[v] is what
+   virtual rank v holds after it (blocks of SC from v on).  */
+static void
+sa_scatter (struct cx *c, int64_t n, int64_t root, int64_t sc, int64_t *cur)
+{
+  int64_t P = c->P;
+  cur[0] = n;
+  /* parents (smaller v) first; a rank sends to v + m for its masks m
+     from the largest down */
+  for (int64_t v = 0; v < P; v++)
+    {
+      int64_t m = 1;
+      while (m < P && !(v & m))
+        m <<= 1;
+      for (m >>= 1; m > 0; m >>= 1)
+        if (v + m < P)
+          {
+            int64_t send = cur[v] - sc * m;
+            if (send > 0)
+              {
+                int32_t t = step (c, (v + m + root) % P);
+                c->s->msg (c->s->ctx, c->last[(v + root) % P], t, send);
+                cur[v + m] = send;
+                cur[v] -= send;
+              }
+          }
+    }
+}
+
+/* The bytes of block B of ceil(N/P) (the last ones short or empty).  */
+static int64_t
+sa_block (int64_t n, int64_t sc, int64_t b)
+{
+  int64_t rem = n - b * sc;
+  return rem < sc ? (rem > 0 ? rem : 0) : sc;
+}
+
 static void
 bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
 {
@@ -654,33 +691,10 @@ bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
     die ("out of memory");
 #define R(v) (((v) + root) % P)
   start_all (c);
-  cur[0] = n;
-  /* scatter: parents (smaller v) first; a rank sends to v + m for its
-     masks m from the largest down */
-  for (int64_t v = 0; v < P; v++)
-    {
-      int64_t m = 1;
-      while (m < P && !(v & m))
-        m <<= 1;
-      for (m >>= 1; m > 0; m >>= 1)
-        if (v + m < P)
-          {
-            int64_t send = cur[v] - sc * m;
-            if (send > 0)
-              {
-                int32_t t = step (c, R (v + m));
-                c->s->msg (c->s->ctx, c->last[R (v)], t, send);
-                cur[v + m] = send;
-                cur[v] -= send;
-              }
-          }
-    }
+  sa_scatter (c, n, root, sc, cur);
   /* allgather */
   for (int64_t v = 0; v < P; v++)
-    {
-      int64_t rem = n - v * sc;
-      cur[v] = rem < sc ? (rem > 0 ? rem : 0) : sc;
-    }
+    cur[v] = sa_block (n, sc, v);
   for (int64_t m = 1; m < P; m <<= 1)
     {
       round_begin (c);
@@ -729,6 +743,35 @@ bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
   free (cur);
   free (got);
   free (nxt);
+}
+
+/* Binomial scatter, then a ring allgather (scatter_allgather_ring):
+   P - 1 steps, in step i virtual rank v sends block v - i + 1 to the
+   next rank.  Fewer bytes than ranks: basic_linear.  */
+static void
+bcast_scatter_allgather_ring (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes, root = p->root;
+  if (n < P)
+    {
+      bcast_linear (c, p);
+      return;
+    }
+  int64_t sc = (n + P - 1) / P;
+  int64_t *cur = calloc ((size_t) P, sizeof *cur);
+  if (!cur)
+    die ("out of memory");
+  start_all (c);
+  sa_scatter (c, n, root, sc, cur);
+  for (int64_t i = 1; i < P; i++)
+    {
+      round_begin (c);
+      for (int64_t v = 0; v < P; v++)
+        round_msg (c, (v + root) % P, (v + 1 + root) % P,
+                   sa_block (n, sc, (v - i + 1 + P) % P));
+      round_end (c);
+    }
+  free (cur);
 }
 
 /* reduce */
@@ -1252,6 +1295,32 @@ gather_linear (struct cx *c, const struct coll_params *p)
       }
 }
 
+/* linear_sync: the root, rank by rank, sends a 0-byte go-ahead and
+   waits for the first segment (S bytes, or all); the rest of every
+   rank's block (0 bytes without --segment: still a message) comes at the
+   end.  */
+static void
+gather_linear_sync (struct cx *c, const struct coll_params *p)
+{
+  int64_t first = p->seg > 0 && p->seg < p->bytes ? p->seg : p->bytes;
+  start_all (c);
+  for (int64_t i = 0; i < p->P; i++)
+    if (i != p->root)
+      {
+        round_begin (c);
+        round_msg (c, p->root, i, 0);
+        round_end (c);
+        round_begin (c);
+        round_msg (c, i, p->root, first);
+        round_end (c);
+      }
+  round_begin (c);
+  for (int64_t i = 0; i < p->P; i++)
+    if (i != p->root)
+      round_msg (c, i, p->root, p->bytes - first);
+  round_end (c);
+}
+
 static void
 scatter_linear (struct cx *c, const struct coll_params *p)
 {
@@ -1339,6 +1408,8 @@ static const struct coll_algo algos[] = {
   { "bcast", "binomial", bcast_binomial, ROOTED | SEGMENTED, 0 },
   { "bcast", "knomial", bcast_knomial, ROOTED | SEGMENTED, 0 },
   { "bcast", "scatter_allgather", bcast_scatter_allgather, ROOTED, -1 },
+  { "bcast", "scatter_allgather_ring", bcast_scatter_allgather_ring, ROOTED,
+    -1 },
   { "reduce", "linear", reduce_linear, ROOTED, -1 },
   { "reduce", "chain", reduce_chain, ROOTED | SEGMENTED, -1 },
   { "reduce", "pipeline", reduce_pipeline, ROOTED | SEGMENTED, -1 },
@@ -1358,6 +1429,7 @@ static const struct coll_algo algos[] = {
   { "allgather", "neighbor", allgather_neighbor, 0, -1 },
   { "allgather", "two_proc", exchange_two, TWO_ONLY, 2 },
   { "alltoall", "linear", alltoall_linear, 0, 2 },
+  { "alltoall", "linear_sync", alltoall_linear, 0, 2 },
   { "alltoall", "pairwise", alltoall_pairwise, 0, -1 },
   { "alltoall", "modified_bruck", alltoall_bruck, 0, 0 },
   { "alltoall", "two_proc", exchange_two, TWO_ONLY, 2 },
@@ -1370,6 +1442,7 @@ static const struct coll_algo algos[] = {
   { "gather", "basic_linear", gather_linear, ROOTED, -1 },
   { "gather", "linear", gather_linear, ROOTED, -1 },
   { "gather", "binomial", gather_binomial, ROOTED, 0 },
+  { "gather", "linear_sync", gather_linear_sync, ROOTED | SEGMENTED, -1 },
   { "scatter", "basic_linear", scatter_linear, ROOTED, 2 },
   { "scatter", "linear", scatter_linear, ROOTED, 2 },
   { "scatter", "linear_nb", scatter_linear, ROOTED, 2 },
@@ -1389,6 +1462,7 @@ const char *const dag_coll_algorithms[][2] = {
   { "bcast:knomial", "4-nomial tree, farthest children first, per segment" },
   { "bcast:scatter_allgather",
     "binomial scatter, recursive doubling allgather" },
+  { "bcast:scatter_allgather_ring", "binomial scatter, ring allgather" },
   { "reduce:linear", "the root receives from P-1, ..., 0 in turn" },
   { "reduce:chain", "up four chains to the root, per segment" },
   { "reduce:pipeline", "up one chain P-1, ..., 1 to 0, per segment" },
@@ -1414,6 +1488,8 @@ const char *const dag_coll_algorithms[][2] = {
     "P/2 steps with the two neighbours in turn (ring when P is odd)" },
   { "allgather:two_proc", "one exchange (2 processes only)" },
   { "alltoall:linear", "every rank sends to every other at once" },
+  { "alltoall:linear_sync",
+    "the exchange of alltoall:linear (no request limit)" },
   { "alltoall:pairwise", "P-1 steps, step k to r+k" },
   { "alltoall:modified_bruck",
     "ceil(log2 P) steps to r+2^k with the blocks of bit k" },
@@ -1428,6 +1504,8 @@ const char *const dag_coll_algorithms[][2] = {
   { "gather:basic_linear", "the root receives from 0, ..., P-1 in turn" },
   { "gather:linear", "the same as gather:basic_linear" },
   { "gather:binomial", "in-order binomial tree, subtrees sent up" },
+  { "gather:linear_sync",
+    "rank by rank: a go-ahead, the first segment; the rest at the end" },
   { "scatter:basic_linear", "the root sends to 0, ..., P-1 in turn" },
   { "scatter:linear", "the same as scatter:basic_linear" },
   { "scatter:linear_nb", "the same exchange as scatter:basic_linear" },
@@ -1523,8 +1601,8 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
   if (c->segment != 0 && !(a->flags & SEGMENTED))
     {
       snprintf (msg, sizeof msg, "this algorithm does not segment: drop "
-                "--segment (the tree bcasts and reduces and "
-                "allreduce:segmented_ring do)");
+                "--segment (the tree bcasts and reduces, "
+                "allreduce:segmented_ring and gather:linear_sync do)");
       return msg;
     }
   if (c->segment < 0)

@@ -162,7 +162,7 @@ handle (int val, poptContext con)
     "coll: root rank of a rooted collective (default 0)", "R" }, \
   { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
     "coll: segment size of the tree bcasts and reduces, and of "\
-    "allreduce:segmented_ring (default: "\
+    "allreduce:segmented_ring, gather:linear_sync (default: "\
     "none)", "BYTES" }
 
 #define MODEL_OPTIONS \
