@@ -20,13 +20,13 @@
  * segment.  */
 #include <config.h>
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dag_coll.h"
-#include "err.h"
 
 /* At most this many tasks (like the other generators' 2^26 limits).  */
 #define COLL_MAX_TASKS (INT64_C (1) << 26)
@@ -40,28 +40,47 @@ struct cx
   int32_t *last;   /* per rank: its latest task, or -1 */
   int32_t *next;   /* per rank: its task of the current round, or -1 */
   int64_t *nt;     /* per rank: tasks made so far (for the names) */
+  /* All the memory of a run, allocated once (dag_coll_run sizes it), so
+     that running out of memory is a returned status: take() hands out
+     zeroed pieces, and a function gives back its temporaries by
+     restoring USED.  */
+  unsigned char *pool;
+  size_t used, size;
 };
 
-static void
-cx_init (struct cx *c, const struct dag_sink *s, int64_t P)
+static void *
+take (struct cx *c, size_t n)
+{
+  size_t at = (c->used + 7) & ~(size_t) 7;
+  assert (at + n <= c->size);
+  c->used = at + n;
+  memset (c->pool + at, 0, n);
+  return c->pool + at;
+}
+
+/* Returns 0, or -1 when the memory is not there.  */
+static int
+cx_init (struct cx *c, const struct dag_sink *s, int64_t P, size_t bytes)
 {
   c->s = s;
   c->P = P;
-  c->last = malloc ((size_t) P * sizeof *c->last);
-  c->next = malloc ((size_t) P * sizeof *c->next);
-  c->nt = calloc ((size_t) P, sizeof *c->nt);
-  if (!c->last || !c->next || !c->nt)
-    die ("out of memory");
+  c->used = 0;
+  c->size = bytes;
+  c->pool = malloc (bytes);
+  if (!c->pool)
+    return -1;
+  c->last = take (c, (size_t) P * sizeof *c->last);
+  c->next = take (c, (size_t) P * sizeof *c->next);
+  c->nt = take (c, (size_t) P * sizeof *c->nt);
   for (int64_t r = 0; r < P; r++)
     c->last[r] = c->next[r] = -1;
+  return 0;
 }
 
 static void
 cx_free (struct cx *c)
 {
-  free (c->last);
-  free (c->next);
-  free (c->nt);
+  free (c->pool);
 }
 
 /* A new task of rank R, named rR_K (its K-th step), after nothing.  */
@@ -161,26 +180,25 @@ struct tree_c
   int64_t *off;    /* children of r: child[off[r] .. off[r+1]-1] */
   int64_t *child;
   int64_t *order;  /* every rank, each after its parent */
+  size_t mark;     /* the pool before the tree */
 };
 
+/* A tree's arrays: 4 P + 1 words of the pool.  */
 static void
-tc_alloc (struct tree_c *t, int64_t P)
+tc_alloc (struct cx *c, struct tree_c *t, int64_t P)
 {
-  t->parent = malloc ((size_t) P * sizeof *t->parent);
-  t->off = calloc ((size_t) P + 1, sizeof *t->off);
-  t->child = malloc ((size_t) P * sizeof *t->child);
-  t->order = malloc ((size_t) P * sizeof *t->order);
-  if (!t->parent || !t->off || !t->child || !t->order)
-    die ("out of memory");
+  t->mark = c->used;
+  t->parent = take (c, (size_t) P * sizeof *t->parent);
+  t->off = take (c, ((size_t) P + 1) * sizeof *t->off);
+  t->child = take (c, (size_t) P * sizeof *t->child);
+  t->order = take (c, (size_t) P * sizeof *t->order);
 }
 
+/* Give back T and whatever was taken after it.  */
 static void
-tc_free (struct tree_c *t)
+tc_free (struct cx *c, struct tree_c *t)
 {
-  free (t->parent);
-  free (t->off);
-  free (t->child);
-  free (t->order);
+  c->used = t->mark;
 }
 
 /* Fill off, child and order from parent and a child order: the children
@@ -188,16 +206,15 @@ tc_free (struct tree_c *t)
    when REVERSE.  Both Open MPI binomial trees list children by
    increasing virtual rank.  */
 static void
-tc_index (struct tree_c *t, int64_t P, int reverse)
+tc_index (struct cx *c, struct tree_c *t, int64_t P, int reverse)
 {
   for (int64_t r = 0; r < P; r++)
     if (t->parent[r] >= 0)
       t->off[t->parent[r] + 1]++;
   for (int64_t r = 0; r < P; r++)
     t->off[r + 1] += t->off[r];
-  int64_t *fill = malloc ((size_t) P * sizeof *fill);
-  if (!fill)
-    die ("out of memory");
+  size_t mark = c->used;
+  int64_t *fill = take (c, (size_t) P * sizeof *fill);
   memcpy (fill, t->off, (size_t) P * sizeof *fill);
   for (int64_t v = 0; v < P; v++)
     {
@@ -205,7 +222,7 @@ tc_index (struct tree_c *t, int64_t P, int reverse)
       if (t->parent[r] >= 0)
         t->child[fill[t->parent[r]]++] = r;
     }
-  free (fill);
+  c->used = mark;
   if (reverse)
     for (int64_t r = 0; r < P; r++)
       for (int64_t i = t->off[r], j = t->off[r + 1] - 1; i < j; i++, j--)
@@ -247,16 +264,16 @@ floor_pow2 (int64_t v)
    rank v's parent is v without its highest bit; its children are v + m
    for the powers of two m above v, smallest first.  */
 static void
-tc_bmtree (struct tree_c *t, int64_t P, int64_t root)
+tc_bmtree (struct cx *c, struct tree_c *t, int64_t P, int64_t root)
 {
-  tc_alloc (t, P);
+  tc_alloc (c, t, P);
   t->root = root;
   for (int64_t v = 0; v < P; v++)
     {
       int64_t r = (v + root) % P;
       t->parent[r] = v == 0 ? -1 : ((v ^ (next_pow2 (v) >> 1)) + root) % P;
     }
-  tc_index (t, P, 0);
+  tc_index (c, t, P, 0);
 }
 
 /* The in-order binomial tree of reduce, gather and scatter
@@ -264,29 +281,29 @@ tc_bmtree (struct tree_c *t, int64_t P, int64_t root)
    lowest bit; its children are v + m for the powers of two m below v's
    lowest bit, smallest first.  */
 static void
-tc_in_order_bmtree (struct tree_c *t, int64_t P, int64_t root)
+tc_in_order_bmtree (struct cx *c, struct tree_c *t, int64_t P, int64_t root)
 {
-  tc_alloc (t, P);
+  tc_alloc (c, t, P);
   t->root = root;
   for (int64_t v = 0; v < P; v++)
     {
       int64_t r = (v + root) % P;
       t->parent[r] = v == 0 ? -1 : ((v & (v - 1)) + root) % P;
     }
-  tc_index (t, P, 0);
+  tc_index (c, t, P, 0);
 }
 
 /* The star of the linear algorithms: the root's children are the other
    ranks in rank order.  */
 static void
-tc_star (struct tree_c *t, int64_t P, int64_t root)
+tc_star (struct cx *c, struct tree_c *t, int64_t P, int64_t root)
 {
-  tc_alloc (t, P);
+  tc_alloc (c, t, P);
   t->root = root;
   for (int64_t r = 0; r < P; r++)
     t->parent[r] = r == root ? -1 : root;
   /* tc_index orders by virtual rank; the star wants rank order */
-  tc_index (t, P, 0);
+  tc_index (c, t, P, 0);
   for (int64_t i = 0; i < P - 1; i++)
     t->child[i] = i < root ? i : i + 1;
   for (int64_t i = 0; i < P - 1; i++)
@@ -299,14 +316,13 @@ tc_star (struct tree_c *t, int64_t P, int64_t root)
 typedef int64_t (*kids_fn) (int64_t v, int64_t P, int64_t arg, int64_t *out);
 
 static void
-tc_build (struct tree_c *t, int64_t P, int64_t root, kids_fn kids,
-          int64_t arg)
+tc_build (struct cx *c, struct tree_c *t, int64_t P, int64_t root,
+          kids_fn kids, int64_t arg)
 {
-  tc_alloc (t, P);
+  tc_alloc (c, t, P);
   t->root = root;
-  int64_t *buf = malloc ((size_t) P * sizeof *buf);
-  if (!buf)
-    die ("out of memory");
+  size_t mark = c->used;
+  int64_t *buf = take (c, (size_t) P * sizeof *buf);
   for (int64_t r = 0; r < P; r++)
     t->parent[r] = -1;
   int64_t n = 0;
@@ -329,7 +345,7 @@ tc_build (struct tree_c *t, int64_t P, int64_t root, kids_fn kids,
       for (int64_t i = 0; i < k; i++)
         t->child[t->off[r] + i] = (buf[i] + root) % P;
     }
-  free (buf);
+  c->used = mark;
   int64_t head = 0, tail = 0;
   t->order[tail++] = root;
   while (head < tail)
@@ -484,9 +500,8 @@ static void
 bcast_tree (struct cx *c, const struct tree_c *t, int64_t bytes, int64_t seg)
 {
   int64_t last_size, ns = segments (bytes, seg, &last_size);
-  int32_t *cur = malloc ((size_t) c->P * sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  size_t mark = c->used;
+  int32_t *cur = take (c, (size_t) c->P * sizeof *cur);
   for (int64_t k = 0; k < ns; k++)
     {
       int64_t size = k == ns - 1 ? last_size : seg;
@@ -503,7 +518,7 @@ bcast_tree (struct cx *c, const struct tree_c *t, int64_t bytes, int64_t seg)
             }
         }
     }
-  free (cur);
+  c->used = mark;
 }
 
 /* Reduction up T in segments (coll_base_reduce.c, the generic tree
@@ -514,9 +529,8 @@ reduce_tree (struct cx *c, const struct tree_c *t, int64_t bytes,
              int64_t seg)
 {
   int64_t last_size, ns = segments (bytes, seg, &last_size);
-  int32_t *cur = malloc ((size_t) c->P * sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  size_t mark = c->used;
+  int32_t *cur = take (c, (size_t) c->P * sizeof *cur);
   for (int64_t k = 0; k < ns; k++)
     {
       int64_t size = k == ns - 1 ? last_size : seg;
@@ -532,7 +546,7 @@ reduce_tree (struct cx *c, const struct tree_c *t, int64_t bytes,
             c->s->msg (c->s->ctx, cur[t->child[j]], cur[r], size);
         }
     }
-  free (cur);
+  c->used = mark;
 }
 
 /* ---------------------------------------------------------- the table */
@@ -550,18 +564,18 @@ static void
 bcast_linear (struct cx *c, const struct coll_params *p)
 {
   struct tree_c t;
-  tc_star (&t, p->P, p->root);
+  tc_star (c, &t, p->P, p->root);
   bcast_tree (c, &t, p->bytes, 0);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 static void
 bcast_binomial (struct cx *c, const struct coll_params *p)
 {
   struct tree_c t;
-  tc_bmtree (&t, p->P, p->root);
+  tc_bmtree (c, &t, p->P, p->root);
   bcast_tree (c, &t, p->bytes, p->seg);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 /* The generic tree broadcasts and reductions on the trees of
@@ -572,18 +586,18 @@ static void
 bcast_on (struct cx *c, const struct coll_params *p, kids_fn kids, int64_t k)
 {
   struct tree_c t;
-  tc_build (&t, p->P, p->root, kids, k);
+  tc_build (c, &t, p->P, p->root, kids, k);
   bcast_tree (c, &t, p->bytes, p->seg);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 static void
 reduce_on (struct cx *c, const struct coll_params *p, kids_fn kids, int64_t k)
 {
   struct tree_c t;
-  tc_build (&t, p->P, p->root, kids, k);
+  tc_build (c, &t, p->P, p->root, kids, k);
   reduce_tree (c, &t, p->bytes, p->seg);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 static void
@@ -684,11 +698,10 @@ bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
       return;
     }
   int64_t sc = (n + P - 1) / P;
-  int64_t *cur = calloc ((size_t) P, sizeof *cur);
-  int64_t *got = calloc ((size_t) P, sizeof *got);
-  int64_t *nxt = malloc ((size_t) P * sizeof *nxt);
-  if (!cur || !got || !nxt)
-    die ("out of memory");
+  size_t mark = c->used;
+  int64_t *cur = take (c, (size_t) P * sizeof *cur);
+  int64_t *got = take (c, (size_t) P * sizeof *got);
+  int64_t *nxt = take (c, (size_t) P * sizeof *nxt);
 #define R(v) (((v) + root) % P)
   start_all (c);
   sa_scatter (c, n, root, sc, cur);
@@ -740,9 +753,7 @@ bcast_scatter_allgather (struct cx *c, const struct coll_params *p)
         }
     }
 #undef R
-  free (cur);
-  free (got);
-  free (nxt);
+  c->used = mark;
 }
 
 /* Binomial scatter, then a ring allgather (scatter_allgather_ring):
@@ -758,9 +769,8 @@ bcast_scatter_allgather_ring (struct cx *c, const struct coll_params *p)
       return;
     }
   int64_t sc = (n + P - 1) / P;
-  int64_t *cur = calloc ((size_t) P, sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  size_t mark = c->used;
+  int64_t *cur = take (c, (size_t) P * sizeof *cur);
   start_all (c);
   sa_scatter (c, n, root, sc, cur);
   for (int64_t i = 1; i < P; i++)
@@ -771,7 +781,7 @@ bcast_scatter_allgather_ring (struct cx *c, const struct coll_params *p)
                    sa_block (n, sc, (v - i + 1 + P) % P));
       round_end (c);
     }
-  free (cur);
+  c->used = mark;
 }
 
 /* reduce */
@@ -795,9 +805,9 @@ static void
 reduce_binomial (struct cx *c, const struct coll_params *p)
 {
   struct tree_c t;
-  tc_in_order_bmtree (&t, p->P, p->root);
+  tc_in_order_bmtree (c, &t, p->P, p->root);
   reduce_tree (c, &t, p->bytes, p->seg);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 /* allreduce */
@@ -858,12 +868,12 @@ allreduce_nonoverlapping (struct cx *c, const struct coll_params *p)
   /* reduce to 0, then bcast from 0: as binomial and binomial (what the
      forced reduce and bcast algorithms then are, see the man page) */
   struct tree_c t;
-  tc_in_order_bmtree (&t, p->P, 0);
+  tc_in_order_bmtree (c, &t, p->P, 0);
   reduce_tree (c, &t, p->bytes, 0);
-  tc_free (&t);
-  tc_bmtree (&t, p->P, 0);
+  tc_free (c, &t);
+  tc_bmtree (c, &t, p->P, 0);
   bcast_tree (c, &t, p->bytes, 0);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 /* Ring (coll_base_allreduce.c): the vector in P blocks, the first
@@ -907,9 +917,9 @@ static void
 reduce_in_order_binary (struct cx *c, const struct coll_params *p)
 {
   struct tree_c t;
-  tc_build (&t, p->P, p->P - 1, kids_in_order_binary, 0);
+  tc_build (c, &t, p->P, p->P - 1, kids_in_order_binary, 0);
   reduce_tree (c, &t, p->bytes, p->seg);
-  tc_free (&t);
+  tc_free (c, &t);
   if (p->root != p->P - 1)
     {
       round_begin (c);
@@ -928,9 +938,9 @@ allreduce_linear (struct cx *c, const struct coll_params *p)
   q.root = 0;
   reduce_linear (c, &q);
   struct tree_c t;
-  tc_star (&t, p->P, 0);
+  tc_star (c, &t, p->P, 0);
   bcast_tree (c, &t, p->bytes, 0);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 /* Rabenseifner (coll_base_allreduce.c, redscat_allgather): recursive
@@ -952,10 +962,9 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
   while ((INT64_C (1) << steps) < p2)
     steps++;
   /* per virtual rank and step: the bytes it sends and receives */
-  int64_t *sent = calloc ((size_t) (p2 * (steps + 1)), sizeof *sent);
-  int64_t *recv = calloc ((size_t) (p2 * (steps + 1)), sizeof *recv);
-  if (!sent || !recv)
-    die ("out of memory");
+  size_t mark = c->used;
+  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
+  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
 #define RANK(v) ((v) < rem ? (v) * 2 : (v) + rem)
   start_all (c);
   if (rem)
@@ -1017,8 +1026,7 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
       round_end (c);
     }
 #undef RANK
-  free (sent);
-  free (recv);
+  c->used = mark;
 }
 
 /* Segmented ring (coll_base_allreduce.c, ring_segmented): the
@@ -1325,9 +1333,9 @@ static void
 scatter_linear (struct cx *c, const struct coll_params *p)
 {
   struct tree_c t;
-  tc_star (&t, p->P, p->root);
+  tc_star (c, &t, p->P, p->root);
   bcast_tree (c, &t, p->bytes, 0);
-  tc_free (&t);
+  tc_free (c, &t);
 }
 
 /* Binomial gather: a rank receives its children's subtrees in order
@@ -1337,10 +1345,9 @@ gather_binomial (struct cx *c, const struct coll_params *p)
 {
   int64_t P = p->P;
   struct tree_c t;
-  tc_in_order_bmtree (&t, P, p->root);
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  tc_in_order_bmtree (c, &t, P, p->root);
+  size_t mark = c->used;
+  int32_t *cur = take (c, (size_t) P * sizeof *cur);
   start_all (c);
   for (int64_t i = P - 1; i >= 0; i--)
     {
@@ -1354,8 +1361,8 @@ gather_binomial (struct cx *c, const struct coll_params *p)
                      in_order_subtree (v, vc, P) * p->bytes);
         }
     }
-  free (cur);
-  tc_free (&t);
+  c->used = mark;
+  tc_free (c, &t);
 }
 
 /* Binomial scatter: a rank sends each child its subtree's blocks,
@@ -1365,10 +1372,9 @@ scatter_binomial (struct cx *c, const struct coll_params *p)
 {
   int64_t P = p->P;
   struct tree_c t;
-  tc_in_order_bmtree (&t, P, p->root);
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  tc_in_order_bmtree (c, &t, P, p->root);
+  size_t mark = c->used;
+  int32_t *cur = take (c, (size_t) P * sizeof *cur);
   cur[p->root] = step (c, p->root);
   for (int64_t i = 0; i < P; i++)
     {
@@ -1382,8 +1388,8 @@ scatter_binomial (struct cx *c, const struct coll_params *p)
                      in_order_subtree (v, vc, P) * p->bytes);
         }
     }
-  free (cur);
-  tc_free (&t);
+  c->used = mark;
+  tc_free (c, &t);
 }
 
 /* Flags of an algorithm.  */
@@ -1625,8 +1631,19 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
     }
   struct coll_params p = { P, c->bytes, c->root >= 0 ? c->root : 0,
                            c->segment };
+  /* the pool, per rank: the state (4 + 4 + 8 bytes), a tree (4 words),
+     its builder's scratch (1) and the walk's (1), or the largest other
+     temporaries (3 words; Rabenseifner's halves 2 (log2 P + 1)) */
+  size_t words = a->fn == allreduce_rabenseifner ? 2 * (size_t) (lg + 1)
+                                                 : 6;
+  size_t bytes = (size_t) P * (16 + 8 * words) + 256;
   struct cx x;
-  cx_init (&x, s, P);
+  if (cx_init (&x, s, P, bytes) != 0)
+    {
+      snprintf (msg, sizeof msg, "out of memory for %" PRId64 " processes "
+                "(%zu bytes)", P, bytes);
+      return msg;
+    }
   a->fn (&x, &p);
   cx_free (&x);
   return NULL;
