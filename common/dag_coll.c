@@ -1241,12 +1241,20 @@ allgather_neighbor (struct cx *c, const struct coll_params *p)
 }
 
 /* two_proc (allgather, alltoall, barrier): one sendrecv between the two
-   ranks.  */
+   ranks (of no bytes in a barrier).  */
 static void
 exchange_two (struct cx *c, const struct coll_params *p)
 {
   start_all (c);
   round_shift (c, 1, p->bytes);
+}
+
+static void
+barrier_two (struct cx *c, const struct coll_params *p)
+{
+  (void) p;
+  start_all (c);
+  round_shift (c, 1, 0);
 }
 
 /* alltoall: BYTES per pair of ranks */
@@ -1444,7 +1452,7 @@ static const struct coll_algo algos[] = {
   { "barrier", "recursive_doubling", barrier_rd, 0, 0 },
   { "barrier", "bruck", barrier_bruck, 0, 0 },
   { "barrier", "tree", barrier_tree, 0, 0 },
-  { "barrier", "two_proc", exchange_two, TWO_ONLY, 2 },
+  { "barrier", "two_proc", barrier_two, TWO_ONLY, 2 },
   { "gather", "basic_linear", gather_linear, ROOTED, -1 },
   { "gather", "linear", gather_linear, ROOTED, -1 },
   { "gather", "binomial", gather_binomial, ROOTED, 0 },
