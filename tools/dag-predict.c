@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "dag.h"
+#include "dag_coll.h"
 #include "dag_gen.h"
 #include "dag_parse.h"
 #include "dagmodel.h"
@@ -66,6 +67,10 @@ static size_t *prow, nprow;
 
 static const unsigned char *dag_usable (void);
 
+/* The collectives' options (dag_coll.h): -1 and 0 when not given.  */
+enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT };
+static int64_t opt_coll_root = -1, opt_coll_segment = 0;
+
 static void
 handle (int val, poptContext con)
 {
@@ -73,6 +78,12 @@ handle (int val, poptContext con)
   char *a = (char *) arg;
   switch (val)
     {
+    case OPT_COLL_ROOT:
+      opt_coll_root = cli_int ("root", a, 0, INT32_MAX - 1);
+      break;
+    case OPT_COLL_SEGMENT:
+      opt_coll_segment = cli_int ("segment", a, 1, INT64_C (1) << 50);
+      break;
     case OPT_SET:
       param_set_parse (&p_set, a, "--set", dag_usable ());
       break;
@@ -164,7 +175,13 @@ handle (int val, poptContext con)
   { "px", '\0', POPT_ARG_STRING, NULL, OPT_PX, "stencil: grid width", "X" }, \
   { "py", '\0', POPT_ARG_STRING, NULL, OPT_PY, "stencil: grid height", "Y" }, \
   { "seed", '\0', POPT_ARG_STRING, NULL, OPT_SEED, \
-    "seed of the random choices (default 1)", "SEED" }
+    "seed of the random choices (default 1)", "SEED" }, \
+  { "root", '\0', POPT_ARG_STRING, NULL, OPT_COLL_ROOT, \
+    "coll: root rank of a rooted collective (default 0)", "R" }, \
+  { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
+    "coll: segment size of the tree bcasts and reduces, and of "\
+    "allreduce:segmented_ring, gather:linear_sync (default: "\
+    "none)", "BYTES" }
 
 #define MODEL_OPTIONS \
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
@@ -505,6 +522,20 @@ load_topology (void)
   gen.topology_text = z;
 }
 
+/* Run the generator gen.pattern into S: a collective coll:OP:ALGO
+   (dag_coll.h) or a pattern of dag_gen.h.  */
+static const char *
+gen_run (const struct dag_sink *s)
+{
+  if (!dag_coll_is (gen.pattern))
+    return dag_gen_run (&gen, s);
+  if (gen.work != 0)
+    return "the collectives model no computation: drop --work";
+  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+                        opt_coll_segment };
+  return dag_coll_run (&c, s);
+}
+
 static void
 generate (struct dag *d)
 {
@@ -514,7 +545,7 @@ generate (struct dag *d)
   gen.pattern = opt_gen;
   dag_init (d, "gen");
   dag_sink_dag_init (&sink, &ctx, d);
-  const char *err = dag_gen_run (&gen, &sink);
+  const char *err = gen_run (&sink);
   if (err)
     die_usage ("gen %s: %s", opt_gen, err);
 }
@@ -1253,6 +1284,28 @@ ts_dep (void *ctx, int32_t from, int32_t to)
   ts_edge (ctx, "dep", from, to, -1);
 }
 
+/* gen coll:list: the collectives, one row each.  */
+static int
+write_coll_list (poptContext con)
+{
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "gen");
+  static const char *cols[] = { "pattern", "description" };
+  tsv_write_header (w, 2, cols);
+  char name[64];
+  for (size_t i = 0; dag_coll_algorithms[i][0]; i++)
+    {
+      snprintf (name, sizeof name, "%s%s", DAG_COLL_PREFIX,
+                dag_coll_algorithms[i][0]);
+      tsv_put_str (w, name);
+      tsv_put_str (w, dag_coll_algorithms[i][1]);
+      tsv_end_row (w);
+    }
+  tsv_writer_close (w);
+  poptFreeContext (con);
+  return 0;
+}
+
 static int
 run_gen (int argc, const char **argv)
 {
@@ -1260,7 +1313,8 @@ run_gen (int argc, const char **argv)
   poptContext con = cli_parse (argc, argv, gen_options,
                                "PATTERN  (diamond, remap, em3d, tree-bcast, "
                                "tree-reduce, stencil, pipeline, "
-                               "multigrid-time)", handle);
+                               "multigrid-time, coll:OP:ALGO; coll:list "
+                               "lists the collectives)", handle);
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     {
@@ -1278,6 +1332,8 @@ run_gen (int argc, const char **argv)
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
+  if (strcmp (gen.pattern, "coll:list") == 0)
+    return write_coll_list (con);
   load_topology ();
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
@@ -1287,7 +1343,7 @@ run_gen (int argc, const char **argv)
     struct dag_sink_dag pc;
     dag_init (&probe, "gen");
     dag_sink_dag_init (&ps, &pc, &probe);
-    const char *err = dag_gen_run (&gen, &ps);
+    const char *err = gen_run (&ps);
     dag_free (&probe);
     if (err)
       die_usage ("gen %s: %s", gen.pattern, err);
@@ -1295,6 +1351,15 @@ run_gen (int argc, const char **argv)
   tsv_writer *w = tsv_writer_open (NULL);
   tsv_write_tool_meta (w, "gen");
   tsv_meta (w, "pattern", "%s", gen.pattern);
+  if (dag_coll_is (gen.pattern))
+    {
+      tsv_meta (w, "procs", "%lld", (long long) gen.procs);
+      tsv_meta (w, "bytes", "%lld", (long long) gen.bytes);
+      if (opt_coll_root >= 0)
+        tsv_meta (w, "root", "%lld", (long long) opt_coll_root);
+      if (opt_coll_segment > 0)
+        tsv_meta (w, "segment", "%lld", (long long) opt_coll_segment);
+    }
   tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
   tsv_meta_time_unit (w, opt_time_unit);
   static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
@@ -1305,7 +1370,7 @@ run_gen (int argc, const char **argv)
   dag_init (&ts.names, "gen");
   struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep, NULL };
   tsv_write_header (w, 7, cols);
-  dag_gen_run (&gen, &sink);
+  gen_run (&sink);
   tsv_writer_close (w);
   dag_free (&ts.names);
   free (ts.name);

@@ -8,4 +8,5 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dagsim.c common/dag/dagsim.h \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
 	common/dag/dag_gen.c common/dag/dag_gen.h \
+	common/dag/dag_coll.c common/dag/dag_coll.h \
 	common/dag/diamond.c common/dag/diamond.h

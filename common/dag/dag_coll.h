@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dag_coll.h: the MPI collective algorithms of Open MPI 4.1's coll/tuned
+ * component as task graphs for dag-predict (`gen coll:OP:ALGO`).
+ *
+ * Each generator emits, through a dag_sink of dag_gen.h, the exchange
+ * the named algorithm makes: who sends how many bytes to whom, in which
+ * order, and what each rank waits for before it sends on.  A rank's
+ * steps are tasks of no work chained one after the other; a message
+ * goes from the sender's task that has the data to the receiver's task
+ * that needs it.  Reduction arithmetic is not modelled (no task has
+ * work).  Pure: no I/O, errors are returned as a message.  */
+#ifndef MSGPERF_DAG_COLL_H
+#define MSGPERF_DAG_COLL_H
+
+#include <stdint.h>
+
+#include "dag_gen.h"
+
+/* Prefix of a collective's pattern name: "coll:OP:ALGO".  */
+#define DAG_COLL_PREFIX "coll:"
+
+struct dag_coll
+{
+  const char *name;     /* "coll:OP:ALGO" */
+  int64_t procs;        /* P, the communicator size */
+  int64_t bytes;        /* message size of one MPI call (see the man page) */
+  int64_t root;         /* -1: not given (rooted collectives use 0) */
+  int64_t segment;      /* segment size in bytes; 0: not given (one) */
+};
+
+/* The OP:ALGO names, with one-line descriptions, NULL-terminated.  */
+extern const char *const dag_coll_algorithms[][2];
+
+/* Is NAME a collective's pattern name (starts with "coll:")?  */
+int dag_coll_is (const char *name);
+
+/* Run the generator named by C->name.  Returns NULL on success, or a
+   message (in a static buffer) naming the bad parameter: an unknown
+   operation or algorithm with its column in NAME, fewer than 2
+   processes, a root out of range, a segment given to an algorithm that
+   does not segment.  */
+const char *dag_coll_run (const struct dag_coll *c, const struct dag_sink *s);
+
+#endif
