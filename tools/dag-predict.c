@@ -31,6 +31,7 @@
 #include "err.h"
 #include "num.h"
 #include "params.h"
+#include "plogp.h"
 #include "treespec.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -185,7 +186,7 @@ handle (int val, poptContext con)
 
 #define MODEL_OPTIONS \
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
-    "logp, loggp, loggops, hyperbolic or logpc (default loggops)", \
+    "logp, loggp, loggops, hyperbolic, logpc or plogp (default loggops)", \
     "MODEL" }, \
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET, \
     "parameters by name: L, o (os and or), os, or, g, G, O, S, a, b, n, " \
@@ -766,39 +767,65 @@ system_now (void)
   return (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
 }
 
-static int
-run_predict (int argc, const char **argv)
+/* One run of dag-predict: the options checked, the schedule, the
+   parameters, the simulations and their timings.  */
+struct predict_job
 {
-  double t0 = now (), c0 = cpu_now ();
-  dag_gen_init (&gen);
-  dag_params_default (&params);
-  param_set_clear (&p_set);
-  poptContext con = cli_parse (argc, argv, predict_options,
-                               "[FILE]  (or: gen PATTERN ..., diamond ...)",
-                               handle);
-  const char **files = poptGetArgs (con);
-  size_t nfiles = 0;
-  while (files && files[nfiles])
-    nfiles++;
+  const char **files;
+  size_t nfiles;
+  int goal;                   /* the schedule is GOAL */
+  int model;                  /* enum dag_model */
+  int tie;                    /* enum dagsim_tie */
+  int sched_stdin;            /* the schedule comes from standard input */
+  tsv_reader *rd[3];          /* the schedule's streams (time unit) */
+  size_t nrd;
+  /* --sweep NAME=V1,...: a model parameter, or a generator's field */
+  char *sweep_name;
+  double *sweep_vals;
+  size_t nsweep;
+  int64_t *gfield;
+  struct dag d;
+  const char *unit;           /* the output's time unit */
+  int goal_default_unit;      /* ns because GOAL has none */
+  double file_scale;          /* --params times into UNIT */
+  char conversion[128];
+  struct plogp plogp;         /* -m plogp: the per-size table */
+  struct dagsim_opts so;
+  /* results: one run, or one per sweep value or parameter row */
+  struct dagsim_result r;
+  int iters;
+  double *ms;
+  struct dagsim_result *rs;
+  int *its;
+  struct dag *ds;
+  size_t best;
+  struct dag_params *each_params;
+  /* timings (--timing) */
+  double t0, c0, c_read, c_index, t1, c1, k1, t2, c2, k2;
+};
+
+/* The options that exclude or need each other (usage errors).  */
+static void
+check_predict_options (struct predict_job *j)
+{
   if (opt_per_proc + opt_critical + opt_gantt > 1)
     die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
                "table per run");
   if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--sweep writes the summary rows only");
-  int goal = 0;
   if (opt_format)
     {
       if (strcmp (opt_format, "goal") == 0)
-        goal = 1;
+        j->goal = 1;
       else if (strcmp (opt_format, "native") != 0)
         die_usage ("option '--format': '%s' (expected native or goal)",
                    opt_format);
     }
-  int model = dag_model_parse (opt_model ? opt_model : "loggops");
-  if (model < 0)
+  j->model = dag_model_parse (opt_model ? opt_model : "loggops");
+  if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
-               "loggops, hyperbolic or logpc)", opt_model);
-  if (net_spec.kind == DAG_NET_MESH && model != MODEL_LOGPC)
+               "loggops, hyperbolic, logpc or plogp)", opt_model);
+  if (net_spec.kind == DAG_NET_MESH && j->model != MODEL_LOGPC)
     die_usage ("option '--network': '%s' gives LoGPC's n and kd: use it "
                "with -m logpc (nic or bus with the other models)",
                opt_network);
@@ -806,24 +833,23 @@ run_predict (int argc, const char **argv)
       && (param_given (&p_set, PARAM_N) || param_given (&p_set, PARAM_KD)))
     die_usage ("option '--network': '%s' sets n and kd: not with --set n "
                "or kd", opt_network);
-  if (nfiles > 1)
-    die_usage ("one schedule at a time (got %zu files)", nfiles);
-  int tie = DAGSIM_TIE_CREATION;
+  if (j->nfiles > 1)
+    die_usage ("one schedule at a time (got %zu files)", j->nfiles);
+  j->tie = DAGSIM_TIE_CREATION;
   if (opt_tie_order && strcmp (opt_tie_order, "class") == 0)
-    tie = DAGSIM_TIE_CLASS;
+    j->tie = DAGSIM_TIE_CLASS;
   else if (opt_tie_order && strcmp (opt_tie_order, "creation") != 0)
     die_usage ("option '--tie-order': '%s' (expected creation or class)",
                opt_tie_order);
-  if ((opt_tasks || opt_edges) && (nfiles || goal || opt_gen))
+  if ((opt_tasks || opt_edges) && (j->nfiles || j->goal || opt_gen))
     die_usage ("--tasks/--edges replace the input file");
   if (opt_edges && !opt_tasks)
     die_usage ("--edges needs --tasks");
-  if (opt_gen && (nfiles || goal))
+  if (opt_gen && (j->nfiles || j->goal))
     die_usage ("--gen replaces the input file");
   if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
                "cycles)", opt_time_unit);
-
   if (opt_where && !opt_params)
     die_usage ("--where selects rows of --params FILE: give --params");
   if (opt_each && !opt_params)
@@ -832,126 +858,135 @@ run_predict (int argc, const char **argv)
   if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--sweep, --per-proc, --critical-path or --gantt");
-  int sched_stdin = !opt_gen && !opt_tasks
-                    && (!nfiles || strcmp (files[0], "-") == 0);
+  if (j->model == MODEL_PLOGP && !opt_params)
+    die_usage ("-m plogp reads the per-size rows of logp-measure (bytes, "
+               "os, or, g, L): give them with --params FILE");
+  if (j->model == MODEL_PLOGP && opt_each)
+    die_usage ("-m plogp uses every row of --params FILE as one table: "
+               "not with --each");
+  j->sched_stdin = !opt_gen && !opt_tasks
+                   && (!j->nfiles || strcmp (j->files[0], "-") == 0);
   if (opt_params && strcmp (opt_params, "-") == 0
-      && (sched_stdin || (opt_edges && strcmp (opt_edges, "-") == 0)
+      && (j->sched_stdin || (opt_edges && strcmp (opt_edges, "-") == 0)
           || (opt_tasks && strcmp (opt_tasks, "-") == 0)))
     die_usage ("--params - and the schedule cannot both be standard input");
-  if (opt_params)
-    {
-      pfile = param_file_read (opt_params);
-      nprow = param_file_select (pfile, opt_where, opt_each, "--each", &prow);
-    }
-  tsv_reader *rd[3];
-  size_t nrd = 0;
-  if (sched_stdin && isatty (STDIN_FILENO))
-    fprintf (stderr, "%s: reading a schedule (%s) from standard input; "
-             "end it with Ctrl-D, or give a FILE, --gen PATTERN or --tasks "
-             "FILE\n", PROGRAM, goal ? "GOAL" : "native TSV");
+}
 
-  /* Sweep list.  */
-  char *sweep_name = NULL;
-  double *sweep_vals = NULL;
-  size_t nsweep = 0;
-  int64_t *gfield = NULL;
-  if (opt_sweep)
+/* --sweep NAME=V1,V2,...  */
+static void
+parse_sweep (struct predict_job *j)
+{
+  j->sweep_name = xstrdup (opt_sweep);
+  char *eq = strchr (j->sweep_name, '=');
+  if (!eq || eq == j->sweep_name || !eq[1])
+    die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
+               opt_sweep);
+  *eq = '\0';
+  j->gfield = gen_field (j->sweep_name);
+  if (!j->gfield && sweep_param (j->sweep_name) < 0
+      && strcmp (j->sweep_name, "o") != 0)
+    die_usage ("option '--sweep': unknown parameter '%s' (a model "
+               "parameter, or procs, n, blocks, rounds, bytes with "
+               "--gen)", j->sweep_name);
+  if (j->gfield && !opt_gen)
+    die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
+               j->sweep_name);
+  if (!j->gfield && strcmp (j->sweep_name, "o") == 0)
+    die_usage ("option '--sweep': sweep os or or, not o");
+  for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
+       it = strtok_r (NULL, ",", &save))
     {
-      sweep_name = strdup (opt_sweep);
-      char *eq = strchr (sweep_name, '=');
-      if (!eq || eq == sweep_name || !eq[1])
-        die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
-                   opt_sweep);
-      *eq = '\0';
-      gfield = gen_field (sweep_name);
-      if (!gfield && sweep_param (sweep_name) < 0
-          && strcmp (sweep_name, "o") != 0)
-        die_usage ("option '--sweep': unknown parameter '%s' (a model "
-                   "parameter, or procs, n, blocks, rounds, bytes with "
-                   "--gen)", sweep_name);
-      if (gfield && !opt_gen)
-        die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
-                   sweep_name);
-      if (!gfield && strcmp (sweep_name, "o") == 0)
-        die_usage ("option '--sweep': sweep os or or, not o");
-      for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
-           it = strtok_r (NULL, ",", &save))
+      j->sweep_vals = xrealloc (j->sweep_vals,
+                                (j->nsweep + 1) * sizeof *j->sweep_vals);
+      j->sweep_vals[j->nsweep++] = cli_double ("sweep", it, 0, HUGE_VAL);
+    }
+}
+
+/* The schedule of a FILE or standard input: GOAL when --format says so,
+   or (without --format) when its first statement does; a file is peeked
+   at, standard input read whole (and read as a stream from memory when
+   it is native).  */
+static void
+read_schedule_file (struct predict_job *j)
+{
+  const char *path = j->nfiles ? j->files[0] : NULL;
+  int from_stdin = !path || strcmp (path, "-") == 0;
+  const char *name = from_stdin ? "<stdin>" : path;
+  size_t len = 0;
+  char *text = NULL;
+  if (!opt_format && from_stdin)
+    {
+      text = slurp (path, &len);
+      j->goal = looks_like_goal (text, len);
+    }
+  else if (!opt_format)
+    {
+      FILE *fp = fopen (path, "rb");
+      if (fp)
         {
-          sweep_vals = realloc (sweep_vals, (nsweep + 1) * sizeof *sweep_vals);
-          if (!sweep_vals)
-            die ("out of memory");
-          sweep_vals[nsweep++] = cli_double ("sweep", it, 0, HUGE_VAL);
+          char head[4096];
+          j->goal = looks_like_goal (head, fread (head, 1, sizeof head, fp));
+          fclose (fp);
         }
     }
+  dag_init (&j->d, name);
+  if (j->goal)
+    {
+      if (!text)
+        text = slurp (path, &len);
+      /* A byte order mark is no part of the first statement.  */
+      size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+      goal_parse (text + bom, len - bom, name, &j->d);
+    }
+  else
+    {
+      FILE *mem = text && len ? fmemopen (text, len, "r") : NULL;
+      if (text && len && !mem)
+        die ("<stdin>: cannot read the schedule from memory: %s",
+             strerror (errno));
+      tsv_reader *r = mem ? tsv_open_stream (mem, name)
+                          : tsv_open (text ? "-" : path);
+      dag_read_native (r, &j->d);
+      j->rd[j->nrd++] = r;
+      if (mem)
+        fclose (mem);
+    }
+  free (text);
+}
 
-  struct dag d;
+/* The schedule: generated, native --tasks/--edges, or a FILE.  */
+static void
+read_schedule (struct predict_job *j)
+{
+  if (j->sched_stdin && isatty (STDIN_FILENO))
+    fprintf (stderr, "%s: reading a schedule (%s) from standard input; "
+             "end it with Ctrl-D, or give a FILE, --gen PATTERN or --tasks "
+             "FILE\n", PROGRAM, j->goal ? "GOAL" : "native TSV");
   if (opt_gen)
-    generate (&d);
+    generate (&j->d);
   else if (opt_tasks)
     {
       tsv_reader *t = tsv_open (opt_tasks);
       tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
-      dag_init (&d, tsv_name (t));
-      dag_read_native2 (t, e, &d);
-      rd[nrd++] = t;
+      dag_init (&j->d, tsv_name (t));
+      dag_read_native2 (t, e, &j->d);
+      j->rd[j->nrd++] = t;
       if (e)
-        rd[nrd++] = e;
+        j->rd[j->nrd++] = e;
     }
   else
-    {
-      /* Without --format, a schedule is GOAL when its first statement
-         says so: a file is peeked at, standard input read whole (and
-         read as a stream from memory when it is native).  */
-      const char *path = nfiles ? files[0] : NULL;
-      int from_stdin = !path || strcmp (path, "-") == 0;
-      const char *name = from_stdin ? "<stdin>" : path;
-      size_t len = 0;
-      char *text = NULL;
-      if (!opt_format && from_stdin)
-        {
-          text = slurp (path, &len);
-          goal = looks_like_goal (text, len);
-        }
-      else if (!opt_format)
-        {
-          FILE *fp = fopen (path, "rb");
-          if (fp)
-            {
-              char head[4096];
-              goal = looks_like_goal (head, fread (head, 1, sizeof head, fp));
-              fclose (fp);
-            }
-        }
-      dag_init (&d, name);
-      if (goal)
-        {
-          if (!text)
-            text = slurp (path, &len);
-          /* A byte order mark is no part of the first statement.  */
-          size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0
-                       ? 3 : 0;
-          goal_parse (text + bom, len - bom, name, &d);
-        }
-      else
-        {
-          FILE *mem = text && len ? fmemopen (text, len, "r") : NULL;
-          if (text && len && !mem)
-            die ("<stdin>: cannot read the schedule from memory: %s",
-                 strerror (errno));
-          tsv_reader *r = mem ? tsv_open_stream (mem, name)
-                              : tsv_open (text ? "-" : path);
-          dag_read_native (r, &d);
-          rd[nrd++] = r;
-          if (mem)
-            fclose (mem);
-        }
-      free (text);
-    }
-  double c_read = cpu_now ();
-  dag_finalize (&d);
-  double c_index = cpu_now ();
+    read_schedule_file (j);
+  j->c_read = cpu_now ();
+  dag_finalize (&j->d);
+  j->c_index = cpu_now ();
+}
 
-  const char *unit = tsv_time_unit (rd, nrd);
+/* The output's time unit (the schedule's, --time-unit's, LogGOPSim's ns
+   for GOAL), --params' times converted to it, the defaults scaled.  */
+static void
+resolve_units (struct predict_job *j)
+{
+  const char *unit = tsv_time_unit (j->rd, j->nrd);
   if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
     die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
          unit);
@@ -959,12 +994,10 @@ run_predict (int argc, const char **argv)
     unit = opt_time_unit;
   /* A GOAL schedule carries no unit: LogGOPSim's nanoseconds unless
      --time-unit says otherwise.  */
-  int goal_default_unit = goal && !unit;
-  if (goal_default_unit)
+  j->goal_default_unit = j->goal && !unit;
+  if (j->goal_default_unit)
     unit = "ns";
-  /* The parameter file's times are converted to the schedule's unit.  */
-  double file_scale = 1;
-  char conversion[128] = "";
+  j->file_scale = 1;
   if (pfile)
     {
       const char *pu = pfile->time_unit ? pfile->time_unit : opt_time_unit;
@@ -972,134 +1005,230 @@ run_predict (int argc, const char **argv)
         die ("%s: no #@time_unit line, and the schedule's times are in "
              "%s%s: declare the file's unit with a '#@time_unit=UNIT' line "
              "(s, ms, us, ns) or --time-unit UNIT", pfile->name, unit,
-             goal_default_unit ? " (a GOAL schedule's default)" : "");
+             j->goal_default_unit ? " (a GOAL schedule's default)" : "");
       if (pu && !unit)
         unit = pu;
       else if (pu && strcmp (pu, unit) != 0)
         {
-          if (param_time_scale (pu, unit, &file_scale) != 0)
+          if (param_time_scale (pu, unit, &j->file_scale) != 0)
             die ("%s: its times are in %s and the schedule's in %s: only "
                  "s, ms, us and ns convert (use --time-unit on a schedule "
                  "without a unit)", pfile->name, pu, unit);
           char f[NUM_BUFSIZE];
-          num_format (file_scale, -1, f);
-          snprintf (conversion, sizeof conversion, "%s to %s (x%s)", pu,
-                    unit, f);
+          num_format (j->file_scale, -1, f);
+          snprintf (j->conversion, sizeof j->conversion, "%s to %s (x%s)",
+                    pu, unit, f);
         }
     }
+  j->unit = unit;
   /* LogGOPSim's defaults are in ns.  */
   double def_scale = 1;
   int convertible = !unit || param_time_scale ("ns", unit, &def_scale) == 0;
   set_defaults (def_scale, pfile != NULL || !convertible);
   if (!pfile)
-    resolve_params (dag_model_param_names (model), 0, 1);
+    resolve_params (dag_model_param_names (j->model), 0, 1);
+}
 
-  /* the summary row needs no per-processor totals */
-  struct dagsim_opts so = { opt_gantt, opt_critical, !opt_per_proc, tie };
-  struct dagsim_result r;
-  int iters;
-  double t1 = now (), c1 = cpu_now (), k1 = system_now ();
-  /* Simulate before writing anything: an error leaves no partial
-     output.  */
-  double *ms = NULL;
-  struct dagsim_result *rs = NULL;
-  int *its = NULL;
-  struct dag *ds = NULL;
-  size_t best = 0;
-  /* --each: one prediction per parameter row, all before any output.  */
-  struct dag_params *each_params = NULL;
-  if (opt_each)
+/* A number of the per-size table: column NAME of parameter row K (a time
+   scaled into the schedule's unit).  */
+static double
+plogp_cell (struct predict_job *j, size_t k, const char *name, int time)
+{
+  long c = param_file_col (pfile, name);
+  size_t row = prow[k];
+  if (c < 0)
+    die_at (pfile->name, pfile->header_line, 0, "-m plogp needs a '%s' "
+            "column (logp-measure's per-size rows: bytes, os, or, g, L)",
+            name);
+  const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
+  double v;
+  if (num_parse (text, strlen (text), &v) != NUM_OK || !(v >= 0))
+    die_at (pfile->name, pfile->line[row], (int) c + 1, "column '%s': '%s' "
+            "is not a number >= 0 (-m plogp needs every size's %s)", name,
+            text, name);
+  return time ? param_scale_value (v, j->file_scale) : v;
+}
+
+/* -m plogp: the rows of --params (those --where selects) as the table of
+   os(m), or(m), g(m); L from --set or the rows' L (pLogP's own).  */
+static void
+build_plogp (struct predict_job *j)
+{
+  if (j->model != MODEL_PLOGP)
+    return;
+  struct plogp_point *pts = xmalloc (nprow * sizeof *pts);
+  for (size_t k = 0; k < nprow; k++)
+    pts[k] = (struct plogp_point) {
+      plogp_cell (j, k, "bytes", 0), plogp_cell (j, k, "os", 1),
+      plogp_cell (j, k, "or", 1), plogp_cell (j, k, "g", 1) };
+  size_t which = 0;
+  enum plogp_status st = plogp_init (&j->plogp, pts, nprow, params.L,
+                                     &which);
+  free (pts);
+  if (st == PLOGP_NOMEM)
+    die ("out of memory while reading the per-size table of %s",
+         pfile->name);
+  if (st != PLOGP_OK)
+    die_at (pfile->name, which < nprow ? pfile->line[prow[which]] : 0, 0,
+            "-m plogp: %s", plogp_status_text (st));
+  params.plogp = &j->plogp;
+}
+
+/* --each: one prediction per parameter row, all before any output.  */
+static void
+simulate_each (struct predict_job *j)
+{
+  j->ms = xmalloc (nprow * sizeof *j->ms);
+  j->rs = xmalloc (nprow * sizeof *j->rs);
+  j->its = xmalloc (nprow * sizeof *j->its);
+  j->each_params = xmalloc (nprow * sizeof *j->each_params);
+  for (size_t i = 0; i < nprow; i++)
     {
-      ms = xmalloc (nprow * sizeof *ms);
-      rs = xmalloc (nprow * sizeof *rs);
-      its = xmalloc (nprow * sizeof *its);
-      each_params = xmalloc (nprow * sizeof *each_params);
-      for (size_t i = 0; i < nprow; i++)
-        {
-          resolve_params (dag_model_param_names (model), i, file_scale);
-          apply_network (d.nprocs);
-          each_params[i] = params;
-          char at[64];
-          snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
-          predict (&d, model, &so, &rs[i], &its[i], at);
-          ms[i] = rs[i].makespan;
-        }
+      resolve_params (dag_model_param_names (j->model), i, j->file_scale);
+      apply_network (j->d.nprocs);
+      j->each_params[i] = params;
+      char at[64];
+      snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
+      predict (&j->d, j->model, &j->so, &j->rs[i], &j->its[i], at);
+      j->ms[i] = j->rs[i].makespan;
     }
-  else if (pfile)
-    resolve_params (dag_model_param_names (model), 0, file_scale);
-  if (!opt_each)
-    apply_network (d.nprocs);
+}
+
+/* --sweep: every value first, since the best is metadata written before
+   the header.  */
+static void
+simulate_sweep (struct predict_job *j)
+{
+  size_t n = j->nsweep;
+  j->ms = xmalloc (n * sizeof *j->ms);
+  j->rs = xmalloc (n * sizeof *j->rs);
+  j->its = xmalloc (n * sizeof *j->its);
+  j->ds = xmalloc (n * sizeof *j->ds);
+  for (size_t i = 0; i < n; i++)
+    {
+      double val = j->sweep_vals[i];
+      if (j->gfield)
+        {
+          if (val != floor (val) || val < 0)
+            die_usage ("option '--sweep': %s needs whole numbers",
+                       j->sweep_name);
+          *j->gfield = (int64_t) val;
+          if (j->gfield == &gen.procs)
+            gen.procs_given = 1;
+          if (j->gfield == &gen.rounds)
+            gen.rounds_given = 1;
+          generate (&j->ds[i]);
+          dag_finalize (&j->ds[i]);
+          apply_network (j->ds[i].nprocs);
+        }
+      else
+        {
+          j->ds[i] = j->d;
+          if (dag_params_set (&params, j->sweep_name, val) != 0)
+            die_usage ("option '--sweep': %s out of range", j->sweep_name);
+        }
+      char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
+      num_format (val, -1, v);
+      snprintf (at, sizeof at, "--sweep %s=%s", j->sweep_name, v);
+      predict (&j->ds[i], j->model, &j->so, &j->rs[i], &j->its[i], at);
+      j->ms[i] = j->rs[i].makespan;
+      if (isnan (j->ms[j->best]) || j->ms[i] < j->ms[j->best])
+        j->best = i;
+    }
+}
+
+/* Every simulation, before any output: an error leaves none.  */
+static void
+simulate (struct predict_job *j)
+{
+  /* the summary row needs no per-processor totals */
+  j->so = (struct dagsim_opts) { opt_gantt, opt_critical, !opt_per_proc,
+                                 j->tie };
+  j->t1 = now ();
+  j->c1 = cpu_now ();
+  j->k1 = system_now ();
   if (opt_each)
-    ;
-  else if (!opt_sweep)
-    predict (&d, model, &so, &r, &iters, NULL);
+    simulate_each (j);
   else
     {
-      /* Run every value first: the best one is metadata, written before
-         the header.  */
-      ms = malloc (nsweep * sizeof *ms);
-      rs = malloc (nsweep * sizeof *rs);
-      its = malloc (nsweep * sizeof *its);
-      ds = malloc (nsweep * sizeof *ds);
-      if (!ms || !rs || !its || !ds)
-        die ("out of memory");
-      for (size_t i = 0; i < nsweep; i++)
-        {
-          if (gfield)
-            {
-              if (sweep_vals[i] != floor (sweep_vals[i]) || sweep_vals[i] < 0)
-                die_usage ("option '--sweep': %s needs whole numbers",
-                           sweep_name);
-              *gfield = (int64_t) sweep_vals[i];
-              if (gfield == &gen.procs)
-                gen.procs_given = 1;
-              if (gfield == &gen.rounds)
-                gen.rounds_given = 1;
-              generate (&ds[i]);
-              dag_finalize (&ds[i]);
-              apply_network (ds[i].nprocs);
-            }
-          else
-            {
-              ds[i] = d;
-              if (dag_params_set (&params, sweep_name, sweep_vals[i]) != 0)
-                die_usage ("option '--sweep': %s out of range", sweep_name);
-            }
-          char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
-          num_format (sweep_vals[i], -1, v);
-          snprintf (at, sizeof at, "--sweep %s=%s", sweep_name, v);
-          predict (&ds[i], model, &so, &rs[i], &its[i], at);
-          ms[i] = rs[i].makespan;
-          if (isnan (ms[best]) || ms[i] < ms[best])
-            best = i;
-        }
+      if (pfile)
+        resolve_params (dag_model_param_names (j->model), 0, j->file_scale);
+      build_plogp (j);
+      apply_network (j->d.nprocs);
+      if (!opt_sweep)
+        predict (&j->d, j->model, &j->so, &j->r, &j->iters, NULL);
+      else
+        simulate_sweep (j);
     }
-  double t2 = now (), c2 = cpu_now (), k2 = system_now ();
+  j->t2 = now ();
+  j->c2 = cpu_now ();
+  j->k2 = system_now ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  size_t nruns = opt_each ? nprow : opt_sweep ? nsweep : 1;
+  size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
   for (size_t i = 0; i < nruns; i++)
-    if (isinf (opt_sweep || opt_each ? ms[i] : r.makespan))
+    if (isinf (opt_sweep || opt_each ? j->ms[i] : j->r.makespan))
       {
         warn ("the makespan is above the largest double (about 1.8e308) "
               "and is written NA, as are the times past it: rescale the "
               "work or the parameters, e.g. to a larger time unit");
         break;
       }
+}
 
-  tsv_writer *w = tsv_writer_open (NULL);
-  for (size_t i = 0; i < nrd; i++)
-    tsv_copy_meta (w, rd[i]);
+/* -m plogp: the table's range, and whether the schedule's messages
+   leave it (then their costs follow the last segment's slope, or the
+   smallest size's values).  */
+static void
+plogp_meta (tsv_writer *w, const struct predict_job *j)
+{
+  const struct plogp *t = &j->plogp;
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
+  num_format (t->pt[0].bytes, -1, lo);
+  num_format (t->pt[t->n - 1].bytes, -1, hi);
+  tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", t->n, lo, hi);
+  double big = -1, small = INFINITY;
+  const struct dag *ds = j->ds ? j->ds : &j->d;
+  size_t nd = j->ds ? j->nsweep : 1;
+  for (size_t k = 0; k < nd; k++)
+    for (size_t v = 0; v < ds[k].n; v++)
+      if (ds[k].node[v].op == DAG_SEND)
+        {
+          double x = (double) ds[k].node[v].u.bytes;
+          big = x > big ? x : big;
+          small = x < small ? x : small;
+        }
+  if (big > t->pt[t->n - 1].bytes)
+    {
+      num_format (big, -1, mx);
+      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
+                "the largest measured size %s: the last segment's slope",
+                mx, hi);
+    }
+  if (small < t->pt[0].bytes)
+    {
+      num_format (small, -1, mx);
+      tsv_meta (w, "plogp_below", "messages of %s bytes, below the "
+                "smallest measured size %s: that size's values", mx, lo);
+    }
+}
+
+/* The metadata: the schedule's, the model's, the parameters'.  */
+static void
+write_predict_meta (tsv_writer *w, const struct predict_job *j)
+{
+  for (size_t i = 0; i < j->nrd; i++)
+    tsv_copy_meta (w, j->rd[i]);
   tsv_write_tool_meta (w, "predict");
-  tsv_meta (w, "model", "%s", dag_model_name (model));
-  tsv_meta (w, "tie_order", "%s", tie == DAGSIM_TIE_CLASS ? "class"
-                                                         : "creation");
+  tsv_meta (w, "model", "%s", dag_model_name (j->model));
+  tsv_meta (w, "tie_order", "%s", j->tie == DAGSIM_TIE_CLASS ? "class"
+                                                            : "creation");
   if (opt_network)
     tsv_meta (w, "network", "%s", opt_network);
   if (opt_cores)
     tsv_meta (w, "cores", "%ld", (long) opt_cores);
-  tsv_meta_time_unit (w, unit);
-  if (goal_default_unit)
+  tsv_meta_time_unit (w, j->unit);
+  if (j->goal_default_unit)
     tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
               "--time-unit)");
   if (pfile)
@@ -1107,95 +1236,101 @@ run_predict (int argc, const char **argv)
       param_file_write_meta (pfile, w);
       if (opt_where)
         tsv_meta (w, "params_where", "%s", opt_where);
-      if (conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", conversion);
+      if (j->conversion[0])
+        tsv_meta (w, "params_time_conversion", "%s", j->conversion);
     }
+  if (j->model == MODEL_PLOGP)
+    plogp_meta (w, j);
+}
 
-  if (opt_each)
+/* --each: one summary row per parameter row, led by its key columns.  */
+static void
+write_each (tsv_writer *w, struct predict_job *j)
+{
+  long keys[8];
+  size_t nk = param_file_keys (pfile, keys);
+  const char *kn[8];
+  for (size_t k = 0; k < nk; k++)
+    kn[k] = pfile->col[keys[k]];
+  summary_header_keys (w, j->model, NULL, nk, kn);
+  for (size_t i = 0; i < nprow; i++)
     {
-      long keys[8];
-      size_t nk = param_file_keys (pfile, keys);
-      const char *kn[8];
       for (size_t k = 0; k < nk; k++)
-        kn[k] = pfile->col[keys[k]];
-      summary_header_keys (w, model, NULL, nk, kn);
-      for (size_t i = 0; i < nprow; i++)
-        {
-          for (size_t k = 0; k < nk; k++)
-            tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
-                                        + (size_t) keys[k]]);
-          params = each_params[i];
-          summary_row (w, model, NULL, 0, &d, &rs[i], its[i]);
-          dagsim_result_free (&rs[i]);
-        }
-      free (ms);
-      free (rs);
-      free (its);
-      free (each_params);
+        tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
+                                    + (size_t) keys[k]]);
+      params = j->each_params[i];
+      summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i]);
+      dagsim_result_free (&j->rs[i]);
     }
-  else if (!opt_sweep)
-    {
-      if (opt_timing)
-        {
-          tsv_meta (w, "build_seconds", "%.3f", t1 - t0);
-          /* the DAG read or generated, then indexed (dag_finalize:
-             successor lists, cycle check), in CPU time */
-          tsv_meta (w, "read_cpu_seconds", "%.3f", c_read - c0);
-          tsv_meta (w, "index_cpu_seconds", "%.3f", c_index - c_read);
-          tsv_meta (w, "simulate_seconds", "%.3f", t2 - t1);
-          tsv_meta (w, "events_per_second", "%.0f",
-                    t2 > t1 ? (double) r.events / (t2 - t1) : 0.0);
-          tsv_meta (w, "simulate_cpu_seconds", "%.3f", c2 - c1);
-          tsv_meta (w, "simulate_system_seconds", "%.3f", k2 - k1);
-          tsv_meta (w, "events_per_cpu_second", "%.0f",
-                    c2 > c1 ? (double) r.events / (c2 - c1) : 0.0);
-        }
-      if (opt_gantt)
-        write_gantt (w, &d, &r);
-      else if (opt_critical)
-        write_critical (w, &d, &r);
-      else if (opt_per_proc)
-        write_per_proc (w, &d, &r);
-      else
-        {
-          summary_header (w, model, NULL);
-          summary_row (w, model, NULL, 0, &d, &r, iters);
-        }
-      dagsim_result_free (&r);
-    }
+}
+
+/* --timing: the program's own run time, as metadata.  */
+static void
+write_timing (tsv_writer *w, const struct predict_job *j)
+{
+  tsv_meta (w, "build_seconds", "%.3f", j->t1 - j->t0);
+  /* the DAG read or generated, then indexed (dag_finalize: successor
+     lists, cycle check), in CPU time */
+  tsv_meta (w, "read_cpu_seconds", "%.3f", j->c_read - j->c0);
+  tsv_meta (w, "index_cpu_seconds", "%.3f", j->c_index - j->c_read);
+  tsv_meta (w, "simulate_seconds", "%.3f", j->t2 - j->t1);
+  tsv_meta (w, "events_per_second", "%.0f",
+            j->t2 > j->t1 ? (double) j->r.events / (j->t2 - j->t1) : 0.0);
+  tsv_meta (w, "simulate_cpu_seconds", "%.3f", j->c2 - j->c1);
+  tsv_meta (w, "simulate_system_seconds", "%.3f", j->k2 - j->k1);
+  tsv_meta (w, "events_per_cpu_second", "%.0f",
+            j->c2 > j->c1 ? (double) j->r.events / (j->c2 - j->c1) : 0.0);
+}
+
+/* One run: the table asked for, or the summary row.  */
+static void
+write_one (tsv_writer *w, struct predict_job *j)
+{
+  if (opt_timing)
+    write_timing (w, j);
+  if (opt_gantt)
+    write_gantt (w, &j->d, &j->r);
+  else if (opt_critical)
+    write_critical (w, &j->d, &j->r);
+  else if (opt_per_proc)
+    write_per_proc (w, &j->d, &j->r);
   else
     {
-      char bv[NUM_BUFSIZE];
-      num_format (sweep_vals[best], -1, bv);
-      tsv_meta (w, "sweep_best", "%s=%s", sweep_name, bv);
-      summary_header (w, model, sweep_name);
-      for (size_t i = 0; i < nsweep; i++)
-        {
-          if (!gfield)
-            dag_params_set (&params, sweep_name, sweep_vals[i]);
-          else
-            apply_network (ds[i].nprocs);
-          summary_row (w, model, sweep_name, sweep_vals[i], &ds[i], &rs[i],
-                       its[i]);
-          dagsim_result_free (&rs[i]);
-          if (gfield)
-            dag_free (&ds[i]);
-        }
-      free (ms);
-      free (rs);
-      free (its);
-      free (ds);
+      summary_header (w, j->model, NULL);
+      summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters);
     }
-  tsv_writer_close (w);
-  for (size_t i = 0; i < nrd; i++)
-    tsv_close (rd[i]);
-  dag_free (&d);
-  free (sweep_name);
-  free (sweep_vals);
-  free (prow);
-  param_file_free (pfile);
-  poptFreeContext (con);
-  free (opt_network);
+  dagsim_result_free (&j->r);
+}
+
+/* --sweep: the best value, then one summary row per value.  */
+static void
+write_sweep (tsv_writer *w, struct predict_job *j)
+{
+  char bv[NUM_BUFSIZE];
+  num_format (j->sweep_vals[j->best], -1, bv);
+  tsv_meta (w, "sweep_best", "%s=%s", j->sweep_name, bv);
+  summary_header (w, j->model, j->sweep_name);
+  for (size_t i = 0; i < j->nsweep; i++)
+    {
+      if (!j->gfield)
+        dag_params_set (&params, j->sweep_name, j->sweep_vals[i]);
+      else
+        apply_network (j->ds[i].nprocs);
+      summary_row (w, j->model, j->sweep_name, j->sweep_vals[i], &j->ds[i],
+                   &j->rs[i], j->its[i]);
+      dagsim_result_free (&j->rs[i]);
+      if (j->gfield)
+        dag_free (&j->ds[i]);
+    }
+}
+
+/* After the output: a LoGPC iteration that did not converge (its rows
+   show the last simulation) is a warning with its bracket and exit
+   status 1; so are schedules that could not complete (warned about
+   already, their rows NA).  */
+static int
+predict_status (void)
+{
   if (nunconverged)
     {
       char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], wt[NUM_BUFSIZE];
@@ -1218,8 +1353,63 @@ run_predict (int argc, const char **argv)
             wt);
       return 1;
     }
-  /* rows of schedules that could not complete are NA (warned above) */
   return nstuck ? 1 : 0;
+}
+
+static int
+run_predict (int argc, const char **argv)
+{
+  struct predict_job j = { .t0 = now (), .c0 = cpu_now () };
+  dag_gen_init (&gen);
+  dag_params_default (&params);
+  param_set_clear (&p_set);
+  poptContext con = cli_parse (argc, argv, predict_options,
+                               "[FILE]  (or: gen PATTERN ..., diamond ...)",
+                               handle);
+  j.files = poptGetArgs (con);
+  while (j.files && j.files[j.nfiles])
+    j.nfiles++;
+  check_predict_options (&j);
+  if (opt_params)
+    {
+      pfile = param_file_read (opt_params);
+      /* plogp: every selected row is one size of the table */
+      nprow = param_file_select (pfile, opt_where,
+                                 opt_each || j.model == MODEL_PLOGP,
+                                 "--each", &prow);
+    }
+  if (opt_sweep)
+    parse_sweep (&j);
+  read_schedule (&j);
+  resolve_units (&j);
+  simulate (&j);
+
+  tsv_writer *w = tsv_writer_open (NULL);
+  write_predict_meta (w, &j);
+  if (opt_each)
+    write_each (w, &j);
+  else if (!opt_sweep)
+    write_one (w, &j);
+  else
+    write_sweep (w, &j);
+  tsv_writer_close (w);
+
+  for (size_t i = 0; i < j.nrd; i++)
+    tsv_close (j.rd[i]);
+  dag_free (&j.d);
+  free (j.ms);
+  free (j.rs);
+  free (j.its);
+  free (j.ds);
+  free (j.each_params);
+  plogp_free (&j.plogp);
+  free (j.sweep_name);
+  free (j.sweep_vals);
+  free (prow);
+  param_file_free (pfile);
+  poptFreeContext (con);
+  free (opt_network);
+  return predict_status ();
 }
 
 /* ---------------------------------------------------------------- gen */
