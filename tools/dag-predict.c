@@ -1570,6 +1570,58 @@ run_gen (int argc, const char **argv)
 
 /* ------------------------------------------------------------ diamond */
 
+/* The generated Diamond DAG simulated under the rules that reproduce
+   eq. (15) (diamond_cost).  */
+static double
+diamond_simulated (const struct diamond_out *o)
+{
+  struct dag d;
+  gen.pattern = "diamond";
+  opt_gen = "diamond";
+  generate (&d);
+  dag_finalize (&d);
+  struct dagsim_cost c;
+  diamond_cost (o, &c);
+  struct dagsim_result r;
+  /* Eq. (15) follows a block's computation, which starts before a
+     message handled at the same instant: the class order.  */
+  struct dagsim_opts so = { 0, 0, 0, DAGSIM_TIE_CLASS };
+  if (dagsim_run (&d, &c, &so, &r) != 0)
+    die ("%s", r.stuck);
+  double m = r.makespan;
+  dagsim_result_free (&r);
+  dag_free (&d);
+  return m;
+}
+
+/* The row of eq. (15)'s terms, the best b, and the simulation.  */
+static void
+diamond_row (tsv_writer *w, const struct diamond_out *o, double b_real,
+             int64_t b_best, double m_best, double m_sim)
+{
+  const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
+                           "v", "makespan", "b_opt", "b_best",
+                           "makespan_best", "makespan_sim" };
+  tsv_write_header (w, opt_closed ? 14 : 15, cols);
+  tsv_put_int (w, gen.n);
+  tsv_put_int (w, gen.procs);
+  tsv_put_int (w, gen.blocks);
+  tsv_put_num (w, o->W);
+  tsv_put_num (w, o->B);
+  tsv_put_num (w, o->d);
+  tsv_put_num (w, o->Os);
+  tsv_put_num (w, o->Or);
+  tsv_put_num (w, o->u);
+  tsv_put_num (w, o->v);
+  tsv_put_num (w, o->M);
+  tsv_put_num (w, b_real);
+  tsv_put_int (w, b_best);
+  tsv_put_num (w, m_best);
+  if (!opt_closed)
+    tsv_put_num (w, m_sim);
+  tsv_end_row (w);
+}
+
 static int
 run_diamond (int argc, const char **argv)
 {
@@ -1627,25 +1679,7 @@ run_diamond (int argc, const char **argv)
   int64_t b_best;
   diamond_optimal_b (&in, &b_real, &b_best, &m_best);
 
-  double m_sim = NAN;
-  if (!opt_closed)
-    {
-      struct dag d;
-      gen.pattern = "diamond";
-      opt_gen = "diamond";
-      generate (&d);
-      dag_finalize (&d);
-      struct dagsim_cost c;
-      diamond_cost (&o, &c);
-      struct dagsim_result r;
-      /* Eq. (15) follows a block's computation, which starts before a
-         message handled at the same instant: the class order.  */
-      struct dagsim_opts so = { 0, 0, 0, DAGSIM_TIE_CLASS };
-      dagsim_run (&d, &c, &so, &r);
-      m_sim = r.makespan;
-      dagsim_result_free (&r);
-      dag_free (&d);
-    }
+  double m_sim = opt_closed ? NAN : diamond_simulated (&o);
 
   tsv_writer *w = tsv_writer_open (NULL);
   tsv_write_tool_meta (w, "diamond");
@@ -1658,27 +1692,7 @@ run_diamond (int argc, const char **argv)
       if (conversion[0])
         tsv_meta (w, "params_time_conversion", "%s", conversion);
     }
-  const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
-                           "v", "makespan", "b_opt", "b_best",
-                           "makespan_best", "makespan_sim" };
-  tsv_write_header (w, opt_closed ? 14 : 15, cols);
-  tsv_put_int (w, gen.n);
-  tsv_put_int (w, gen.procs);
-  tsv_put_int (w, gen.blocks);
-  tsv_put_num (w, o.W);
-  tsv_put_num (w, o.B);
-  tsv_put_num (w, o.d);
-  tsv_put_num (w, o.Os);
-  tsv_put_num (w, o.Or);
-  tsv_put_num (w, o.u);
-  tsv_put_num (w, o.v);
-  tsv_put_num (w, o.M);
-  tsv_put_num (w, b_real);
-  tsv_put_int (w, b_best);
-  tsv_put_num (w, m_best);
-  if (!opt_closed)
-    tsv_put_num (w, m_sim);
-  tsv_end_row (w);
+  diamond_row (w, &o, b_real, b_best, m_best, m_sim);
   tsv_writer_close (w);
   free (prow);
   param_file_free (pfile);
