@@ -232,7 +232,7 @@ static struct poptOption predict_options[] = {
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each)",
     "N" },
-  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+  { "time-unit", 'u', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
     "UNIT" },
   { "tie-order", '\0', POPT_ARG_STRING, &opt_tie_order, 0,
@@ -249,7 +249,7 @@ static struct poptOption predict_options[] = {
 
 static struct poptOption gen_options[] = {
   GEN_OPTIONS,
-  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+  { "time-unit", 'u', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of the work (written as #@time_unit)", "UNIT" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
@@ -263,7 +263,7 @@ static struct poptOption diamond_options[] = {
     "BYTES" },
   MODEL_OPTIONS,
   GEN_OPTIONS,
-  { "time-unit", '\0', POPT_ARG_STRING, &opt_time_unit, 0,
+  { "time-unit", 'u', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of the parameters (written as #@time_unit)", "UNIT" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND

@@ -1071,7 +1071,7 @@ static const struct poptOption fit_options[] = {
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0,
     "hyperbolic (eq. (2), default) or linear (Hockney alpha + beta*x)",
     "MODEL" },
-  { "segments", 's', POPT_ARG_STRING, &opt_segments, 0,
+  { "segments", '\0', POPT_ARG_STRING, &opt_segments, 0,
     "piecewise fit: auto (find the number and places of the breakpoints), "
     "K (find K segments) or at=X1,X2,... (breakpoints given)", "SPEC" },
   { "max-segments", '\0', POPT_ARG_STRING, &opt_max_segments, 0,

@@ -143,7 +143,7 @@ static struct poptOption param_table[] = {
     "bytes a received before the interrupt is taken", "BYTES" },
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_BYTES,
     "message size B", "BYTES" },
-  { "m", 'm', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_M,
+  { "m", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_M,
     "injection rate m per node (open model)", "RATE" },
   { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_T,
     "contention-free inter-message time T (closed model, eq. 7)", "TIME" },
@@ -173,7 +173,7 @@ static struct poptOption net_table[] = {
   { "dims", 'd', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_DIMS,
     "radix of each dimension, dimension 0 (numbered fastest) first, "
     "e.g. 8x4 for Alewife", "KxK..." },
-  { "topology", '\0', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_TOPOLOGY,
+  { "topology", 't', POPT_ARG_STRING, NULL, OPT_SPARAM + PS_TOPOLOGY,
     "mesh (no end-around connections) or torus (default: mesh)", "TYPE" },
   { "torus", '\0', POPT_ARG_NONE, NULL, OPT_TORUS,
     "same as --topology=torus", NULL },
@@ -197,7 +197,7 @@ static struct poptOption net_table[] = {
 };
 
 static struct poptOption run_table[] = {
-  { "params", '\0', POPT_ARG_STRING, NULL, OPT_PARAMS_FILE,
+  { "params", 'p', POPT_ARG_STRING, NULL, OPT_PARAMS_FILE,
     "read parameters from a row of FILE (columns named as options; e.g. "
     "logp-measure --summary)", "FILE" },
   { "where", '\0', POPT_ARG_STRING, NULL, OPT_WHERE,

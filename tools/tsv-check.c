@@ -25,7 +25,7 @@ static struct poptOption options[] = {
     "columns that must hold whole numbers (64-bit counts)", "COL[,COL...]" },
   { "no-na", '\0', POPT_ARG_NONE, &opt_no_na, 0,
     "refuse NA in the --numeric and --integer columns", NULL },
-  { "silent", 's', POPT_ARG_NONE, &opt_silent, 0,
+  { "silent", '\0', POPT_ARG_NONE, &opt_silent, 0,
     "print nothing; only the exit status tells", NULL },
   { "table", '\0', POPT_ARG_NONE, &opt_table, 0,
     "print the rows aligned for a terminal, time units in the header, "
