@@ -314,7 +314,9 @@ eval_sources (struct eval_job *j)
     {
       static struct param_file *pf;
       j->pf = pf = param_file_read (opt_params);
-      param_file_select (pf, opt_where, 0, NULL, &prow);
+      param_file_select (pf, opt_where, 0,
+                         "the file as the input stream (one row each)",
+                         &prow);
       static const unsigned char ab[PARAM_NPARAM] = {
         [PARAM_A] = 1, [PARAM_B] = 1
       };

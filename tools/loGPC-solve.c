@@ -1286,7 +1286,9 @@ open_inputs (struct job *j, const char *input)
         die_usage ("--params - and the input stream cannot both be "
                    "standard input");
       j->pf = param_file_read (o.params_file);
-      param_file_select (j->pf, o.where, 0, NULL, &j->prow);
+      param_file_select (j->pf, o.where, 0,
+                         "the file as the input stream (one row each)",
+                         &j->prow);
     }
   if (o.mapping && strcmp (o.mapping, "identity")
       && strcmp (o.mapping, "random"))
