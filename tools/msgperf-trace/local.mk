@@ -42,3 +42,4 @@ testsuite_unit_trace_calls_SOURCES = testsuite/unit/trace-calls.c
 testsuite_unit_trace_calls_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 testsuite_unit_trace_calls_LDADD = $(MPI_LIBS)
 EXTRA_DIST += testsuite/trace-times.awk
+## bench/trace-overhead and bench/trace-nullsend.c: bench/ is distributed whole.
