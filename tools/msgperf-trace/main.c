@@ -126,6 +126,8 @@ run (int argc, char **argv)
   if (setenv ("LD_PRELOAD", preload, 1) != 0
       || (opt_dir && setenv ("MSGPERF_TRACE_DIR", opt_dir, 1) != 0))
     die ("cannot set the environment: %s", strerror (errno));
+  free (preload);
+  free (lib);
   int nargs = 0;
   while (args[nargs])
     nargs++;
