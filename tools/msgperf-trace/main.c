@@ -137,7 +137,9 @@ run (int argc, char **argv)
   av[nargs] = NULL;
   fflush (NULL);
   execvp (av[0], av);
-  die ("cannot run '%s': %s", av[0], strerror (errno));
+  int e = errno;
+  free (av);
+  die ("cannot run '%s': %s", args[0], strerror (e));
 }
 
 /* ---------------------------------------------------------------- dump */
