@@ -34,6 +34,13 @@ tools_msgperf_trace_msgperf_trace_LDADD = common/trace/libtraceformat.a \
 	$(MSGPERF_LIBS)
 dist_man1_MANS += man/msgperf-trace.1
 
+## The record format alone (every build).
+check_PROGRAMS += testsuite/unit/test-traceformat
+testsuite_unit_test_traceformat_SOURCES = testsuite/unit/test-traceformat.c \
+	testsuite/unit/unit.h
+testsuite_unit_test_traceformat_LDADD = common/trace/libtraceformat.a \
+	$(MSGPERF_LIBS)
+
 ## testsuite/trace.at: MPI programs with known call sequences, traced.
 if HAVE_MPI
 check_PROGRAMS += testsuite/unit/trace-calls
