@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* traceformat.h: the binary per-rank trace of libmsgperf-trace, written
+ * by the tracing library and read by msgperf-trace dump (and later by the
+ * trace-to-schedule step).  Pure code: encoding into and decoding from
+ * memory, no I/O, no exit; both sides use these functions, so the byte
+ * layout is defined once, here.
+ *
+ * A file DIR/trace.RANK is a header of TRACE_HEADER_SIZE bytes and then
+ * NRECORDS records of TRACE_RECORD_SIZE bytes each, all little-endian
+ * whatever the host:
+ *
+ *   header  off size
+ *     magic    0  8  "MPTRACE" and a NUL
+ *     version  8  4  TRACE_VERSION
+ *     recsize 12  4  TRACE_RECORD_SIZE
+ *     rank    16  4  rank in MPI_COMM_WORLD
+ *     size    20  4  size of MPI_COMM_WORLD
+ *     flags   24  4  TRACE_F_* (complete, abort, signal, overflow, ...)
+ *     signal  28  4  the fatal signal that wrote the file, else 0
+ *     t0      32  8  MPI_Wtime at the end of MPI_Init (seconds)
+ *     wtick   40  8  MPI_Wtick (seconds)
+ *     nrec    48  8  number of records that follow
+ *     spare   56  8  zero
+ *
+ *   record  off size
+ *     t_start  0  8  MPI_Wtime when the call was entered (seconds)
+ *     t_end    8  8  MPI_Wtime when it returned
+ *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
+ *                    or -1 for a call that moves no data
+ *     request 24  8  request id (1, 2 ... per rank), or -1
+ *     seq     32  4  0, 1, 2 ... in call order on the rank
+ *     call    36  2  enum trace_call
+ *     flags   38  2  TRACE_R_* (completed, any source, any tag)
+ *     comm    40  4  communicator id (0 world, 1 self, then 2, 3 ... in
+ *                    creation order on the rank), or -1
+ *     peer    44  4  rank in COMM of the destination or (matched) source,
+ *                    or -1; for a TRACE_MEMBER record the world rank
+ *     tag     48  4  tag (the matched one for a receive), or -1
+ *     root    52  4  root of a rooted collective; for TRACE_MEMBER the
+ *                    member's rank in the new communicator; else -1
+ *     aux     56  4  new communicator id of a creation call (-1 for
+ *                    MPI_COMM_NULL), index of the request in the array
+ *                    of MPI_Waitall/any and MPI_Testall, else -1
+ *     spare   60  4  zero
+ *
+ * A communicator creation record is followed by one TRACE_MEMBER record
+ * per member of the new communicator, so that the trace names its world
+ * ranks.  */
+#ifndef MSGPERF_TRACEFORMAT_H
+#define MSGPERF_TRACEFORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_MAGIC "MPTRACE"
+#define TRACE_VERSION 1u
+#define TRACE_HEADER_SIZE 64
+#define TRACE_RECORD_SIZE 64
+
+/* Calls, in the order msgperf-trace(1) lists them.  The names are the
+   "call" column of the dump.  */
+enum trace_call
+{
+  TRACE_INIT, TRACE_FINALIZE,
+  TRACE_SEND, TRACE_SSEND, TRACE_ISEND, TRACE_ISSEND, TRACE_RECV,
+  TRACE_IRECV, TRACE_SENDRECV, TRACE_SENDRECV_RECV, TRACE_PROBE, TRACE_IPROBE, TRACE_WAIT,
+  TRACE_WAITALL, TRACE_WAITANY, TRACE_TEST, TRACE_TESTALL,
+  TRACE_BARRIER, TRACE_BCAST, TRACE_REDUCE, TRACE_ALLREDUCE,
+  TRACE_ALLGATHER, TRACE_ALLTOALL, TRACE_GATHER, TRACE_SCATTER,
+  TRACE_COMM_SPLIT, TRACE_COMM_DUP, TRACE_CART_CREATE, TRACE_MEMBER,
+  TRACE_ABORT,
+  TRACE_NCALLS
+};
+
+/* Header flags.  */
+#define TRACE_F_COMPLETE 1u   /* written by MPI_Finalize */
+#define TRACE_F_ABORT    2u   /* written by MPI_Abort */
+#define TRACE_F_SIGNAL   4u   /* written by a fatal signal's handler */
+#define TRACE_F_OVERFLOW 8u   /* the buffer filled up; later calls lost */
+#define TRACE_F_WTIME_GLOBAL 16u  /* MPI_WTIME_IS_GLOBAL was true */
+
+/* Record flags.  */
+#define TRACE_R_DONE       1u  /* the call completed the operation (a
+                                  blocking call, a test or iprobe whose
+                                  flag was true); not set for MPI_Isend,
+                                  MPI_Irecv and unsuccessful tests */
+#define TRACE_R_ANY_SOURCE 2u  /* posted with MPI_ANY_SOURCE */
+#define TRACE_R_ANY_TAG    4u  /* posted with MPI_ANY_TAG */
+
+struct trace_header
+{
+  uint32_t version;
+  int32_t rank, size;
+  uint32_t flags;
+  int32_t signal;
+  double t0, wtick;
+  uint64_t nrecords;
+};
+
+struct trace_record
+{
+  double t_start, t_end;
+  int64_t bytes, request;
+  uint32_t seq;
+  uint16_t call, flags;
+  int32_t comm, peer, tag, root, aux;
+};
+
+/* Encode into exactly TRACE_HEADER_SIZE / TRACE_RECORD_SIZE bytes.  */
+void trace_encode_header (const struct trace_header *h, unsigned char *out);
+void trace_encode_record (const struct trace_record *r, unsigned char *out);
+
+enum trace_status
+{
+  TRACE_OK,
+  TRACE_SHORT_HEADER,   /* fewer than TRACE_HEADER_SIZE bytes */
+  TRACE_BAD_MAGIC,
+  TRACE_BAD_VERSION,
+  TRACE_BAD_RECSIZE,
+  TRACE_BAD_RANK,       /* rank outside [0, size) or size < 1 */
+  TRACE_TRUNCATED,      /* fewer records than the header counts */
+  TRACE_TRAILING,       /* bytes after the last record */
+  TRACE_BAD_CALL        /* a record's call is not an enum trace_call */
+};
+
+/* Decode the header of a file of LEN bytes at DATA and check it against
+   the length: on TRACE_TRUNCATED and TRACE_TRAILING, *OFFSET is where the
+   file stops being what the header says (the first missing or extra
+   byte); on the other failures the offset of the bad field.  */
+enum trace_status trace_decode_header (const unsigned char *data, size_t len,
+                                       struct trace_header *h,
+                                       size_t *offset);
+
+/* Decode record I (0-based) of a file whose header was accepted; on
+   TRACE_BAD_CALL *OFFSET is the offset of the call field.  */
+enum trace_status trace_decode_record (const unsigned char *data, uint64_t i,
+                                       struct trace_record *r,
+                                       size_t *offset);
+
+/* "bad magic (not a msgperf trace)", ...  */
+const char *trace_strerror (enum trace_status s);
+
+/* The dump's name of CALL ("send", "allreduce", "comm_split" ...), or
+   NULL when CALL is not an enum trace_call.  */
+const char *trace_call_name (unsigned call);
+
+#endif

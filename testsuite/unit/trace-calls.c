@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* trace-calls: MPI programs with known call sequences, for the tests of
+ * libmsgperf-trace (testsuite/trace.at), run under msgperf-trace:
+ *
+ *   trace-calls calls   every traced call kind, in a fixed order
+ *   trace-calls abort   rank 1 calls MPI_Abort (status 3) after a barrier
+ *                       and a receive
+ *   trace-calls term    rank 1 is killed by SIGTERM at the same point
+ *
+ * Ranks pair up (0-1, 2-3 ...: an even number of ranks); every order of
+ * completion the tests check is forced by messages, so that the trace is
+ * the same in every run (only the times differ).  */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void
+fail (const char *what)
+{
+  fprintf (stderr, "trace-calls: %s\n", what);
+  MPI_Abort (MPI_COMM_WORLD, 1);
+}
+
+/* Point-to-point: A is the even rank of a pair, B the odd one.  */
+static void
+pt2pt (int rank)
+{
+  int p = rank ^ 1, a = !(rank & 1), flag;
+  char buf[128], small[4];
+  int go = 0;
+  MPI_Request r[2];
+  MPI_Status st;
+  memset (buf, 0, sizeof buf);
+  if (a)
+    {
+      MPI_Send (buf, 8, MPI_INT, p, 1, MPI_COMM_WORLD);            /* 32 B */
+      MPI_Ssend (buf, 16, MPI_CHAR, p, 2, MPI_COMM_WORLD);
+      MPI_Isend (buf, 100, MPI_BYTE, p, 3, MPI_COMM_WORLD, &r[0]);
+      MPI_Wait (&r[0], MPI_STATUS_IGNORE);
+      /* Probed (tag 4), then found by Iprobe (tag 5) once tag 6 came.  */
+      MPI_Issend (buf, 8, MPI_BYTE, p, 4, MPI_COMM_WORLD, &r[0]);
+      MPI_Isend (buf, 24, MPI_BYTE, p, 5, MPI_COMM_WORLD, &r[1]);
+      MPI_Waitall (2, r, MPI_STATUSES_IGNORE);
+      MPI_Send (buf, 1, MPI_BYTE, p, 6, MPI_COMM_WORLD);
+      /* Tests: tag 7 only after B's go (tag 8), then tag 9.  */
+      MPI_Recv (&go, 0, MPI_INT, p, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send (buf, 4, MPI_BYTE, p, 7, MPI_COMM_WORLD);
+      MPI_Send (buf, 2, MPI_BYTE, p, 9, MPI_COMM_WORLD);
+      /* Waitany: tag 11 first, tag 10 only after B's go (tag 12).  */
+      MPI_Send (buf, 11, MPI_BYTE, p, 11, MPI_COMM_WORLD);
+      MPI_Recv (&go, 0, MPI_INT, p, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send (buf, 10, MPI_BYTE, p, 10, MPI_COMM_WORLD);
+    }
+  else
+    {
+      MPI_Recv (buf, 8, MPI_INT, p, 1, MPI_COMM_WORLD, &st);
+      MPI_Recv (buf, 128, MPI_CHAR, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                MPI_COMM_WORLD, &st);
+      MPI_Irecv (buf, 128, MPI_BYTE, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD,
+                 &r[0]);
+      MPI_Wait (&r[0], &st);
+      MPI_Probe (p, 4, MPI_COMM_WORLD, &st);
+      MPI_Recv (buf, 8, MPI_BYTE, p, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv (buf, 1, MPI_BYTE, p, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Iprobe (p, 5, MPI_COMM_WORLD, &flag, &st);
+      if (!flag)
+        fail ("tag 5 had not arrived before tag 6");
+      MPI_Iprobe (p, 99, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      MPI_Recv (buf, 128, MPI_BYTE, p, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Irecv (buf, 4, MPI_BYTE, p, 7, MPI_COMM_WORLD, &r[0]);
+      MPI_Irecv (small, 2, MPI_BYTE, p, 9, MPI_COMM_WORLD, &r[1]);
+      MPI_Test (&r[0], &flag, MPI_STATUS_IGNORE);        /* not yet */
+      if (flag)
+        fail ("tag 7 completed before it was sent");
+      MPI_Testall (2, r, &flag, MPI_STATUSES_IGNORE);   /* not yet */
+      MPI_Send (&go, 0, MPI_INT, p, 8, MPI_COMM_WORLD);
+      MPI_Wait (&r[1], MPI_STATUS_IGNORE);               /* tag 9 */
+      MPI_Test (&r[0], &flag, &st);                      /* tag 7: came first */
+      if (!flag)
+        fail ("tag 7 not complete after tag 9");
+      int idx;
+      MPI_Irecv (buf, 10, MPI_BYTE, p, 10, MPI_COMM_WORLD, &r[0]);
+      MPI_Irecv (buf + 64, 11, MPI_BYTE, p, 11, MPI_COMM_WORLD, &r[1]);
+      MPI_Waitany (2, r, &idx, &st);
+      if (idx != 1)
+        fail ("waitany did not complete tag 11 first");
+      MPI_Send (&go, 0, MPI_INT, p, 12, MPI_COMM_WORLD);
+      MPI_Waitany (2, r, &idx, &st);
+      MPI_Testall (2, r, &flag, MPI_STATUSES_IGNORE);   /* all null */
+    }
+  /* Both: one exchange.  */
+  MPI_Sendrecv (buf, 3, MPI_INT, p, 13, buf + 64, 3, MPI_INT, p, 13,
+                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void
+collectives (int rank, int size)
+{
+  double d[4] = { 0 }, x = rank, y;
+  int v[64] = { 0 }, w[64];
+  MPI_Barrier (MPI_COMM_WORLD);
+  MPI_Bcast (d, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Reduce (v, w, 2, MPI_INT, MPI_SUM, 1, MPI_COMM_WORLD);
+  MPI_Allreduce (&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allgather (v, 3, MPI_INT, w, 3, MPI_INT, MPI_COMM_WORLD);
+  MPI_Alltoall (v, 2, MPI_INT, w, 2, MPI_INT, MPI_COMM_WORLD);
+  MPI_Gather (v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Scatter (v, 1, MPI_INT, w, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  (void) size;
+}
+
+/* Split by parity, ranks reversed (key -rank); a duplicate of the world;
+   a periodic ring.  One call on each.  */
+static void
+communicators (int rank, int size)
+{
+  MPI_Comm half, dup, ring;
+  int dims[1] = { size }, periods[1] = { 1 }, v = rank, s;
+  MPI_Comm_split (MPI_COMM_WORLD, rank % 2, -rank, &half);
+  MPI_Comm_dup (MPI_COMM_WORLD, &dup);
+  MPI_Cart_create (MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+  MPI_Allreduce (&v, &s, 1, MPI_INT, MPI_SUM, half);
+  MPI_Barrier (dup);
+  MPI_Sendrecv (&v, 1, MPI_INT, (rank + 1) % size, 14, &s, 1, MPI_INT,
+                (rank + size - 1) % size, 14, ring, MPI_STATUS_IGNORE);
+  MPI_Comm_free (&half);
+  MPI_Comm_free (&dup);
+  MPI_Comm_free (&ring);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rank, size;
+  MPI_Init (&argc, &argv);
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  const char *mode = argc > 1 ? argv[1] : "calls";
+  if (size % 2)
+    fail ("needs an even number of ranks");
+  if (strcmp (mode, "calls") == 0)
+    {
+      pt2pt (rank);
+      collectives (rank, size);
+      communicators (rank, size);
+    }
+  else if (strcmp (mode, "abort") == 0 || strcmp (mode, "term") == 0)
+    {
+      int x = 0;
+      MPI_Barrier (MPI_COMM_WORLD);
+      if (rank == 0)
+        MPI_Send (&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+      if (rank == 1)
+        {
+          MPI_Recv (&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          if (mode[0] == 'a')
+            MPI_Abort (MPI_COMM_WORLD, 3);
+          raise (SIGTERM);
+        }
+      /* The others wait for a message that never comes.  */
+      MPI_Recv (&x, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD,
+                MPI_STATUS_IGNORE);
+    }
+  else
+    fail ("unknown mode (calls, abort, term)");
+  MPI_Finalize ();
+  return 0;
+}

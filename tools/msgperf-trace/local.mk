@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+## msgperf-trace: the PMPI tracing library, its wrapper and the trace
+## reader (issue 25, item 1).
+##
+## libmsgperf-trace.so is a shared object that the project builds without
+## libtool: automake refuses PROGRAMS in libdir and LTLIBRARIES without
+## libtool, so it is a program of its own directory variable (tracelibdir,
+## which is libdir), linked with -shared.  make install, uninstall and
+## distcheck handle it like any program; under ./configure --without-mpi
+## (HAVE_MPI false) it is not built.  It is compiled without the
+## sanitizer flags: it is preloaded into programs that may not be built
+## with them.
+tracelibdir = $(libdir)
+tracelib_PROGRAMS =
+if HAVE_MPI
+tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
+endif
+tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
+	tools/msgperf-trace/wrap.c tools/msgperf-trace/tracebuf.c \
+	tools/msgperf-trace/tracebuf.h \
+	common/trace/traceformat.c common/trace/traceformat.h
+tools_msgperf_trace_libmsgperf_trace_so_CFLAGS = -std=c11 $(WARN_CFLAGS) \
+	$(MPI_CFLAGS) -fPIC
+tools_msgperf_trace_libmsgperf_trace_so_LDFLAGS = -shared -fPIC
+tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
+
+## The wrapper and reader: no MPI (it execs the traced program), so it is
+## built, and reads traces, in every configuration.
+bin_PROGRAMS += tools/msgperf-trace/msgperf-trace
+tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c
+tools_msgperf_trace_msgperf_trace_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DTRACE_LIBDIR='"$(libdir)"'
+tools_msgperf_trace_msgperf_trace_LDADD = common/trace/libtraceformat.a \
+	$(MSGPERF_LIBS)
+dist_man1_MANS += man/msgperf-trace.1
+
+## The record format alone (every build).
+check_PROGRAMS += testsuite/unit/test-traceformat
+testsuite_unit_test_traceformat_SOURCES = testsuite/unit/test-traceformat.c \
+	testsuite/unit/unit.h
+testsuite_unit_test_traceformat_LDADD = common/trace/libtraceformat.a \
+	$(MSGPERF_LIBS)
+
+## testsuite/trace.at: MPI programs with known call sequences, traced.
+if HAVE_MPI
+check_PROGRAMS += testsuite/unit/trace-calls
+endif
+testsuite_unit_trace_calls_SOURCES = testsuite/unit/trace-calls.c
+testsuite_unit_trace_calls_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+testsuite_unit_trace_calls_LDADD = $(MPI_LIBS)
+EXTRA_DIST += testsuite/trace-times.awk
+## bench/trace-overhead and bench/trace-nullsend.c: bench/ is distributed whole.

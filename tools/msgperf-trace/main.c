@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* msgperf-trace: run an MPI program with libmsgperf-trace preloaded
+ *
+ *   mpiexec -np 8 msgperf-trace [--dir DIR] ./app args
+ *
+ * (every rank runs this wrapper, which sets LD_PRELOAD and
+ * MSGPERF_TRACE_DIR and execs the program), and read what it wrote:
+ *
+ *   msgperf-trace dump DIR
+ *
+ * prints the records of DIR/trace.RANK as a msgperf stream.  The byte
+ * layout is common/trace/traceformat.h's, shared with the library.  */
+#define _GNU_SOURCE 1
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "num.h"
+#include "readfile.h"
+#include "traceformat.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+#ifndef TRACE_LIBDIR
+# define TRACE_LIBDIR "/usr/local/lib"
+#endif
+#define TRACE_LIBNAME "libmsgperf-trace.so"
+
+/* ---------------------------------------------------------------- run */
+
+/* The library: $MSGPERF_TRACE_LIB, else beside this program (the build
+   tree), else the installed one in libdir.  */
+static char *
+library_path (void)
+{
+  const char *env = getenv ("MSGPERF_TRACE_LIB");
+  if (env && *env)
+    {
+      if (access (env, R_OK) != 0)
+        die ("MSGPERF_TRACE_LIB='%s': %s", env, strerror (errno));
+      return xstrdup (env);
+    }
+  char exe[PATH_MAX];
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0)
+    {
+      exe[n] = '\0';
+      char *slash = strrchr (exe, '/');
+      if (slash)
+        {
+          slash[1] = '\0';
+          size_t len = strlen (exe) + sizeof TRACE_LIBNAME;
+          char *p = xmalloc (len);
+          snprintf (p, len, "%s%s", exe, TRACE_LIBNAME);
+          if (access (p, R_OK) == 0)
+            return p;
+          free (p);
+        }
+    }
+  const char *inst = TRACE_LIBDIR "/" TRACE_LIBNAME;
+  if (access (inst, R_OK) != 0)
+    die ("cannot find the tracing library '%s': %s (msgperf is built "
+         "without it under ./configure --without-mpi; MSGPERF_TRACE_LIB "
+         "names another)", inst, strerror (errno));
+  return xstrdup (inst);
+}
+
+static char *opt_dir;
+
+static struct poptOption run_options[] = {
+  { "dir", 'd', POPT_ARG_STRING, &opt_dir, 0,
+    "write the traces to DIR/trace.RANK (default: $MSGPERF_TRACE_DIR, "
+    "else msgperf-trace)", "DIR" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static void
+run_help (FILE *fp)
+{
+  fprintf (fp, "\nSubcommand:\n"
+           "  dump DIR       print the traces of DIR as a msgperf stream "
+           "('msgperf-trace dump --help')\n");
+}
+
+static int
+run (int argc, char **argv)
+{
+  cli_help_hook = run_help;
+  /* Options end at the program's name: its own options are its own.  */
+  poptContext con = poptGetContext (cli.program, argc, (const char **) argv,
+                                    run_options, POPT_CONTEXT_POSIXMEHARDER);
+  cli_context = con;
+  poptSetOtherOptionHelp (con, "[OPTION...] PROGRAM [ARG...]");
+  int rc;
+  while ((rc = poptGetNextOpt (con)) > 0)
+    ;
+  if (rc < -1)
+    die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
+               poptStrerror (rc));
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("no program to run (msgperf-trace [--dir DIR] PROGRAM "
+               "[ARG...])");
+  if (opt_dir && !*opt_dir)
+    die_usage ("--dir: empty directory name");
+  char *lib = library_path ();
+  const char *old = getenv ("LD_PRELOAD");
+  size_t len = strlen (lib) + (old ? strlen (old) + 1 : 0) + 1;
+  char *preload = xmalloc (len);
+  /* After what is already preloaded: a sanitizer's runtime must stay
+     first.  */
+  if (old && *old)
+    snprintf (preload, len, "%s %s", old, lib);
+  else
+    snprintf (preload, len, "%s", lib);
+  if (setenv ("LD_PRELOAD", preload, 1) != 0
+      || (opt_dir && setenv ("MSGPERF_TRACE_DIR", opt_dir, 1) != 0))
+    die ("cannot set the environment: %s", strerror (errno));
+  free (preload);
+  free (lib);
+  int nargs = 0;
+  while (args[nargs])
+    nargs++;
+  char **av = xmalloc ((size_t) (nargs + 1) * sizeof *av);
+  for (int i = 0; i < nargs; i++)
+    av[i] = (char *) args[i];
+  av[nargs] = NULL;
+  fflush (NULL);
+  execvp (av[0], av);
+  int e = errno;
+  free (av);
+  die ("cannot run '%s': %s", args[0], strerror (e));
+}
+
+/* ---------------------------------------------------------------- dump */
+
+struct rank_trace
+{
+  char *path;
+  unsigned char *data;
+  size_t len;
+  struct trace_header h;
+};
+
+/* "DIR/trace.RANK" names: the rank, or -1.  */
+static long
+trace_rank_of (const char *name)
+{
+  if (strncmp (name, "trace.", 6) != 0 || !name[6])
+    return -1;
+  long r = 0;
+  for (const char *p = name + 6; *p; p++)
+    {
+      if (*p < '0' || *p > '9' || r > 100000000)
+        return -1;
+      r = 10 * r + (*p - '0');
+    }
+  return r;
+}
+
+static void
+put_opt (tsv_writer *w, int64_t v)
+{
+  if (v == -1)
+    tsv_put_na (w);
+  else
+    tsv_put_int (w, v);
+}
+
+/* A time read from MPI_Wtime, in microseconds, to the timer's
+   resolution.  */
+static void
+put_time (tsv_writer *w, double us, double tick_us)
+{
+  char buf[NUM_BUFSIZE];
+  num_format_measured (us, tick_us, -1, buf);
+  tsv_put_str (w, buf);
+}
+
+static const char *
+wild_name (unsigned flags)
+{
+  switch (flags & (TRACE_R_ANY_SOURCE | TRACE_R_ANY_TAG))
+    {
+    case TRACE_R_ANY_SOURCE: return "source";
+    case TRACE_R_ANY_TAG: return "tag";
+    case TRACE_R_ANY_SOURCE | TRACE_R_ANY_TAG: return "both";
+    default: return "none";
+    }
+}
+
+static const char *
+why_incomplete (const struct trace_header *h, char *buf, size_t n)
+{
+  if (h->flags & TRACE_F_ABORT)
+    snprintf (buf, n, "abort");
+  else if (h->flags & TRACE_F_SIGNAL)
+    snprintf (buf, n, "signal %d", (int) h->signal);
+  else if (h->flags & TRACE_F_OVERFLOW)
+    snprintf (buf, n, "overflow");
+  else if (!(h->flags & TRACE_F_COMPLETE))
+    snprintf (buf, n, "unfinished");
+  else
+    return NULL;
+  return buf;
+}
+
+static struct poptOption dump_options[] = {
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static int
+dump (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("dump: missing DIR (the --dir of the traced run)");
+  if (args[1])
+    die_usage ("dump: one DIR only, got also '%s'", args[1]);
+  const char *dir = args[0];
+
+  DIR *d = opendir (dir);
+  if (!d)
+    die ("%s: cannot open the trace directory: %s", dir, strerror (errno));
+  struct rank_trace *t = NULL;
+  size_t nt = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir (d)))
+    {
+      long r = trace_rank_of (e->d_name);
+      if (r < 0)
+        continue;
+      if (nt == cap)
+        {
+          cap = cap ? 2 * cap : 16;
+          t = xrealloc (t, cap * sizeof *t);
+        }
+      size_t len = strlen (dir) + strlen (e->d_name) + 2;
+      t[nt].path = xmalloc (len);
+      snprintf (t[nt].path, len, "%s/%s", dir, e->d_name);
+      t[nt].h.rank = (int32_t) r;
+      nt++;
+    }
+  closedir (d);
+  if (nt == 0)
+    die ("%s: no trace files (trace.RANK) in the directory", dir);
+
+  /* By rank.  */
+  for (size_t i = 1; i < nt; i++)
+    for (size_t j = i; j > 0 && t[j - 1].h.rank > t[j].h.rank; j--)
+      {
+        struct rank_trace tmp = t[j];
+        t[j] = t[j - 1];
+        t[j - 1] = tmp;
+      }
+
+  /* Read and check every file before printing anything.  */
+  int32_t size = -1;
+  for (size_t i = 0; i < nt; i++)
+    {
+      int32_t named = t[i].h.rank;
+      char *text;
+      enum readfile_status rs = read_file (t[i].path, 0, &text, &t[i].len);
+      if (rs != READFILE_OK)
+        die ("%s: %s%s%s", t[i].path, readfile_strerror (rs),
+             rs == READFILE_OPEN || rs == READFILE_READ ? ": " : "",
+             rs == READFILE_OPEN || rs == READFILE_READ
+             ? strerror (errno) : "");
+      t[i].data = (unsigned char *) text;
+      size_t off;
+      enum trace_status ts = trace_decode_header (t[i].data, t[i].len,
+                                                  &t[i].h, &off);
+      if (ts != TRACE_OK)
+        die ("%s:%zu: %s", t[i].path, off, trace_strerror (ts));
+      if (t[i].h.rank != named)
+        die ("%s:16: the header's rank %d is not the file name's %d",
+             t[i].path, (int) t[i].h.rank, (int) named);
+      if (size < 0)
+        size = t[i].h.size;
+      else if (t[i].h.size != size)
+        die ("%s:20: world size %d, other files of '%s' say %d", t[i].path,
+             (int) t[i].h.size, dir, (int) size);
+      for (uint64_t k = 0; k < t[i].h.nrecords; k++)
+        {
+          struct trace_record r;
+          ts = trace_decode_record (t[i].data, k, &r, &off);
+          if (ts != TRACE_OK)
+            die ("%s:%zu: %s %u", t[i].path, off, trace_strerror (ts),
+                 (unsigned) r.call);
+        }
+    }
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "dump");
+  tsv_meta (w, "nprocs", "%d", (int) size);
+  tsv_meta (w, "trace_dir", "%s", dir);
+  int complete = (int32_t) nt == size;
+  char missing[256] = "";
+  for (int32_t r = 0, i = 0; r < size; r++)
+    {
+      if ((size_t) i < nt && t[i].h.rank == r)
+        {
+          i++;
+          continue;
+        }
+      size_t l = strlen (missing);
+      if (l < sizeof missing - 16)
+        snprintf (missing + l, sizeof missing - l, "%s%d", l ? " " : "",
+                  (int) r);
+    }
+  if (*missing)
+    {
+      tsv_meta (w, "trace_missing_ranks", "%s", missing);
+      warn ("%s: no trace of rank(s) %s of %d", dir, missing, (int) size);
+    }
+  for (size_t i = 0; i < nt; i++)
+    {
+      char why[64];
+      if (why_incomplete (&t[i].h, why, sizeof why))
+        {
+          complete = 0;
+          char key[64];
+          snprintf (key, sizeof key, "trace_rank_%d", (int) t[i].h.rank);
+          tsv_meta (w, key, "incomplete (%s)", why);
+          warn ("%s: incomplete (%s)", t[i].path, why);
+        }
+    }
+  tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  tsv_meta (w, "wtick", "%g", nt ? t[0].h.wtick : 0.0);
+  tsv_meta_time_unit (w, "us");
+  static const char *const cols[] = {
+    "rank", "seq", "call", "t_start", "t_end", "comm", "peer", "tag",
+    "bytes", "root", "request", "complete", "wild", "aux", "compute"
+  };
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  for (size_t i = 0; i < nt; i++)
+    {
+      const struct trace_header *h = &t[i].h;
+      double tick = h->wtick > 0 ? h->wtick * 1e6 : 0;
+      double prev_end = 0;
+      for (uint64_t k = 0; k < h->nrecords; k++)
+        {
+          struct trace_record r;
+          size_t off;
+          trace_decode_record (t[i].data, k, &r, &off);
+          double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
+          tsv_put_int (w, h->rank);
+          tsv_put_int (w, r.seq);
+          tsv_put_str (w, trace_call_name (r.call));
+          put_time (w, ts, tick);
+          put_time (w, te, tick);
+          put_opt (w, r.comm);
+          put_opt (w, r.peer);
+          put_opt (w, r.tag);
+          put_opt (w, r.bytes);
+          put_opt (w, r.root);
+          put_opt (w, r.request);
+          tsv_put_int (w, (r.flags & TRACE_R_DONE) != 0);
+          tsv_put_str (w, wild_name (r.flags));
+          put_opt (w, r.aux);
+          /* The time the rank spent outside MPI before this call (0 for
+             the second record of one call: waitall, sendrecv_recv ...).  */
+          if (k == 0)
+            tsv_put_na (w);
+          else
+            put_time (w, ts > prev_end ? ts - prev_end : 0, tick);
+          if (te > prev_end || k == 0)
+            prev_end = te;
+          tsv_end_row (w);
+        }
+    }
+  tsv_writer_close (w);
+  for (size_t i = 0; i < nt; i++)
+    {
+      free (t[i].path);
+      free (t[i].data);
+    }
+  free (t);
+  poptFreeContext (con);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init ("msgperf-trace", argc, argv);
+  if (argc >= 2 && strcmp (argv[1], "dump") == 0)
+    {
+      cli.subcommand = "dump";
+      argv[1] = (char *) "msgperf-trace dump";
+      return dump (argc - 1, (const char **) argv + 1);
+    }
+  return run (argc, argv);
+}

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* wrap.c: the MPI calls libmsgperf-trace interposes (MPI profiling
+   interface: each MPI_X times and calls PMPI_X, then records it).  What
+   each record holds is listed in msgperf-trace(1), RECORDS.  */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "tracebuf.h"
+
+static double
+now (void)
+{
+  return PMPI_Wtime ();
+}
+
+static int64_t
+nbytes (int count, MPI_Datatype type)
+{
+  int size = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS)
+    return -1;
+  return (int64_t) count * size;
+}
+
+/* Bytes a receive got, from its status.  */
+static int64_t
+got_bytes (const MPI_Status *st)
+{
+  int n = 0;
+  if (PMPI_Get_count (st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+    return -1;
+  return n;
+}
+
+static int32_t
+comm_id (MPI_Comm comm)
+{
+  if (comm == MPI_COMM_NULL)
+    return -1;
+  int32_t id = tracebuf_comm_id ((uintptr_t) comm);
+  /* Made by a call the library does not trace (MPI_Comm_create ...): an
+     id at its first use, without member records.  */
+  return id >= 0 ? id : tracebuf_comm_add ((uintptr_t) comm);
+}
+
+/* A new record of CALL on COMM from T0 to T1, or NULL (buffer full).  */
+static struct trace_record *
+rec (enum trace_call call, double t0, double t1, MPI_Comm comm)
+{
+  struct trace_record *r = tracebuf_next ();
+  if (!r)
+    return NULL;
+  r->call = (uint16_t) call;
+  r->t_start = t0;
+  r->t_end = t1;
+  r->comm = comm == MPI_COMM_NULL ? -1 : comm_id (comm);
+  r->flags = TRACE_R_DONE;
+  return r;
+}
+
+static uint16_t
+wild (int source, int tag)
+{
+  return (uint16_t) ((source == MPI_ANY_SOURCE ? TRACE_R_ANY_SOURCE : 0)
+                     | (tag == MPI_ANY_TAG ? TRACE_R_ANY_TAG : 0));
+}
+
+/* ---------------------------------------------------------------- init */
+static void
+start (void)
+{
+  int rank = 0, size = 1, flag = 0, *global = NULL;
+  PMPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size (MPI_COMM_WORLD, &size);
+  PMPI_Comm_get_attr (MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &global, &flag);
+  double t0 = now ();
+  if (tracebuf_start (rank, size, t0, PMPI_Wtick (),
+                      flag && global && *global) != 0)
+    return;
+  tracebuf_comm_add ((uintptr_t) MPI_COMM_WORLD);
+  tracebuf_comm_add ((uintptr_t) MPI_COMM_SELF);
+  if (rec (TRACE_INIT, t0, t0, MPI_COMM_WORLD))
+    tracebuf_commit ();
+}
+
+int
+MPI_Init (int *argc, char ***argv)
+{
+  int rc = PMPI_Init (argc, argv);
+  if (rc == MPI_SUCCESS)
+    start ();
+  return rc;
+}
+
+int
+MPI_Init_thread (int *argc, char ***argv, int required, int *provided)
+{
+  int rc = PMPI_Init_thread (argc, argv, required, provided);
+  if (rc == MPI_SUCCESS)
+    start ();
+  return rc;
+}
+
+int
+MPI_Finalize (void)
+{
+  if (tracebuf_on)
+    {
+      double t = now ();
+      if (rec (TRACE_FINALIZE, t, t, MPI_COMM_WORLD))
+        tracebuf_commit ();
+      tracebuf_write (TRACE_F_COMPLETE);
+    }
+  return PMPI_Finalize ();
+}
+
+int
+MPI_Abort (MPI_Comm comm, int errorcode)
+{
+  if (tracebuf_on)
+    {
+      double t = now ();
+      struct trace_record *r = rec (TRACE_ABORT, t, t, comm);
+      if (r)
+        {
+          r->tag = errorcode;
+          tracebuf_commit ();
+        }
+      tracebuf_write (TRACE_F_ABORT);
+    }
+  return PMPI_Abort (comm, errorcode);
+}
+
+/* ---------------------------------------------------------------- sends */
+static int
+send_like (enum trace_call call, double t0, int rc, int count,
+           MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+  double t1 = now ();
+  struct trace_record *r = rec (call, t0, t1, comm);
+  if (r)
+    {
+      r->peer = dest;
+      r->tag = tag;
+      r->bytes = nbytes (count, type);
+      tracebuf_commit ();
+    }
+  return rc;
+}
+
+int
+MPI_Send (const void *buf, int count, MPI_Datatype type, int dest, int tag,
+          MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Send (buf, count, type, dest, tag, comm);
+  double t0 = now ();
+  int rc = PMPI_Send (buf, count, type, dest, tag, comm);
+  return send_like (TRACE_SEND, t0, rc, count, type, dest, tag, comm);
+}
+
+int
+MPI_Ssend (const void *buf, int count, MPI_Datatype type, int dest, int tag,
+           MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Ssend (buf, count, type, dest, tag, comm);
+  double t0 = now ();
+  int rc = PMPI_Ssend (buf, count, type, dest, tag, comm);
+  return send_like (TRACE_SSEND, t0, rc, count, type, dest, tag, comm);
+}
+
+/* A non-blocking send or receive just posted: its record and request.  */
+static int
+post (enum trace_call call, double t0, int rc, int count, MPI_Datatype type,
+      int peer, int tag, MPI_Comm comm, MPI_Request *req)
+{
+  double t1 = now ();
+  struct tracebuf_req p;
+  memset (&p, 0, sizeof p);
+  p.bytes = nbytes (count, type);
+  p.comm = comm_id (comm);
+  p.peer = peer == MPI_ANY_SOURCE ? -1 : peer;
+  p.tag = tag == MPI_ANY_TAG ? -1 : tag;
+  p.call = (uint16_t) call;
+  p.flags = call == TRACE_IRECV ? wild (peer, tag) : 0;
+  int64_t id = rc == MPI_SUCCESS
+               ? tracebuf_request_new ((uintptr_t) *req, &p) : -1;
+  struct trace_record *r = rec (call, t0, t1, comm);
+  if (r)
+    {
+      r->peer = p.peer;
+      r->tag = p.tag;
+      r->bytes = p.bytes;
+      r->request = id;
+      r->flags = p.flags;   /* posted, not done */
+      tracebuf_commit ();
+    }
+  return rc;
+}
+
+int
+MPI_Isend (const void *buf, int count, MPI_Datatype type, int dest, int tag,
+           MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Isend (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Isend (buf, count, type, dest, tag, comm, req);
+  return post (TRACE_ISEND, t0, rc, count, type, dest, tag, comm, req);
+}
+
+int
+MPI_Issend (const void *buf, int count, MPI_Datatype type, int dest, int tag,
+            MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Issend (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Issend (buf, count, type, dest, tag, comm, req);
+  return post (TRACE_ISSEND, t0, rc, count, type, dest, tag, comm, req);
+}
+
+int
+MPI_Irecv (void *buf, int count, MPI_Datatype type, int source, int tag,
+           MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Irecv (buf, count, type, source, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Irecv (buf, count, type, source, tag, comm, req);
+  return post (TRACE_IRECV, t0, rc, count, type, source, tag, comm, req);
+}
+
+/* ---------------------------------------------------------------- receives
+   The record of a completed receive (or probe): the matched source and
+   tag from the status, the bytes it holds.  */
+static void
+matched (enum trace_call call, double t0, double t1, MPI_Comm comm,
+         int source, int tag, const MPI_Status *st, int done)
+{
+  struct trace_record *r = rec (call, t0, t1, comm);
+  if (!r)
+    return;
+  r->flags = wild (source, tag);
+  if (done)
+    {
+      r->flags |= TRACE_R_DONE;
+      r->peer = st->MPI_SOURCE;
+      r->tag = st->MPI_TAG;
+      r->bytes = got_bytes (st);
+    }
+  else
+    {
+      r->peer = source == MPI_ANY_SOURCE ? -1 : source;
+      r->tag = tag == MPI_ANY_TAG ? -1 : tag;
+    }
+  tracebuf_commit ();
+}
+
+int
+MPI_Recv (void *buf, int count, MPI_Datatype type, int source, int tag,
+          MPI_Comm comm, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Recv (buf, count, type, source, tag, comm, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Recv (buf, count, type, source, tag, comm, st);
+  matched (TRACE_RECV, t0, now (), comm, source, tag, st, 1);
+  return rc;
+}
+
+int
+MPI_Probe (int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Probe (source, tag, comm, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Probe (source, tag, comm, st);
+  matched (TRACE_PROBE, t0, now (), comm, source, tag, st, 1);
+  return rc;
+}
+
+int
+MPI_Iprobe (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Iprobe (source, tag, comm, flag, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Iprobe (source, tag, comm, flag, st);
+  matched (TRACE_IPROBE, t0, now (), comm, source, tag, st, *flag);
+  return rc;
+}
+
+/* The send half ("sendrecv") and the receive half ("sendrecv_recv") of
+   one call, with the same times.  */
+int
+MPI_Sendrecv (const void *sbuf, int scount, MPI_Datatype stype, int dest,
+              int stag, void *rbuf, int rcount, MPI_Datatype rtype,
+              int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Sendrecv (sbuf, scount, stype, dest, stag, rbuf, rcount,
+                          rtype, source, rtag, comm, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Sendrecv (sbuf, scount, stype, dest, stag, rbuf, rcount,
+                          rtype, source, rtag, comm, st);
+  double t1 = now ();
+  struct trace_record *r = rec (TRACE_SENDRECV, t0, t1, comm);
+  if (r)
+    {
+      r->peer = dest;
+      r->tag = stag;
+      r->bytes = nbytes (scount, stype);
+      tracebuf_commit ();
+    }
+  matched (TRACE_SENDRECV_RECV, t0, t1, comm, source, rtag, st, 1);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- waits
+   One record per request a call completes (or, for an unsuccessful test,
+   per request it looked at), with what the request posted; a receive's
+   peer, tag and bytes come from its status.  */
+static void
+completion (enum trace_call call, double t0, double t1, uintptr_t key,
+            const MPI_Status *st, int done, int index)
+{
+  struct tracebuf_req p;
+  if (done)
+    tracebuf_request_take (key, &p);
+  else
+    tracebuf_request_peek (key, &p);
+  struct trace_record *r = tracebuf_next ();
+  if (!r)
+    return;
+  r->call = (uint16_t) call;
+  r->t_start = t0;
+  r->t_end = t1;
+  r->comm = p.comm;
+  r->request = p.id;
+  r->peer = p.peer;
+  r->tag = p.tag;
+  r->bytes = p.bytes;
+  r->aux = index;
+  r->flags = (uint16_t) (p.flags | (done ? TRACE_R_DONE : 0));
+  if (done && st && p.call == TRACE_IRECV)
+    {
+      r->peer = st->MPI_SOURCE;
+      r->tag = st->MPI_TAG;
+      r->bytes = got_bytes (st);
+    }
+  tracebuf_commit ();
+}
+
+/* The handles of COUNT requests before a call replaces them.  */
+static uintptr_t *
+keys_of (int count, const MPI_Request *reqs, uintptr_t *small, size_t nsmall)
+{
+  uintptr_t *k = count > 0 && (size_t) count <= nsmall
+                 ? small : malloc ((count > 0 ? (size_t) count : 1) * sizeof *k);
+  if (!k)
+    return NULL;
+  for (int i = 0; i < count; i++)
+    k[i] = reqs[i] == MPI_REQUEST_NULL ? 0 : (uintptr_t) reqs[i];
+  return k;
+}
+
+int
+MPI_Wait (MPI_Request *req, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Wait (req, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  uintptr_t key = *req == MPI_REQUEST_NULL ? 0 : (uintptr_t) *req;
+  double t0 = now ();
+  int rc = PMPI_Wait (req, st);
+  completion (TRACE_WAIT, t0, now (), key, st, 1, -1);
+  return rc;
+}
+
+int
+MPI_Test (MPI_Request *req, int *flag, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Test (req, flag, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  uintptr_t key = *req == MPI_REQUEST_NULL ? 0 : (uintptr_t) *req;
+  double t0 = now ();
+  int rc = PMPI_Test (req, flag, st);
+  completion (TRACE_TEST, t0, now (), key, st, *flag, -1);
+  return rc;
+}
+
+/* Waitall and Testall: COUNT statuses of our own when the caller
+   ignores them.  */
+static int
+all (enum trace_call call, int count, MPI_Request reqs[], int *flag,
+     MPI_Status statuses[])
+{
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own_small[16], *own = NULL;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE)
+    {
+      own = count <= 16 ? own_small
+            : malloc ((size_t) count * sizeof *own);
+      st = own ? own : MPI_STATUSES_IGNORE;
+    }
+  double t0 = now ();
+  int rc = call == TRACE_WAITALL ? PMPI_Waitall (count, reqs, st)
+           : PMPI_Testall (count, reqs, flag, st);
+  double t1 = now ();
+  int done = call == TRACE_WAITALL || *flag;
+  int any = 0;
+  for (int i = 0; keys && i < count; i++)
+    if (keys[i])
+      {
+        completion (call, t0, t1, keys[i],
+                    st == MPI_STATUSES_IGNORE ? NULL : &st[i], done, i);
+        any = 1;
+      }
+  if (!any)
+    {
+      struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  if (own != own_small)
+    free (own);
+  return rc;
+}
+
+int
+MPI_Waitall (int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Waitall (count, reqs, statuses);
+  return all (TRACE_WAITALL, count, reqs, NULL, statuses);
+}
+
+int
+MPI_Testall (int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Testall (count, reqs, flag, statuses);
+  return all (TRACE_TESTALL, count, reqs, flag, statuses);
+}
+
+int
+MPI_Waitany (int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Waitany (count, reqs, index, status);
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Waitany (count, reqs, index, st);
+  double t1 = now ();
+  if (keys && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
+    completion (TRACE_WAITANY, t0, t1, keys[*index], st, 1, *index);
+  else
+    {
+      struct trace_record *r = rec (TRACE_WAITANY, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- collectives */
+static int
+coll (enum trace_call call, double t0, int rc, MPI_Comm comm, int root,
+      int64_t bytes)
+{
+  struct trace_record *r = rec (call, t0, now (), comm);
+  if (r)
+    {
+      r->root = root;
+      r->bytes = bytes;
+      tracebuf_commit ();
+    }
+  return rc;
+}
+
+int
+MPI_Barrier (MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Barrier (comm);
+  double t0 = now ();
+  int rc = PMPI_Barrier (comm);
+  return coll (TRACE_BARRIER, t0, rc, comm, -1, 0);
+}
+
+int
+MPI_Bcast (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Bcast (buf, count, type, root, comm);
+  double t0 = now ();
+  int rc = PMPI_Bcast (buf, count, type, root, comm);
+  return coll (TRACE_BCAST, t0, rc, comm, root, nbytes (count, type));
+}
+
+int
+MPI_Reduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+            MPI_Op op, int root, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
+  double t0 = now ();
+  int rc = PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
+  return coll (TRACE_REDUCE, t0, rc, comm, root, nbytes (count, type));
+}
+
+int
+MPI_Allreduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
+  double t0 = now ();
+  int rc = PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
+  return coll (TRACE_ALLREDUCE, t0, rc, comm, -1, nbytes (count, type));
+}
+
+/* The bytes one rank contributes: the send side, or the receive side's
+   block when the send buffer is MPI_IN_PLACE.  */
+static int64_t
+block (const void *sbuf, int scount, MPI_Datatype stype, int rcount,
+       MPI_Datatype rtype)
+{
+  return sbuf == MPI_IN_PLACE ? nbytes (rcount, rtype)
+                              : nbytes (scount, stype);
+}
+
+int
+MPI_Allgather (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+               int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Allgather (sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  double t0 = now ();
+  int rc = PMPI_Allgather (sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  return coll (TRACE_ALLGATHER, t0, rc, comm, -1,
+               block (sbuf, scount, stype, rcount, rtype));
+}
+
+int
+MPI_Alltoall (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+              int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Alltoall (sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  double t0 = now ();
+  int rc = PMPI_Alltoall (sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  return coll (TRACE_ALLTOALL, t0, rc, comm, -1,
+               block (sbuf, scount, stype, rcount, rtype));
+}
+
+int
+MPI_Gather (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Gather (sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  double t0 = now ();
+  int rc = PMPI_Gather (sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  return coll (TRACE_GATHER, t0, rc, comm, root,
+               block (sbuf, scount, stype, rcount, rtype));
+}
+
+int
+MPI_Scatter (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+  if (!tracebuf_on)
+    return PMPI_Scatter (sbuf, scount, stype, rbuf, rcount, rtype, root,
+                         comm);
+  double t0 = now ();
+  int rc = PMPI_Scatter (sbuf, scount, stype, rbuf, rcount, rtype, root,
+                         comm);
+  /* The block each rank receives (the root's send block when it receives
+     in place).  */
+  int64_t b = rbuf == MPI_IN_PLACE ? nbytes (scount, stype)
+                                   : nbytes (rcount, rtype);
+  return coll (TRACE_SCATTER, t0, rc, comm, root, b);
+}
+
+/* ---------------------------------------------------------------- communicators
+   The creation record (comm: the parent, aux: the new id), then one member
+   record per rank of the new communicator (peer: its world rank, root:
+   its rank in the new communicator).  */
+static int
+created (enum trace_call call, double t0, int rc, MPI_Comm parent,
+         MPI_Comm made)
+{
+  double t1 = now ();
+  int32_t id = -1;
+  int n = 0;
+  if (rc == MPI_SUCCESS && made != MPI_COMM_NULL)
+    {
+      id = tracebuf_comm_add ((uintptr_t) made);
+      PMPI_Comm_size (made, &n);
+    }
+  struct trace_record *r = rec (call, t0, t1, parent);
+  if (!r)
+    return rc;
+  r->aux = id;
+  tracebuf_commit ();
+  if (n <= 0)
+    return rc;
+  int *mine = malloc ((size_t) n * sizeof *mine);
+  int *world = malloc ((size_t) n * sizeof *world);
+  MPI_Group g, wg;
+  if (mine && world && PMPI_Comm_group (made, &g) == MPI_SUCCESS)
+    {
+      PMPI_Comm_group (MPI_COMM_WORLD, &wg);
+      for (int i = 0; i < n; i++)
+        mine[i] = i;
+      PMPI_Group_translate_ranks (g, n, mine, wg, world);
+      for (int i = 0; i < n; i++)
+        {
+          struct trace_record *m = tracebuf_next ();
+          if (!m)
+            break;
+          m->call = TRACE_MEMBER;
+          m->t_start = m->t_end = t1;
+          m->comm = id;
+          m->peer = world[i];
+          m->root = i;
+          m->flags = TRACE_R_DONE;
+          tracebuf_commit ();
+        }
+      PMPI_Group_free (&g);
+      PMPI_Group_free (&wg);
+    }
+  free (mine);
+  free (world);
+  return rc;
+}
+
+int
+MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+  if (!tracebuf_on)
+    return PMPI_Comm_split (comm, color, key, newcomm);
+  double t0 = now ();
+  int rc = PMPI_Comm_split (comm, color, key, newcomm);
+  return created (TRACE_COMM_SPLIT, t0, rc, comm, *newcomm);
+}
+
+int
+MPI_Comm_dup (MPI_Comm comm, MPI_Comm *newcomm)
+{
+  if (!tracebuf_on)
+    return PMPI_Comm_dup (comm, newcomm);
+  double t0 = now ();
+  int rc = PMPI_Comm_dup (comm, newcomm);
+  return created (TRACE_COMM_DUP, t0, rc, comm, *newcomm);
+}
+
+int
+MPI_Cart_create (MPI_Comm comm, int ndims, const int dims[],
+                 const int periods[], int reorder, MPI_Comm *newcomm)
+{
+  if (!tracebuf_on)
+    return PMPI_Cart_create (comm, ndims, dims, periods, reorder, newcomm);
+  double t0 = now ();
+  int rc = PMPI_Cart_create (comm, ndims, dims, periods, reorder, newcomm);
+  return created (TRACE_CART_CREATE, t0, rc, comm, *newcomm);
+}
+
+/* A freed handle may come back for another communicator: forget it.  */
+int
+MPI_Comm_free (MPI_Comm *comm)
+{
+  if (tracebuf_on)
+    tracebuf_comm_forget ((uintptr_t) *comm);
+  return PMPI_Comm_free (comm);
+}
