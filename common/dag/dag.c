@@ -284,9 +284,7 @@ dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
 static void
 die_cycle (struct dag *d, const uint32_t *left)
 {
-  int32_t *pred = malloc (d->n * sizeof *pred);
-  if (!pred)
-    die ("out of memory");
+  int32_t *pred = xmalloc (d->n * sizeof *pred);
   for (size_t v = 0; v < d->n; v++)
     pred[v] = -1;
   for (size_t e = 0; e < d->ne; e++)
@@ -301,9 +299,7 @@ die_cycle (struct dag *d, const uint32_t *left)
     if (left[v])
       start = (int32_t) v;
   /* Walk predecessors until one repeats: that one is on a cycle.  */
-  uint8_t *seen = calloc (d->n, 1);
-  if (!seen)
-    die ("out of memory");
+  uint8_t *seen = xcalloc (d->n, 1);
   int32_t v = start;
   while (!seen[v])
     {
@@ -323,9 +319,7 @@ die_cycle (struct dag *d, const uint32_t *left)
     }
   while (u != v);
   size_t cap = 4096, len = 0;
-  char *msg = malloc (cap);
-  if (!msg)
-    die ("out of memory");
+  char *msg = xmalloc (cap);
   msg[0] = '\0';
   for (size_t k = 0; k <= ncyc; k++)
     {
@@ -361,11 +355,9 @@ dag_finalize (struct dag *d)
   free (d->succ_off);
   free (d->succ);
   free (d->npred);
-  d->succ_off = calloc (n + 1, sizeof *d->succ_off);
-  d->succ = malloc ((d->ne ? d->ne : 1) * sizeof *d->succ);
-  d->npred = calloc (n ? n : 1, sizeof *d->npred);
-  if (!d->succ_off || !d->succ || !d->npred)
-    die ("out of memory (%zu operations, %zu dependencies)", n, d->ne);
+  d->succ_off = xcalloc (n + 1, sizeof *d->succ_off);
+  d->succ = xmalloc ((d->ne ? d->ne : 1) * sizeof *d->succ);
+  d->npred = xcalloc (n ? n : 1, sizeof *d->npred);
   dag_populate (d->succ_off, (n + 1) * sizeof *d->succ_off);
   dag_populate (d->succ, d->ne * sizeof *d->succ);
   dag_populate (d->npred, n * sizeof *d->npred);
@@ -397,10 +389,8 @@ dag_finalize (struct dag *d)
      first-in first-out queue (each node enters it once), which visits
      the graph level by level, close to the order of the node array for
      the generators' DAGs: fewer cache misses than a stack.  */
-  uint32_t *left = malloc ((n ? n : 1) * sizeof *left);
-  int32_t *queue = malloc ((n ? n : 1) * sizeof *queue);
-  if (!left || !queue)
-    die ("out of memory");
+  uint32_t *left = xmalloc ((n ? n : 1) * sizeof *left);
+  int32_t *queue = xmalloc ((n ? n : 1) * sizeof *queue);
   dag_populate (left, n * sizeof *left);
   dag_populate (queue, n * sizeof *queue);
   size_t qhead = 0, qtail = 0;
@@ -509,9 +499,7 @@ strmap_put (struct strmap *m, int64_t scope, const char *key, size_t len,
       size_t cap = m->cap ? 2 * m->cap : 1024;
       struct strmap_slot *old = m->slot;
       size_t oldcap = m->cap;
-      m->slot = calloc (cap, sizeof *m->slot);
-      if (!m->slot)
-        die ("out of memory");
+      m->slot = xcalloc (cap, sizeof *m->slot);
       m->cap = cap;
       for (size_t i = 0; i < oldcap; i++)
         if (old[i].key)

@@ -33,6 +33,7 @@
 
 #include "dag_gen.h"
 #include "err.h"
+#include "xalloc.h"
 #include "treespec.h"
 
 const char *const dag_gen_patterns[][2] = {
@@ -130,9 +131,7 @@ gen_diamond (const struct dag_gen *g, const struct dag_sink *s)
     return "diamond needs --procs, --blocks and --n of at least 1";
   if (P > (1 << 20) || b > (1 << 20) || P * b > (INT64_C (1) << 26))
     return "diamond: --procs times --blocks too large (over 2^26 blocks)";
-  int32_t *map = malloc ((size_t) P * sizeof *map);
-  if (!map)
-    die ("out of memory");
+  int32_t *map = xmalloc ((size_t) P * sizeof *map);
   if (strcmp (g->mapping, "identity") == 0)
     for (int64_t i = 0; i < P; i++)
       map[i] = (int32_t) i;
@@ -173,9 +172,7 @@ gen_diamond (const struct dag_gen *g, const struct dag_sink *s)
   double W = (double) n * (double) n / (double) (P * b) * g->work
              + g->alpha * values;                          /* W */
   int64_t bytes = (int64_t) llround (values * (double) g->bytes);
-  int32_t *prev = malloc ((size_t) b * sizeof *prev);
-  if (!prev)
-    die ("out of memory");
+  int32_t *prev = xmalloc ((size_t) b * sizeof *prev);
   for (int64_t st = 0; st < P; st++)
     {
       int32_t last = -1;
@@ -218,15 +215,11 @@ gen_remap (const struct dag_gen *g, const struct dag_sink *s)
                 (size_t) (P * R * (sync ? 2 : 1)), (size_t) (P * R + P));
   if (!sync)
     {
-      sink = malloc ((size_t) P * sizeof *sink);
-      if (!sink)
-        die ("out of memory");
+      sink = xmalloc ((size_t) P * sizeof *sink);
       for (int64_t p = 0; p < P; p++)
         sink[p] = task (s, (int32_t) p, 0, "sink%" PRId64, p);
     }
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!cur)
-    die ("out of memory");
+  int32_t *cur = xmalloc ((size_t) P * sizeof *cur);
   for (int64_t p = 0; p < P; p++)
     cur[p] = -1;
   for (int64_t i = 0; i < R; i++)
@@ -281,9 +274,7 @@ gen_em3d (const struct dag_gen *g, const struct dag_sink *s)
   /* values[q * P + p]: values of nodes on q needed on p, per phase
      (E nodes need H values and vice versa; the graph is symmetric in
      expectation, the same counts are used for both phases).  */
-  int64_t *vals = calloc ((size_t) (P * P), sizeof *vals);
-  if (!vals)
-    die ("out of memory");
+  int64_t *vals = xcalloc ((size_t) (P * P), sizeof *vals);
   uint64_t st = g->seed;
   int64_t per = N / 2 / P > 0 ? N / 2 / P : 1;   /* E nodes per proc */
   for (int64_t p = 0; p < P; p++)
@@ -301,10 +292,8 @@ gen_em3d (const struct dag_gen *g, const struct dag_sink *s)
           vals[q * P + p]++;
         }
   double w = (double) per * (double) D * g->work;
-  int32_t *prev = malloc ((size_t) P * sizeof *prev);
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!prev || !cur)
-    die ("out of memory");
+  int32_t *prev = xmalloc ((size_t) P * sizeof *prev);
+  int32_t *cur = xmalloc ((size_t) P * sizeof *cur);
   for (int64_t p = 0; p < P; p++)
     prev[p] = task (s, (int32_t) p, 0, "start%" PRId64, p);
   for (int64_t it = 0; it < R; it++)
@@ -406,10 +395,8 @@ arrival_order (const struct tree *t, int32_t *order, int32_t *step)
   size_t n = (size_t) t->n;
   /* A step counts distinct ranks (the ancestors and the siblings served
      before them): below n.  */
-  size_t *first = calloc (n + 1, sizeof *first);
-  int32_t *sorted = malloc (n * sizeof *sorted);
-  if (!first || !sorted)
-    die ("out of memory");
+  size_t *first = xcalloc (n + 1, sizeof *first);
+  int32_t *sorted = xmalloc (n * sizeof *sorted);
   step[order[0]] = 0;
   for (size_t i = 0; i < n; i++)
     {
@@ -449,17 +436,15 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
       tree_free (&t);
       return "trees need --rounds >= 1 and ranks times rounds at most 2^28";
     }
-  int32_t *id = malloc ((size_t) t.n * sizeof *id);
-  int32_t *prev = R > 1 ? malloc ((size_t) t.n * sizeof *prev) : NULL;
+  int32_t *id = xmalloc ((size_t) t.n * sizeof *id);
+  int32_t *prev = R > 1 ? xmalloc ((size_t) t.n * sizeof *prev) : NULL;
   /* Tasks and messages in the order the operations run, so that those
      the simulator runs together lie together in memory: breadth-first
      from the root for a reduction; for a broadcast the order it reaches
      the ranks (arrival_order), each message with the rank it reaches.
      A sender's messages keep its send order: the simulator starts the
      sends freed together in the order of the operations.  */
-  int32_t *bfs = malloc ((size_t) t.n * sizeof *bfs);
-  if (!id || !bfs || (R > 1 && !prev))
-    die ("out of memory");
+  int32_t *bfs = xmalloc ((size_t) t.n * sizeof *bfs);
   size_t head = 0, tail = 0;
   bfs[tail++] = 0;
   while (head < tail)
@@ -476,9 +461,7 @@ gen_tree (const struct dag_gen *g, const struct dag_sink *s, int reduce)
   if (!reduce)
     {
       arrival_order (&t, bfs, id);
-      ppos = malloc ((size_t) t.n * sizeof *ppos);
-      if (!ppos)
-        die ("out of memory");
+      ppos = xmalloc ((size_t) t.n * sizeof *ppos);
       for (size_t i = 0; i < tail; i++)
         id[bfs[i]] = (int32_t) i;
       ppos[0] = -1;
@@ -542,10 +525,8 @@ gen_stencil (const struct dag_gen *g, const struct dag_sink *s)
   if (px < 1 || py < 1 || R < 1 || px * py > (1 << 24))
     return "stencil needs a grid (--px, --py or --procs) and --rounds >= 1";
   int64_t P = px * py;
-  int32_t *prev = malloc ((size_t) P * sizeof *prev);
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!prev || !cur)
-    die ("out of memory");
+  int32_t *prev = xmalloc ((size_t) P * sizeof *prev);
+  int32_t *cur = xmalloc ((size_t) P * sizeof *cur);
   for (int64_t it = 0; it < R; it++)
     {
       for (int64_t p = 0; p < P; p++)
@@ -581,10 +562,8 @@ gen_pipeline (const struct dag_gen *g, const struct dag_sink *s, int both)
   int64_t P = g->procs, R = g->rounds;
   if (P < 1 || R < 1 || P * R > (INT64_C (1) << 26))
     return "needs --procs >= 1 and --rounds >= 1 (product at most 2^26)";
-  int32_t *prev = malloc ((size_t) P * sizeof *prev);
-  int32_t *cur = malloc ((size_t) P * sizeof *cur);
-  if (!prev || !cur)
-    die ("out of memory");
+  int32_t *prev = xmalloc ((size_t) P * sizeof *prev);
+  int32_t *cur = xmalloc ((size_t) P * sizeof *cur);
   for (int64_t k = 0; k < R; k++)
     {
       for (int64_t p = 0; p < P; p++)

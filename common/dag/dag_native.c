@@ -16,6 +16,7 @@
 
 #include "dag_parse.h"
 #include "err.h"
+#include "xalloc.h"
 #include "num.h"
 
 struct pend
@@ -45,9 +46,7 @@ save_str (struct native *nt, const char *s, size_t len)
       size_t cap = nt->bcap ? nt->bcap : 4096;
       while (cap < nt->blen + len + 1)
         cap *= 2;
-      nt->buf = realloc (nt->buf, cap);
-      if (!nt->buf)
-        die ("out of memory");
+      nt->buf = xrealloc (nt->buf, cap);
       nt->bcap = cap;
     }
   size_t off = nt->blen;
@@ -86,9 +85,7 @@ add_pend (struct native *nt, tsv_reader *r, size_t cfrom, size_t cto,
   if (nt->ne == nt->ecap)
     {
       nt->ecap = nt->ecap ? 2 * nt->ecap : 1024;
-      nt->e = realloc (nt->e, nt->ecap * sizeof *nt->e);
-      if (!nt->e)
-        die ("out of memory");
+      nt->e = xrealloc (nt->e, nt->ecap * sizeof *nt->e);
     }
   struct pend *p = &nt->e[nt->ne++];
   p->from = save_str (nt, tsv_field (r, cfrom), tsv_field_len (r, cfrom));

@@ -9,6 +9,7 @@
 
 #include "dagmodel.h"
 #include "err.h"
+#include "xalloc.h"
 #include "hyperbolic.h"
 #include "logpc.h"
 
@@ -324,9 +325,7 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
   /* static: freed by the next call if a simulation dies (harnesses) */
   static double *rate;
   free (rate);
-  rate = calloc (np, sizeof *rate);
-  if (!rate)
-    die ("out of memory");
+  rate = xcalloc (np, sizeof *rate);
   c.ctx = &net;
   c.contention = contention;
   c.rate = rate;

@@ -96,9 +96,7 @@ static void
 map_grow (struct heap *h)
 {
   size_t cap = h->mcap ? 2 * h->mcap : 1024;
-  int32_t *m = malloc (cap * sizeof *m);
-  if (!m)
-    die ("out of memory (event queue)");
+  int32_t *m = xmalloc (cap * sizeof *m);
   for (size_t i = 0; i < cap; i++)
     m[i] = -1;
   for (size_t i = 0; i < h->mcap; i++)
@@ -236,9 +234,7 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
               h->bcap = h->bcap ? 2 * h->bcap : 1024;
               if (h->bcap > INT32_MAX)
                 die ("out of memory (over 2^31 distinct event times)");
-              h->b = realloc (h->b, h->bcap * sizeof *h->b);
-              if (!h->b)
-                die ("out of memory (event queue)");
+              h->b = xrealloc (h->b, h->bcap * sizeof *h->b);
             }
           bk = (int32_t) h->nb++;
           h->b[bk].key = NULL;
@@ -251,9 +247,7 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
       if (h->n == h->hcap)
         {
           h->hcap = h->hcap ? 2 * h->hcap : 1024;
-          h->hp = realloc (h->hp, h->hcap * sizeof *h->hp);
-          if (!h->hp)
-            die ("out of memory (event queue)");
+          h->hp = xrealloc (h->hp, h->hcap * sizeof *h->hp);
         }
       h->hp[h->n++] = bk;
       hp_up (h, h->n - 1);
@@ -263,9 +257,7 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
   if (b->n == b->cap)
     {
       size_t cap = b->cap ? 2 * b->cap : 16;
-      uint64_t *k = realloc (b->key, cap * sizeof *k);
-      if (!k)
-        die ("out of memory (event queue of %zu events)", cap);
+      uint64_t *k = xrealloc (b->key, cap * sizeof *k);
       b->key = k;
       b->cap = cap;
     }
@@ -374,9 +366,7 @@ heap_next_round (struct heap *h)
     {
       h->tmp_cap = n + n / 2;
       free (h->tmp);
-      h->tmp = malloc (h->tmp_cap * sizeof *h->tmp);
-      if (!h->tmp)
-        die ("out of memory (event queue)");
+      h->tmp = xmalloc (h->tmp_cap * sizeof *h->tmp);
     }
   /* The bucket's array becomes the batch, the spent batch array goes
      to the bucket, which returns to the free list.  */
@@ -431,9 +421,7 @@ batch_insert (struct heap *h, uint64_t key)
   if (h->blen == h->batch_cap)
     {
       size_t cap = h->batch_cap ? 2 * h->batch_cap : 16;
-      uint64_t *b = realloc (h->batch, cap * sizeof *b);
-      if (!b)
-        die ("out of memory (event queue)");
+      uint64_t *b = xrealloc (h->batch, cap * sizeof *b);
       h->batch = b;
       h->batch_cap = cap;
     }
@@ -508,9 +496,7 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
     {
       size_t cap = m->cap ? 2 * m->cap : 4096;
       struct mq_slot *old = m->slot;
-      m->slot = calloc (cap, sizeof *m->slot);
-      if (!m->slot)
-        die ("out of memory (matching table of %zu entries)", cap);
+      m->slot = xcalloc (cap, sizeof *m->slot);
       for (size_t i = 0; i < m->cap; i++)
         if (old[i].key)
           {
@@ -724,9 +710,7 @@ gantt_add1 (struct sim *s, int32_t proc, double a, double b, int kind,
   if (r->ngantt == r->gantt_cap)
     {
       r->gantt_cap = r->gantt_cap ? 2 * r->gantt_cap : 1024;
-      r->gantt = realloc (r->gantt, r->gantt_cap * sizeof *r->gantt);
-      if (!r->gantt)
-        die ("out of memory (Gantt chart)");
+      r->gantt = xrealloc (r->gantt, r->gantt_cap * sizeof *r->gantt);
     }
   struct dagsim_interval *iv = &r->gantt[r->ngantt++];
   iv->start = a;
@@ -1466,9 +1450,7 @@ by_proc_room (struct sim *s, size_t n)
   if (n > h->batch_cap)
     {
       size_t cap = n + n / 2 + 16;
-      uint64_t *x = realloc (h->batch, cap * sizeof *x);
-      if (!x)
-        die ("out of memory (event queue)");
+      uint64_t *x = xrealloc (h->batch, cap * sizeof *x);
       h->batch = x;
       h->batch_cap = cap;
     }

@@ -11,6 +11,7 @@
 
 #include "dag_parse.h"
 #include "err.h"
+#include "xalloc.h"
 #include "num.h"
 
 struct tok
@@ -330,9 +331,7 @@ statement (struct goal *g, struct tok *tk, int n)
             bad (g, &tk[2], "the end of the line");
           g->ranks_line = g->line;
           g->ranks_col = tk[1].col;
-          g->rank_seen = calloc ((size_t) g->num_ranks, 1);
-          if (!g->rank_seen)
-            die ("out of memory");
+          g->rank_seen = xcalloc ((size_t) g->num_ranks, 1);
           if (g->d->nprocs < (int32_t) g->num_ranks)
             g->d->nprocs = (int32_t) g->num_ranks;
           return;
