@@ -32,6 +32,7 @@
 #include "num.h"
 #include "params.h"
 #include "plogp.h"
+#include "readfile.h"
 #include "treespec.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -435,34 +436,21 @@ sweep_param (const char *name)
 
 /* ------------------------------------------------------------- reading */
 
+/* The schedule PATH (NULL or "-": standard input) whole; NUL bytes are
+   the readers' to report, with their line.  */
 static char *
 slurp (const char *path, size_t *len)
 {
-  FILE *fp = (!path || strcmp (path, "-") == 0) ? stdin : fopen (path, "rb");
-  if (!fp)
-    die ("%s: cannot open: %s", path, strerror (errno));
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc (cap);
-  if (!buf)
-    die ("out of memory");
-  size_t got;
-  while ((got = fread (buf + n, 1, cap - n, fp)) > 0)
-    {
-      n += got;
-      if (n == cap)
-        {
-          cap *= 2;
-          buf = realloc (buf, cap);
-          if (!buf)
-            die ("out of memory (input of %zu bytes)", n);
-        }
-    }
-  if (ferror (fp))
-    die ("%s: read error", path ? path : "<stdin>");
-  if (fp != stdin)
-    fclose (fp);
-  *len = n;
-  return buf;
+  char *text;
+  const char *name = path && strcmp (path, "-") != 0 ? path : "<stdin>";
+  enum readfile_status st = read_file (path, 0, &text, len);
+  if (st == READFILE_OPEN)
+    die ("%s: cannot open: %s", name, strerror (errno));
+  if (st == READFILE_NOMEM)
+    die ("%s: out of memory while reading the schedule", name);
+  if (st != READFILE_OK)
+    die ("%s: read error: %s", name, strerror (errno));
+  return text;
 }
 
 /* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
