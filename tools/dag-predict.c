@@ -51,6 +51,7 @@ enum
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
 static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
+static int opt_progress, opt_no_progress;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
 /* --network, --cores (dag_params' network, cores; n and kd for a mesh) */
@@ -243,6 +244,11 @@ static struct poptOption predict_options[] = {
     "record the program's own run time as metadata (#@build_seconds, "
     "#@simulate_seconds, #@events_per_second, and the same in CPU time)",
     NULL },
+  { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
+    "progress of long simulations on standard error (events, simulated "
+    "time) even when it is not a terminal", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, &opt_no_progress, 0,
+    "no progress lines, even on a terminal", NULL },
   GEN_OPTIONS,
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
@@ -1125,13 +1131,36 @@ simulate_sweep (struct predict_job *j)
     }
 }
 
+static int progress_open_line;   /* a \r-ended line waits on the tty */
+
+/* --progress: at most one line a second, on a terminal rewritten in
+   place (the simulator calls about every 2^20 events).  */
+static void
+show_progress (void *ctx, uint64_t events, double t)
+{
+  (void) ctx;
+  static double last;
+  double w = now ();
+  if (w - last < 1.0)
+    return;
+  last = w;
+  char tb[NUM_BUFSIZE];
+  num_format (t, 6, tb);
+  int tty = isatty (STDERR_FILENO);
+  fprintf (stderr, "%s: %.1f M events, simulated time %s%s", PROGRAM,
+           (double) events / 1e6, tb, tty ? "\r" : "\n");
+  progress_open_line |= tty;
+}
+
 /* Every simulation, before any output: an error leaves none.  */
 static void
 simulate (struct predict_job *j)
 {
   /* the summary row needs no per-processor totals */
   j->so = (struct dagsim_opts) { opt_gantt, opt_critical, !opt_per_proc,
-                                 j->tie };
+                                 j->tie, NULL, NULL };
+  if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
+    j->so.progress = show_progress;
   j->t1 = now ();
   j->c1 = cpu_now ();
   j->k1 = system_now ();
@@ -1151,6 +1180,8 @@ simulate (struct predict_job *j)
   j->t2 = now ();
   j->c2 = cpu_now ();
   j->k2 = system_now ();
+  if (progress_open_line)
+    fputc ('\n', stderr);
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
   size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
@@ -1573,7 +1604,7 @@ diamond_simulated (const struct diamond_out *o)
   struct dagsim_result r;
   /* Eq. (15) follows a block's computation, which starts before a
      message handled at the same instant: the class order.  */
-  struct dagsim_opts so = { 0, 0, 0, DAGSIM_TIE_CLASS };
+  struct dagsim_opts so = { .tie_order = DAGSIM_TIE_CLASS };
   if (dagsim_run (&d, &c, &so, &r) != 0)
     die ("%s", r.stuck);
   double m = r.makespan;

@@ -311,7 +311,7 @@ dag_predict_fix (const struct dag *d, enum dag_model m,
       return st;
     }
   /* the rates need each processor's message count */
-  struct dagsim_opts o = { 0, 0, 0, 0 };
+  struct dagsim_opts o = { .tie_order = 0 };
   if (opt)
     o = *opt;
   o.finish_only = 0;

@@ -2048,6 +2048,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       flush_freed (&s);   /* freed by the postings */
     }
 
+  int report = opt && opt->progress;
+  uint64_t next_report = 1u << 20;
   while (heap_pending (&s.h))
     {
       double t;
@@ -2062,6 +2064,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         }
       heap_pop (&s.h, &t, &type, &v, &s.cur_ts);
       events++;
+      if (report && events >= next_report)
+        {
+          opt->progress (opt->progress_ctx, events, t);
+          next_report = events + (1u << 20);
+        }
       prefetch_ahead (&s);
       if (type == EV_OP)
         run_op (&s, v, t);

@@ -117,6 +117,10 @@ struct dagsim_opts
   /* Order of events at one instant (enum dagsim_tie); 0, the default,
      is LogGOPSim's.  */
   int tie_order;
+  /* Long runs: called about every 2^20 events with the events so far and
+     the simulated time reached (NULL: never).  */
+  void (*progress) (void *ctx, uint64_t events, double t);
+  void *progress_ctx;
 };
 
 /* Same-instant events.  DAGSIM_TIE_CREATION: in the order they were

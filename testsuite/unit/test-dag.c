@@ -430,7 +430,7 @@ test_diamond (void)
       struct dagsim_result r;
       /* eq. (15) holds with computations before messages at one
          instant */
-      struct dagsim_opts cls = { 0, 0, 0, DAGSIM_TIE_CLASS };
+      struct dagsim_opts cls = { .tie_order = DAGSIM_TIE_CLASS };
       dagsim_run (&d, &cost, &cls, &r);
       CHECK_NEAR (r.makespan, o.M, 1e-9 * o.M);
       dagsim_result_free (&r);
