@@ -444,11 +444,8 @@ globalsum_lengths (struct comet_opts *o)
   o->sums.n = 0;
   for (size_t i = 0; i < o->sizes.n; i++)
     {
+      /* At most MAX_BYTES / 8 = MAX_VECLEN doubles.  */
       int64_t n = (o->sizes.v[i] + 7) / 8;
-      if (n > MAX_VECLEN)
-        die_usage ("option '--sizes': %lld bytes is more than globalsum's "
-                   "largest vector (%lld doubles); give --veclens",
-                   (long long) o->sizes.v[i], (long long) MAX_VECLEN);
       if (o->sums.n == 0 || o->sums.v[o->sums.n - 1] != n)
         o->sums.v[o->sums.n++] = n;
     }
