@@ -35,6 +35,7 @@ test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF
 # makespan MODEL NETWORK P GEN-ARGS...: one prediction, or NA.
 makespan () {
   m=$1 net=$2 np=$3; shift 3
+  case $m,$ab in hyperbolic,|hyperbolic,*NA*) echo NA; return ;; esac
   opts="-m $m --params $params"
   test "$m" = hyperbolic && opts="$opts --set $ab"
   if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/$np/")"; fi
