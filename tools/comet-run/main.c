@@ -622,6 +622,10 @@ coll_algorithm_meta (tsv_writer *w)
         continue;
       memcpy (name, key, len);
       name[len] = '\0';
+      /* Only names a metadata key may have.  */
+      if (strspn (name, "abcdefghijklmnopqrstuvwxyz"
+                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len)
+        continue;
       tsv_meta (w, name, "%s", eq + 1);
       const char *op = name + sizeof tuned - 1;
       size_t oplen = len - (sizeof tuned - 1);
