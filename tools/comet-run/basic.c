@@ -270,7 +270,7 @@ gs_value (int r, int64_t i)
 void
 kernel_globalsum (struct comet_ctx *c)
 {
-  const struct comet_sweep *v = &c->opt->veclens;
+  const struct comet_sweep *v = &c->opt->sums;
   int64_t maxn = sweep_max (v);
   double *in = comet_alloc ((size_t) maxn * sizeof *in);
   double *out = comet_alloc ((size_t) maxn * sizeof *out);
@@ -333,6 +333,7 @@ kernel_barrier (struct comet_ctx *c)
   comet_measure (c, &t, &res);
   struct comet_row row;
   comet_row_init (&row, "barrier");
+  row.bytes = 0;            /* no data: a barrier moves empty messages */
   comet_row_result (&row, &res);
   comet_emit (c, &row);
 }

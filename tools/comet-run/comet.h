@@ -28,6 +28,8 @@ struct comet_sweep
 struct comet_opts
 {
   struct comet_sweep sizes, veclens, orders, loads;
+  struct comet_sweep sums;    /* globalsum's vector lengths: --veclens,
+                                 else --sizes in whole doubles */
   struct stats_adapt adapt;   /* eps, min/max reps, time cap (seconds) */
   double sample_time;         /* target seconds of one repeat loop */
   int64_t max_repeat;         /* most iterations of one repeat loop */

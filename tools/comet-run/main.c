@@ -64,7 +64,7 @@ static const struct comet_kernel kernels[] = {
     2, COL_VECLEN | COL_BYTES | COL_MBPS },
   { "barrier", kernel_barrier,
     "best-case MPI_Barrier (first call not reported)",
-    2, 0 },
+    2, COL_BYTES },
   { "contention", kernel_contention,
     "echo between two ranks while two others exchange continuously",
     4, COL_BYTES | COL_HOPS | COL_LOAD | COL_MBPS },
@@ -423,6 +423,34 @@ parse_sweep (const char *option, const char *text, const char *dflt,
                "FROM:TO:+STEP or a list A,B,...)", option, text, err);
 }
 
+/* globalsum's vector lengths: --veclens when given; else, when --sizes
+   is given, each size rounded up to whole doubles (ceil (bytes / 8)), so
+   that a run of several kernels over one --sizes sweep measures them all
+   at the same sizes (a size that is not a multiple of 8 becomes the next
+   one that is, and the row's bytes say so); else the default.  */
+static void
+globalsum_lengths (struct comet_opts *o)
+{
+  o->sums.given = o->veclens.given;
+  if (o->veclens.given || !o->sizes.given)
+    {
+      o->sums.n = o->veclens.n;
+      o->sums.v = comet_alloc ((o->sums.n ? o->sums.n : 1) * sizeof *o->sums.v);
+      for (size_t i = 0; i < o->sums.n; i++)
+        o->sums.v[i] = o->veclens.v[i];
+      return;
+    }
+  o->sums.v = comet_alloc ((o->sizes.n ? o->sizes.n : 1) * sizeof *o->sums.v);
+  o->sums.n = 0;
+  for (size_t i = 0; i < o->sizes.n; i++)
+    {
+      /* At most MAX_BYTES / 8 = MAX_VECLEN doubles.  */
+      int64_t n = (o->sizes.v[i] + 7) / 8;
+      if (o->sums.n == 0 || o->sums.v[o->sums.n - 1] != n)
+        o->sums.v[o->sums.n++] = n;
+    }
+}
+
 /* The contents of topology file PATH (usage error when unreadable).  */
 static char *
 read_topology_file (const char *spec, const char *path)
@@ -510,6 +538,7 @@ parse_options (struct comet_opts *o)
   parse_sweep ("sizes", opt_sizes, DEFAULT_SIZES, MAX_BYTES, &o->sizes);
   parse_sweep ("veclens", opt_veclens, DEFAULT_VECLENS, MAX_VECLEN,
                &o->veclens);
+  globalsum_lengths (o);
   parse_sweep ("orders", opt_orders, DEFAULT_ORDERS, MAX_ORDER, &o->orders);
   for (size_t i = 0; i < o->orders.n; i++)
     if (o->orders.v[i] < 1)
@@ -560,6 +589,61 @@ parse_options (struct comet_opts *o)
     die_usage ("option '--grid': bad shape '%s' (ROWSxCOLS, e.g. 2x2)",
                opt_grid);
   parse_topologies (o);
+}
+
+/* The collective algorithms Open MPI was told to use.  `mpirun --mca
+   NAME VALUE` reaches the processes as the environment variable
+   OMPI_MCA_NAME, and coll/tuned obeys its NAME_algorithm settings only
+   when coll_tuned_use_dynamic_rules is true; a prediction of a collective
+   must know which algorithm ran.  Every OMPI_MCA_coll_tuned_* variable
+   is copied as #@coll_tuned_*=VALUE, and the forced algorithms are
+   summed up as #@coll_algorithm=bcast=6 allreduce=4 ... (in the
+   environment's order), or #@coll_algorithm=default when none is
+   forced.  */
+static void
+coll_algorithm_meta (tsv_writer *w)
+{
+  extern char **environ;
+  static const char prefix[] = "OMPI_MCA_";
+  static const char tuned[] = "coll_tuned_";
+  static const char suffix[] = "_algorithm";
+  char list[1024] = "";
+  size_t m = 0;
+  int dynamic = 0;
+  for (char **e = environ; *e; e++)
+    {
+      if (strncmp (*e, prefix, sizeof prefix - 1) != 0)
+        continue;
+      const char *key = *e + sizeof prefix - 1;
+      const char *eq = strchr (key, '=');
+      if (!eq || strncmp (key, tuned, sizeof tuned - 1) != 0)
+        continue;
+      char name[128];
+      size_t len = (size_t) (eq - key);
+      if (len >= sizeof name)
+        continue;
+      memcpy (name, key, len);
+      name[len] = '\0';
+      /* Only names a metadata key may have.  */
+      if (strspn (name, "abcdefghijklmnopqrstuvwxyz"
+                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len)
+        continue;
+      tsv_meta (w, name, "%s", eq + 1);
+      const char *op = name + sizeof tuned - 1;
+      size_t oplen = len - (sizeof tuned - 1);
+      if (strcmp (op, "use_dynamic_rules") == 0)
+        dynamic = strcmp (eq + 1, "0") != 0 && strcmp (eq + 1, "false") != 0;
+      else if (oplen > sizeof suffix - 1
+               && strcmp (op + oplen - (sizeof suffix - 1), suffix) == 0
+               && strcmp (eq + 1, "0") != 0 && strcmp (eq + 1, "ignore") != 0
+               && m < sizeof list)
+        m += (size_t) snprintf (list + m, sizeof list - m, "%s%.*s=%s",
+                                m ? " " : "",
+                                (int) (oplen - (sizeof suffix - 1)), op,
+                                eq + 1);
+    }
+  /* Without dynamic rules coll/tuned ignores the forced algorithms.  */
+  tsv_meta (w, "coll_algorithm", "%s", dynamic && m ? list : "default");
 }
 
 /* ------------------------------------------------------------ main */
@@ -679,6 +763,7 @@ main (int argc, char **argv)
       /* cold: the pools together hold twice this many bytes.  */
       if (opt.cache_cold)
         tsv_meta (c.w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
+      coll_algorithm_meta (c.w);
     }
   for (size_t i = 0; i < nk; i++)
     if (strncmp (run[i]->name, "tree-", 5) == 0)
@@ -715,6 +800,7 @@ main (int argc, char **argv)
     tsv_writer_close (c.w);
   free (opt.sizes.v);
   free (opt.veclens.v);
+  free (opt.sums.v);
   free (opt.orders.v);
   free (opt.loads.v);
   for (size_t i = 0; i < opt.ntopologies; i++)

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# predict.sh: predict every measured collective of one comet-run stream
+# with dag-predict, under every model and network of MODELS, and write
+# one row per (point, model, network) of validation.tsv (no header).
+#
+#   predict.sh PLATFORM PARAMS.tsv HYPER.tsv CORES 'MODELS' COMET.tsv... > rows
+#
+# HYPER.tsv is hyper-reduce fit's a and b for the hyperbolic model (- when
+# MODELS has no hyperbolic model).
+#
+# DAG (environment) names dag-predict.  MODELS is a list of MODEL/NETWORK
+# (network `default': no --network option).  A generator or option the
+# installed dag-predict lacks is skipped with one message on stderr, and
+# the next best generator that exists is used (see README).
+set -e
+plat=$1 params=$2 hyper=$3 cores=$4 models=$5
+shift 5
+DAG=${DAG:-dag-predict}
+AWK=${AWK:-awk}
+log=${LOG:-/dev/null}
+
+# What the installed dag-predict offers.
+colls=$($DAG gen coll:list 2>/dev/null | grep -v '^#' || true)
+has_coll () { printf '%s\n' "$colls" | grep -q "^$1\$\|	$1\$\|^$1	\|coll:$1\$"; }
+has_opt () { $DAG --help 2>&1 | grep -q -- "--$1"; }
+net_ok=no; has_opt network && net_ok=yes
+cores_ok=no; has_opt cores && cores_ok=yes
+note () { echo "validate: $plat: $*" >&2; }
+
+# The hyperbolic model's a and b: hyper-reduce fit of the 2-rank echo.
+ab=
+test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print "a=" $c["a"] ",b=" $c["b"]; exit }' "$hyper")
+
+# makespan MODEL NETWORK P GEN-ARGS...: one prediction, or NA.
+makespan () {
+  m=$1 net=$2 np=$3; shift 3
+  case $m,$ab in hyperbolic,|hyperbolic,*NA*) echo NA; return ;; esac
+  opts="-m $m --params $params"
+  test "$m" = hyperbolic && opts="$opts --set $ab"
+  if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/$np/")"; fi
+  test "$cores_ok" = yes && opts="$opts --cores $cores"
+  # shellcheck disable=SC2086
+  if out=$($DAG gen "$@" 2>>"$log" | $DAG $opts 2>>"$log"); then
+    printf '%s\n' "$out" | $AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["makespan"]; exit }'
+  else
+    echo NA
+  fi
+}
+add () { if test "$1" = NA || test "$2" = NA; then echo NA; else $AWK -v a="$1" -v b="$2" 'BEGIN { printf "%.6g\n", a + b }'; fi; }
+
+# generator KERNEL P BYTES: sets gen (a description) and prints the
+# prediction, built from the coll:OP:ALGO generators when they exist,
+# else from the tree generators with a binomial tree (k:2).
+predict () {
+  k=$1 np=$2 b=$3 m=$4 net=$5
+  case $k in
+    echo)
+      # One message: the one-way time echo reports.
+      makespan "$m" "$net" 2 tree-bcast -P 2 -B "$b" -t k:2 ;;
+    broadcast)
+      # comet-run times the broadcast to the last receiver's empty
+      # acknowledgement: the broadcast plus one empty message.
+      if has_coll bcast:binomial; then
+        x=$(makespan "$m" "$net" "$np" coll:bcast:binomial -P "$np" -B "$b" --root 0)
+      else
+        x=$(makespan "$m" "$net" "$np" tree-bcast -P "$np" -B "$b" -t k:2)
+      fi
+      add "$x" "$(makespan "$m" "$net" 2 tree-bcast -P 2 -B 0 -t k:2)" ;;
+    globalsum)
+      # Open MPI's nonoverlapping allreduce: a reduce to rank 0, then a
+      # broadcast (both binomial, forced too).
+      if has_coll allreduce:nonoverlapping; then
+        makespan "$m" "$net" "$np" coll:allreduce:nonoverlapping -P "$np" -B "$b"
+      else
+        add "$(makespan "$m" "$net" "$np" tree-reduce -P "$np" -B "$b" -t k:2)" \
+            "$(makespan "$m" "$net" "$np" tree-bcast -P "$np" -B "$b" -t k:2)"
+      fi ;;
+    barrier)
+      # Open MPI's tree barrier: a binomial fan-in of empty messages to
+      # rank 0 and the same fan-out (rank r's parent is r without its
+      # lowest set bit, the k:2 tree of msgperf-trees(7)).
+      if has_coll barrier:tree; then
+        makespan "$m" "$net" "$np" coll:barrier:tree -P "$np"
+      else
+        add "$(makespan "$m" "$net" "$np" tree-reduce -P "$np" -B 0 -t k:2)" \
+            "$(makespan "$m" "$net" "$np" tree-bcast -P "$np" -B 0 -t k:2)"
+      fi ;;
+  esac
+}
+gen_of () {
+  case $1 in
+    echo) echo tree-bcast:k:2 ;;
+    broadcast) if has_coll bcast:binomial; then echo coll:bcast:binomial+ack; else echo tree-bcast:k:2+ack; fi ;;
+    globalsum) if has_coll allreduce:nonoverlapping; then echo coll:allreduce:nonoverlapping; else echo tree-reduce:k:2+tree-bcast:k:2; fi ;;
+    barrier) if has_coll barrier:tree; then echo coll:barrier:tree; else echo tree-reduce:k:2+tree-bcast:k:2; fi ;;
+  esac
+}
+
+for k in bcast:binomial allreduce:nonoverlapping barrier:tree; do
+  has_coll $k || note "dag-predict has no generator coll:$k: the tree generators (binomial k:2) stand in"
+done
+test "$cores_ok" = yes || note "dag-predict has no --cores: oversubscription is not modelled"
+ok_models=
+for mn in $models; do
+  net=${mn#*/}
+  if test "$net" != default && test "$net_ok" = no; then
+    note "dag-predict has no --network: $mn skipped"
+  else
+    ok_models="$ok_models $mn"
+  fi
+done
+
+# The measured points: kernel, P, bytes, t of comet-run's rows (echo at
+# one hop only), with the algorithm forced for each kernel.
+$AWK -F '\t' -v OFS='\t' 'FNR == 1 { h = 0 } /^#/ { next }
+  !h++ { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["kernel"] == "echo" && $c["hops"] != 1 { next }
+  { print $c["kernel"], $c["nprocs"], $c["bytes"], $c["t"] }' "$@" |
+while IFS='	' read -r k np b t; do
+  case $k in
+    echo) alg=p2p ;; broadcast) alg=binomial ;; globalsum) alg=nonoverlapping ;; barrier) alg=tree ;;
+    *) continue ;;
+  esac
+  over=no; test "$np" -gt "$cores" && over=yes
+  g=$(gen_of "$k")
+  for mn in $ok_models; do
+    m=${mn%%/*} net=${mn#*/}
+    p=$(predict "$k" "$np" "$b" "$m" "$net")
+    $AWK -v OFS='\t' -v pl="$plat" -v k="$k" -v alg="$alg" -v np="$np" -v co="$cores" -v b="$b" \
+      -v t="$t" -v m="$m" -v net="$(echo "$net" | sed "s/@P/$np/")" -v p="$p" -v over="$over" -v g="$g" \
+      'BEGIN { e = (p == "NA" || t <= 0) ? "NA" : sprintf("%.4g", (p - t) / t);
+               print pl, k, alg, np, co, b, sprintf("%.6g", t), m, net, (p == "NA" ? p : sprintf("%.6g", p)), e, over, g }'
+  done
+done
