@@ -22,7 +22,7 @@ log=${LOG:-/dev/null}
 
 # What the installed dag-predict offers.
 colls=$($DAG gen coll:list 2>/dev/null | grep -v '^#' || true)
-has_coll () { printf '%s\n' "$colls" | grep -q "^$1\$\|	$1\$\|^$1	\|coll:$1\$"; }
+has_coll () { printf '%s\n' "$colls" | grep -q "^$1\$\|	$1\$\|^$1	\|coll:$1\$\|^coll:$1	"; }
 has_opt () { $DAG --help 2>&1 | grep -q -- "--$1"; }
 net_ok=no; has_opt network && net_ok=yes
 cores_ok=no; has_opt cores && cores_ok=yes
