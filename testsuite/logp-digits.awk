@@ -5,7 +5,10 @@
 #     a --raw sample t, #@timer_overhead) has no decimal below the decade
 #     of #@timer_resolution (0.01 us: at most 2 decimals);
 #   - a derived value (g and its interval, L, g0, g_sat and its interval,
-#     #@L, #@g0) has at most 6 significant digits.
+#     #@L, #@g0) has at most 6 significant digits;
+#   - --classes: value, min and max are timer readings when the param
+#     column is os, or or rtt (value may be the mean of two: 6 digits
+#     then), derived values when it is L, g0 or g.
 # Prints "ok: N values, at most D decimals, derived at most 6 significant
 # digits", or each offending value (and exits 1).
 function decimals(t,    m, e, p) {
@@ -56,12 +59,23 @@ BEGIN {
   hdr = 1
   if (res == "") { print "no #@timer_resolution before the header"; fatal = 1; exit 1 }
   if (over != "") timer("timer_overhead", over)
-  for (i = 1; i <= NF; i++) { if ($i in istimer) tc[i] = $i; if ($i in isderived) dc[i] = $i }
+  for (i = 1; i <= NF; i++) { if ($i in istimer) tc[i] = $i; if ($i in isderived) dc[i] = $i; col[$i] = i }
   next
 }
 {
   for (i in tc) timer(tc[i], $i)
   for (i in dc) derived(dc[i], $i)
+  if ("param" in col && "value" in col) {
+    p = $col["param"]
+    if (p == "os" || p == "or" || p == "rtt") {
+      timer("min", $col["min"]); timer("max", $col["max"])
+      if (decimals($col["value"]) > maxdec) derived("value", $col["value"])
+      else timer("value", $col["value"])
+    } else {
+      derived("value", $col["value"]); derived("min", $col["min"])
+      derived("max", $col["max"])
+    }
+  }
 }
 END {
   if (fatal || nbad) exit 1

@@ -1081,7 +1081,8 @@ static const struct poptOption fit_options[] = {
   { "by", '\0', POPT_ARG_STRING, &opt_by, 0,
     "fit one model per value of column COL", "COL" },
   { "weight", 'w', POPT_ARG_STRING, &opt_weight, 0,
-    "relative (minimise relative errors, default) or none", "W" },
+    "relative (relative errors, default), sqrt (squared errors over the "
+    "time) or none", "W" },
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
@@ -1176,9 +1177,11 @@ cmd_fit (int argc, const char **argv)
     fo.weight = HFIT_WEIGHT_RELATIVE;
   else if (strcmp (opt_weight, "none") == 0)
     fo.weight = HFIT_WEIGHT_NONE;
+  else if (strcmp (opt_weight, "sqrt") == 0)
+    fo.weight = HFIT_WEIGHT_SQRT;
   else
-    die_usage ("--weight: unknown weighting '%s' (expected relative or "
-               "none)", opt_weight);
+    die_usage ("--weight: unknown weighting '%s' (expected relative, sqrt "
+               "or none)", opt_weight);
   size_t kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
   size_t kfixed = 0;
   struct dvec at = { 0 };

@@ -41,7 +41,7 @@ static char *opt_pair, *opt_sample, *opt_seed, *opt_timeout, *opt_eps;
 static char *opt_min_bytes, *opt_max_bytes, *opt_start_bytes;
 static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
 static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
-static char *opt_class_bytes, *opt_repeat;
+static char *opt_class_bytes, *opt_repeat, *opt_time_limit;
 static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
 static int opt_summary, opt_raw, opt_progress, opt_classes;
 
@@ -104,6 +104,9 @@ static struct poptOption options[] = {
     "repetition cap of large sizes (default: 15)", "N" },
   { "time-cap", '\0', POPT_ARG_STRING, &opt_time_cap, 0,
     "seconds spent on one size at most (default: 5)", "SECONDS" },
+  { "time-limit", '\0', POPT_ARG_STRING, &opt_time_limit, 0,
+    "no new size after SECONDS of the size selection (growth of k_m "
+    "included; 0: no limit) (default: 20)", "SECONDS" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
@@ -179,6 +182,11 @@ parse (int argc, char **argv, struct config *c)
   o->min_reps = 8;
   o->time_cap = opt_time_cap
     ? cli_double ("time-cap", opt_time_cap, 1e-3, 1e6) : 5.0;
+  /* 20 s: a whole default sweep to 4 MiB takes under 1 s on shared memory
+     and TCP, and about 25 s on a 100 Mbit/s link (9 round trips of 4 MiB
+     alone are 13 s there), where the growth to 64 MiB took minutes.  */
+  o->time_limit = opt_time_limit
+    ? cli_double ("time-limit", opt_time_limit, 0, 1e7) : 20.0;
   o->saturate = opt_saturate;
   o->expected = opt_expected;
   o->raw = opt_raw;
@@ -888,6 +896,9 @@ write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
   free (v);
 }
 
+/* Pair runs that the time limit stopped (rank 0, every --repeat run).  */
+static size_t limited_runs;
+
 /* The layout of the buffers every pair measured with (main).  */
 static struct msgbuf_layout buf_layout;
 
@@ -905,6 +916,20 @@ cmp_double (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
   return (x > y) - (x < y);
+}
+
+/* A --classes value V (us) of parameter C->class_by: L, g0 and g are
+   derived from several times (6 significant digits), os, or and rtt
+   are timer readings (the timer's resolution); MEAN: a mean of two.  */
+static void
+put_class_value (tsv_writer *w, const struct config *c, double v, int mean)
+{
+  int derived = c->class_by == CP_L || c->class_by == CP_G0
+                || c->class_by == CP_G;
+  if (derived || mean)
+    put_derived_us (w, v);
+  else
+    put_time_us (w, v);
 }
 
 /* --classes: one row per class of the bin packet CLASSES (rank 0's
@@ -983,10 +1008,14 @@ write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
         tsv_put_int (w, c->class_bytes);
       tsv_put_num (w, lo);
       tsv_put_num (w, hi);
-      tsv_put_num (w, nv == 0 ? NAN : nv % 2 ? vals[nv / 2]
-                   : (vals[nv / 2 - 1] + vals[nv / 2]) / 2);
-      tsv_put_num (w, nv ? vals[0] : NAN);
-      tsv_put_num (w, nv ? vals[nv - 1] : NAN);
+      /* The median, smallest and largest of the members' values, with
+         the digits those have (timer readings or derived values);
+         the median of an even count is a mean: 6 digits.  */
+      double med = nv == 0 ? NAN : nv % 2 ? vals[nv / 2]
+                   : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+      put_class_value (w, c, med, nv > 0 && nv % 2 == 0);
+      put_class_value (w, c, nv ? vals[0] : NAN, 0);
+      put_class_value (w, c, nv ? vals[nv - 1] : NAN, 0);
       tsv_put_int (w, (int64_t) count);
       tsv_put_str (w, members);
       tsv_end_row (w);
@@ -1025,6 +1054,28 @@ write_output (struct lm_result *res, size_t nres,
             (long long) c->o.max_reps, (long long) c->o.max_reps_large,
             (long long) c->o.large_bytes);
   tsv_meta (w, "pairs", "%zu", nres);
+  if (opt_time_limit)
+    tsv_meta (w, "time_limit_s", "%s", opt_time_limit);
+  else
+    meta_num (w, "time_limit_s", c->o.time_limit);
+  for (size_t p = 0; p < nres; p++)
+    {
+      const double *h = res[p].head;
+      if ((int) h[H_LIMITED] == LOGP_STAGE_NONE)
+        continue;
+      char t[NUM_BUFSIZE];
+      num_format_measured (h[H_T_SELECT], timer_res, NUM_DERIVED_DIGITS, t);
+      tsv_meta (w, "time_limit_reached", "pair %d %d: size selection "
+                "stopped at the time limit after %s s (%s stage, before "
+                "bytes %lld)%s", pairs[p].src, pairs[p].dst, t,
+                logp_stage_name ((enum logp_stage) (int) h[H_LIMITED]),
+                (long long) h[H_SKIPPED],
+                (int) h[H_LIMITED] == LOGP_STAGE_GROWTH
+                ? ": g(m)/m was still falling" : "");
+    }
+  if (limited_runs > 0 && c->repeat > 1)
+    tsv_meta (w, "time_limit_runs", "%zu of %lld runs x %zu pairs stopped "
+              "at the time limit", limited_runs, (long long) c->repeat, nres);
   double t_g0 = 0, t_sizes = 0, t_sat = 0;
   for (size_t p = 0; p < nres; p++)
     {
@@ -1204,6 +1255,10 @@ main (int argc, char **argv)
         gather_classes (&ov, &c, res, pairs, npairs, &classes);
       gather_results (&ov, res, pairs, npairs);
       t_gather += MPI_Wtime () - t1;
+      if (mpu_rank == 0)
+        for (size_t p = 0; p < npairs; p++)
+          if ((int) res[p].head[H_LIMITED] != LOGP_STAGE_NONE)
+            limited_runs++;
       if (mpu_rank == 0 && opt_summary)
         for (size_t p = 0; p < npairs; p++)
           summarize (&res[p], &c, &sum[rep * npairs + p]);

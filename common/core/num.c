@@ -300,6 +300,10 @@ num_format_measured (double v, double quantum, int significant, char *buf)
       if (ds < dec)
         dec = ds;
     }
+  /* Zero with only a digit count (a derived 0, e.g. the rate of an
+     empty message): nothing to round, and no decimals to write.  */
+  if (dec == INT32_MAX)
+    dec = 0;
   /* Plain notation: sign, integer digits, point, DEC decimals and the
      NUL must fit NUM_BUFSIZE; beyond that, significant digits.  */
   int idigits = fabs (v) < 1 ? 1 : 1 + (int) floor (log10 (fabs (v)));

@@ -506,6 +506,14 @@ cmp_rows (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* The selection's clock (logp_select_cfg.clock).  */
+static double
+select_clock (void *vctx)
+{
+  (void) vctx;
+  return wtime ();
+}
+
 static void
 warm_up (struct ctx *c)
 {
@@ -566,6 +574,8 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
       cfg.eps = o->eps;
       cfg.abs_tol = o->tick;
       cfg.min_step = 32;
+      cfg.time_limit = o->time_limit;
+      cfg.clock = select_clock;
       struct logp_curve curve;
       memset (&curve, 0, sizeof curve);
       if (logp_select (&cfg, select_cb, &c, &curve) == LOGP_SELECT_NOMEM)
@@ -573,6 +583,14 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
                  "sizes");
       res->head[H_NGROWN] = (double) curve.n_grown;
       res->head[H_NREFINED] = (double) curve.n_refined;
+      res->head[H_LIMITED] = curve.limited;
+      res->head[H_SKIPPED] = (double) curve.skipped;
+      res->head[H_T_SELECT] = curve.elapsed;
+      if (curve.limited != LOGP_STAGE_NONE && o->progress)
+        fprintf (stderr, "%s: %d->%d: time limit: %.3g s of %.3g s used, "
+                 "%s stopped before bytes %lld\n", err_program, src, dst,
+                 curve.elapsed, o->time_limit,
+                 logp_stage_name (curve.limited), (long long) curve.skipped);
       if (chosen != NULL)
         {
           chosen->n = curve.n;

@@ -19,6 +19,8 @@ struct lm_opts
   int64_t min_bytes, max_bytes, start_max, large_bytes;
   int64_t max_reps, max_reps_large, min_reps;
   double time_cap;        /* seconds per size (and per saturation run) */
+  double time_limit;      /* seconds of the whole size selection (0: no
+                             cap; logp_select_cfg.time_limit) */
   int saturate, expected, raw, progress;
   double timer_ovh;       /* seconds, subtracted from every sample */
   double tick;            /* timer resolution (mpu_timer_resolution), s */
@@ -47,7 +49,11 @@ enum { Q_OS, Q_RTT, Q_OR, Q_OREXP, Q_RTTN, Q_NQTY };
 enum
 {
   H_NROWS, H_NSAMPLES, H_T_G0, H_T_SIZES, H_T_SAT, H_G0_N, H_G0_STOP,
-  H_NGROWN, H_NREFINED, H_NF
+  H_NGROWN, H_NREFINED,
+  H_LIMITED,              /* enum logp_stage the time limit stopped */
+  H_SKIPPED,              /* the size it left out */
+  H_T_SELECT,             /* seconds of the selection (logp_curve.elapsed) */
+  H_NF
 };
 
 struct lm_result

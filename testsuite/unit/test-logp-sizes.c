@@ -22,7 +22,16 @@ struct curve
   int64_t fail_at;       /* the callback fails at this size (0: never) */
   int64_t asked[4096];
   size_t nasked;
+  /* A fake clock (seconds) that every measurement advances by
+     PER_SIZE + PER_BYTE * bytes: a slow link.  */
+  double per_size, per_byte, now;
 };
+
+static double
+fake_clock (void *ctx)
+{
+  return ((struct curve *) ctx)->now;
+}
 
 static int
 measure (int64_t bytes, struct logp_point *pt, void *ctx)
@@ -31,6 +40,7 @@ measure (int64_t bytes, struct logp_point *pt, void *ctx)
   if (c->fail_at && bytes == c->fail_at)
     return 7;
   c->asked[c->nasked++] = bytes;
+  c->now += c->per_size + c->per_byte * (double) bytes;
   pt->v[LOGP_OS] = c->os (bytes);
   pt->v[LOGP_OR] = c->orv (bytes);
   pt->v[LOGP_G] = c->g (bytes);
@@ -123,6 +133,15 @@ test_check (void)
   c = cfg_default ();
   c.start_max = 0;
   CHECK (logp_select_check (&c) != NULL);
+  c = cfg_default ();
+  c.time_limit = -1;
+  CHECK (logp_select_check (&c) != NULL);
+  c.time_limit = 0;
+  CHECK (logp_select_check (&c) == NULL);
+  CHECK_STR (logp_stage_name (LOGP_STAGE_NONE), "none");
+  CHECK_STR (logp_stage_name (LOGP_STAGE_BASE), "base");
+  CHECK_STR (logp_stage_name (LOGP_STAGE_GROWTH), "growth");
+  CHECK_STR (logp_stage_name (LOGP_STAGE_REFINE), "refine");
   CHECK_STR (logp_origin_name (LOGP_REFINED), "refined");
   CHECK_STR (logp_origin_name (LOGP_GROWN), "grown");
   CHECK_STR (logp_origin_name (LOGP_BASE), "base");
@@ -133,7 +152,7 @@ test_check (void)
 static void
 test_linear (void)
 {
-  static struct curve k = { lin_os, lin_or, lin_g, 0, 0, {0}, 0 };
+  static struct curve k = { lin_os, lin_or, lin_g, 0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   struct logp_curve out;
   memset (&out, 0, sizeof out);
@@ -152,7 +171,7 @@ test_linear (void)
 static void
 test_step (void)
 {
-  static struct curve k = { step_os, lin_or, lin_g, 0, 0, {0}, 0 };
+  static struct curve k = { step_os, lin_or, lin_g, 0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   struct logp_curve out;
   memset (&out, 0, sizeof out);
@@ -186,7 +205,7 @@ test_step (void)
 static void
 test_noise (void)
 {
-  static struct curve k = { small_step_os, lin_or, lin_g, 1.0, 0, {0}, 0 };
+  static struct curve k = { small_step_os, lin_or, lin_g, 1.0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   struct logp_curve out;
   memset (&out, 0, sizeof out);
@@ -194,7 +213,7 @@ test_noise (void)
   CHECK (out.n_refined == 0);
   logp_curve_free (&out);
   /* Without the uncertainty the small step is found.  */
-  static struct curve k2 = { small_step_os, lin_or, lin_g, 0, 0, {0}, 0 };
+  static struct curve k2 = { small_step_os, lin_or, lin_g, 0, 0, {0}, 0, 0, 0, 0 };
   memset (&out, 0, sizeof out);
   CHECK (logp_select (&cfg, measure, &k2, &out) == 0);
   CHECK (out.n_refined > 0);
@@ -206,7 +225,7 @@ test_noise (void)
 static void
 test_growth (void)
 {
-  static struct curve k = { lin_os, lin_or, kink_g, 0, 0, {0}, 0 };
+  static struct curve k = { lin_os, lin_or, kink_g, 0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   cfg.start_max = 524288;
   struct logp_curve out;
@@ -230,7 +249,7 @@ test_growth (void)
   logp_curve_free (&out);
 
   /* Never linear: k_m grows up to max_bytes.  */
-  static struct curve kp = { lin_os, lin_or, pow_g, 0, 0, {0}, 0 };
+  static struct curve kp = { lin_os, lin_or, pow_g, 0, 0, {0}, 0, 0, 0, 0 };
   cfg = cfg_default ();
   cfg.start_max = 1024;
   cfg.max_bytes = 65536;
@@ -266,7 +285,7 @@ test_growth_per_byte (void)
   CHECK (!logp_gap_per_byte_falls (&b, &c, 0.01, 0));
   CHECK (!logp_gap_per_byte_falls (&c, &b, 0.01, 0));   /* not larger */
 
-  static struct curve k = { lin_os, lin_or, icept_g, 0, 0, {0}, 0 };
+  static struct curve k = { lin_os, lin_or, icept_g, 0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   cfg.max_bytes = (int64_t) 1 << 30;
   struct logp_curve out;
@@ -285,11 +304,86 @@ test_growth_per_byte (void)
   logp_curve_free (&out);
 }
 
+/* The total time cap, on a link where a size costs 1 us per byte (the
+   clock is read before every size, from 0):
+   - growth (g = 50 + 1e-4 m, which grows to 2^26 without a cap): the
+     sizes up to 2^k took 2^(k+1) - 1 us; with a limit of 10 s, 2^23
+     starts at 8.388607 s and ends at 16.777215 s, so 2^24 is not
+     started: 5 sizes grown (2^19 .. 2^23);
+   - the initial set: with 0.1 s, size m starts at m - 1 us, so 2^17
+     (at 0.131071 s) is the first one left out, 2^0 .. 2^16 measured;
+   - refinement (the switch at 5000, 1 s a size): the 19 sizes of the
+     initial set end at 19 s, the refined sizes start at 19 and 20 s
+     with a limit of 21 s: 2 refined, the third left out.  */
+static void
+test_time_limit (void)
+{
+  static struct curve k = { lin_os, lin_or, icept_g, 0, 0, {0}, 0, 0, 1e-6,
+                            0 };
+  struct logp_select_cfg cfg = cfg_default ();
+  cfg.max_bytes = (int64_t) 1 << 30;
+  cfg.time_limit = 10;
+  cfg.clock = fake_clock;
+  struct logp_curve out;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n_grown == 5);
+  CHECK (out.p[out.n - 1].bytes == (int64_t) 1 << 23);
+  CHECK (out.limited == LOGP_STAGE_GROWTH);
+  CHECK (out.skipped == (int64_t) 1 << 24);
+  CHECK_NEAR (out.elapsed, 16.777215, 1e-9);
+  logp_curve_free (&out);
+
+  /* No limit (0): the clock is only read, the growth goes to 2^26.  */
+  k.now = 0;
+  cfg.time_limit = 0;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n_grown == 8);
+  CHECK (out.limited == LOGP_STAGE_NONE);
+  CHECK_NEAR (out.elapsed, 134.217727, 1e-9);
+  logp_curve_free (&out);
+
+  k.now = 0;
+  cfg.time_limit = 0.1;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n == 17);
+  CHECK (out.p[16].bytes == 65536);
+  CHECK (out.limited == LOGP_STAGE_BASE);
+  CHECK (out.skipped == 131072);
+  CHECK (out.n_grown == 0 && out.n_refined == 0);
+  logp_curve_free (&out);
+
+  static struct curve ks = { step_os, lin_or, lin_g, 0, 0, {0}, 0, 1, 0,
+                             0 };
+  cfg = cfg_default ();
+  cfg.time_limit = 21;
+  cfg.clock = fake_clock;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &ks, &out) == 0);
+  CHECK (out.n == 21);
+  CHECK (out.n_refined == 2);
+  CHECK (out.limited == LOGP_STAGE_REFINE);
+  CHECK (out.skipped > 4096 && out.skipped < 8192);
+  CHECK (sorted_unique (&out));
+  logp_curve_free (&out);
+
+  /* Without a clock there is no cap and no elapsed time.  */
+  cfg.clock = NULL;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &ks, &out) == 0);
+  CHECK (out.n_refined == 7);
+  CHECK (out.limited == LOGP_STAGE_NONE);
+  CHECK (isnan (out.elapsed));
+  logp_curve_free (&out);
+}
+
 /* A failing measurement ends the selection with its status.  */
 static void
 test_fail (void)
 {
-  static struct curve k = { lin_os, lin_or, lin_g, 0, 64, {0}, 0 };
+  static struct curve k = { lin_os, lin_or, lin_g, 0, 64, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   struct logp_curve out;
   memset (&out, 0, sizeof out);
@@ -302,7 +396,7 @@ test_fail (void)
 static void
 test_range (void)
 {
-  static struct curve k = { lin_os, lin_or, lin_g, 0, 0, {0}, 0 };
+  static struct curve k = { lin_os, lin_or, lin_g, 0, 0, {0}, 0, 0, 0, 0 };
   struct logp_select_cfg cfg = cfg_default ();
   cfg.min_bytes = 3;
   cfg.max_bytes = 100;
@@ -324,6 +418,7 @@ main (void)
   test_noise ();
   test_growth ();
   test_growth_per_byte ();
+  test_time_limit ();
   test_fail ();
   test_range ();
   return unit_done ();

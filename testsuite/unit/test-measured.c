@@ -58,6 +58,12 @@ check_format (void)
   CHECK_STR (fmt (1e20, 0.01, -1), "1e+20");
   CHECK_STR (fmt (1.23456789e-40, 0, 6), "1.23457e-40");
   CHECK_STR (fmt (NAN, 0.01, -1), "NA");
+  /* Zero with a digit count only (comet-run's MBps of 0 bytes).  */
+  CHECK_STR (fmt (0, 0, 6), "0");
+  CHECK_STR (fmt (-0.0, 0, 6), "0");
+  /* comet-run: a sample is one timer step / (repeat * divisor).  */
+  CHECK_STR (fmt (0.3608337948905105, 0.01 / (137 * 2), -1), "0.36083");
+  CHECK_STR (fmt (0.42456007226277437, 0.01 / 137, -1), "0.42456");
   CHECK_STR (fmt (INFINITY, 0, 6), "NA");
   CHECK_STR (fmt (0.1 + 0.2, 0, -1), "0.30000000000000004");
   CHECK_STR (fmt (0, 0.01, 6), "0");

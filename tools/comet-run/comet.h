@@ -102,6 +102,8 @@ struct comet_row
   const char *topology;                 /* NULL: NA */
   int depth, fanout;                    /* -1: NA */
   double rate;                          /* per second; NaN: NA */
+  double t_quantum;                     /* step of a sample, us (NaN:
+                                           unknown, 6 digits instead) */
 };
 
 void comet_row_init (struct comet_row *r, const char *kernel);
@@ -137,6 +139,9 @@ struct comet_result
   double mean;              /* mean of the samples, us */
   enum stats_stop stop;
   int64_t repeat;           /* iterations per sample */
+  double quantum;           /* us: the step of one sample, the timer's
+                               resolution / (repeat * divisor); NaN when
+                               unknown */
 };
 
 /* ROW's statistics (t, t_mean, ops, stop) from RES.  */

@@ -145,6 +145,7 @@ comet_row_init (struct comet_row *r, const char *kernel)
   r->rate = NAN;
   r->t_mean = NAN;
   r->ops = -1;
+  r->t_quantum = NAN;
 }
 
 static void
@@ -193,6 +194,36 @@ put_count (tsv_writer *w, int64_t v)
     tsv_put_int (w, v);
 }
 
+/* msgperf(7), NUMBERS: a statistic of the samples (the median, a
+   percentile, an interval bound, the extremes, and the mean) to the step
+   of a sample, the timer's resolution / (repeat * divisor): one rounding
+   for all, so that t_min <= t_mean <= t_max still holds as printed (6
+   significant digits would print a mean of 91342.53 below the minimum
+   91342.53 as 91342.5); values derived from times (MBps, per_s, the
+   overlap times and shares) to 6 significant digits.  --precision rounds
+   further.  */
+static void
+put_sample_us (tsv_writer *w, double v, double quantum)
+{
+  if (!(quantum > 0))
+    quantum = 0;
+  char buf[NUM_BUFSIZE];
+  int sig = tsv_precision > 0 ? tsv_precision
+                              : quantum > 0 ? -1 : NUM_DERIVED_DIGITS;
+  num_format_measured (v, quantum, sig, buf);
+  tsv_put_str (w, buf);
+}
+
+static void
+put_derived (tsv_writer *w, double v)
+{
+  char buf[NUM_BUFSIZE];
+  int sig = tsv_precision > 0 && tsv_precision < NUM_DERIVED_DIGITS
+    ? tsv_precision : NUM_DERIVED_DIGITS;
+  num_format_measured (v, 0, sig, buf);
+  tsv_put_str (w, buf);
+}
+
 void
 comet_emit (struct comet_ctx *c, const struct comet_row *r)
 {
@@ -222,26 +253,26 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
       put_count (w, r->depth);
       put_count (w, r->fanout);
     }
-  tsv_put_num (w, r->t.median);
-  tsv_put_num (w, r->t_mean);
-  tsv_put_num (w, r->t.min);
-  tsv_put_num (w, r->t.max);
-  tsv_put_num (w, r->t.p05);
-  tsv_put_num (w, r->t.p95);
-  tsv_put_num (w, r->t.ci_lo);
-  tsv_put_num (w, r->t.ci_hi);
+  put_sample_us (w, r->t.median, r->t_quantum);
+  put_sample_us (w, r->t_mean, r->t_quantum);
+  put_sample_us (w, r->t.min, r->t_quantum);
+  put_sample_us (w, r->t.max, r->t_quantum);
+  put_sample_us (w, r->t.p05, r->t_quantum);
+  put_sample_us (w, r->t.p95, r->t_quantum);
+  put_sample_us (w, r->t.ci_lo, r->t_quantum);
+  put_sample_us (w, r->t.ci_hi, r->t_quantum);
   tsv_put_int (w, (int64_t) r->t.n);
   put_count (w, r->ops);
   tsv_put_str (w, stats_stop_name (r->stop));
-  if (out_columns & COL_MBPS) tsv_put_num (w, r->mbps);
-  if (out_columns & COL_RATE) tsv_put_num (w, r->rate);
+  if (out_columns & COL_MBPS) put_derived (w, r->mbps);
+  if (out_columns & COL_RATE) put_derived (w, r->rate);
   if (out_columns & COL_OVERLAP)
     {
-      tsv_put_num (w, r->tsync);
-      tsv_put_num (w, r->tcomm);
-      tsv_put_num (w, r->tcomp);
-      tsv_put_num (w, r->overlap);
-      tsv_put_num (w, r->overlap_raw);
+      put_derived (w, r->tsync);
+      put_derived (w, r->tcomm);
+      put_derived (w, r->tcomp);
+      put_derived (w, r->overlap);
+      put_derived (w, r->overlap_raw);
       /* Whether the clamp changed the share, so that a reader sees a
          measurement that went wrong instead of a plausible 0 or 100.  */
       if (isnan (r->overlap_raw))

@@ -36,6 +36,7 @@ comet_row_result (struct comet_row *row, const struct comet_result *res)
   row->t_mean = res->mean;
   row->ops = res->repeat;
   row->stop = res->stop;
+  row->t_quantum = res->quantum;
 }
 
 __attribute__ ((noinline)) void
@@ -192,8 +193,10 @@ measure_osu (struct comet_ctx *c, const struct comet_timing *t, int root,
   res->mean = NAN;
   res->stop = STATS_MAX_REPS;
   res->repeat = 1;
+  res->quantum = NAN;
   if (root)
     {
+      res->quantum = mpu_timer_resolution () * 1e6 / t->divisor;
       double sum = 0;
       for (int64_t i = 0; i < n; i++)
         sum += x[i];
@@ -260,8 +263,12 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
   struct stats_summary none = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
   res->s = none;
   res->mean = NAN;
+  res->quantum = NAN;
   if (root)
     {
+      /* A sample is one timer interval divided by k * divisor.  */
+      res->quantum = mpu_timer_resolution () * 1e6
+                     / ((double) k * t->divisor);
       double sum = 0;
       for (size_t i = 0; i < samples.n; i++)
         sum += samples.x[i];

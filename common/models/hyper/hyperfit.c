@@ -58,7 +58,8 @@ struct fit_data
 static double
 weight_of (enum hfit_weight w, double t)
 {
-  return w == HFIT_WEIGHT_RELATIVE ? 1 / t : 1;
+  return w == HFIT_WEIGHT_RELATIVE ? 1 / t
+         : w == HFIT_WEIGHT_SQRT ? 1 / sqrt (t) : 1;
 }
 
 static int

@@ -22,7 +22,12 @@ enum hfit_weight
 {
   HFIT_WEIGHT_RELATIVE = 0, /* minimise sum ((model - t)/t)^2: noise
                                proportional to the time (the default) */
-  HFIT_WEIGHT_NONE = 1      /* minimise sum (model - t)^2 */
+  HFIT_WEIGHT_NONE = 1,     /* minimise sum (model - t)^2 */
+  HFIT_WEIGHT_SQRT = 2      /* minimise sum (model - t)^2 / t: noise
+                               variance proportional to the time, between
+                               the two: the many small sizes no longer
+                               outvote the few large ones that fix b, nor
+                               the largest one all the others */
 };
 
 enum hfit_status

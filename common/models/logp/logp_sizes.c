@@ -21,6 +21,19 @@ logp_origin_name (enum logp_origin o)
   return "base";
 }
 
+const char *
+logp_stage_name (enum logp_stage s)
+{
+  switch (s)
+    {
+    case LOGP_STAGE_NONE: return "none";
+    case LOGP_STAGE_BASE: return "base";
+    case LOGP_STAGE_GROWTH: return "growth";
+    case LOGP_STAGE_REFINE: return "refine";
+    }
+  return "none";
+}
+
 void
 logp_curve_free (struct logp_curve *c)
 {
@@ -90,6 +103,8 @@ logp_select_check (const struct logp_select_cfg *cfg)
     return "the absolute tolerance must be >= 0";
   if (cfg->min_step < 1)
     return "the minimum refinement step must be at least 1 byte";
+  if (!(cfg->time_limit >= 0))
+    return "the time limit must be >= 0 seconds";
   return NULL;
 }
 
@@ -133,6 +148,24 @@ measure_at (struct logp_curve *out, size_t at, int64_t bytes,
   return 0;
 }
 
+/* Has the time limit run out before a new size of BYTES in STAGE?  Then
+   OUT records where the selection stopped.  The clock is read before
+   every size, so the selection overruns the limit by at most the time of
+   the size that was running when it ran out.  */
+static int
+out_of_time (const struct logp_select_cfg *cfg, void *ctx, double start,
+             enum logp_stage stage, int64_t bytes, struct logp_curve *out)
+{
+  if (cfg->clock == NULL)
+    return 0;
+  out->elapsed = cfg->clock (ctx) - start;
+  if (!(cfg->time_limit > 0) || out->elapsed < cfg->time_limit)
+    return 0;
+  out->limited = stage;
+  out->skipped = bytes;
+  return 1;
+}
+
 int
 logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
              void *ctx, struct logp_curve *out)
@@ -141,10 +174,17 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
   size_t limit = max_points (cfg);
   int64_t top = cfg->start_max < cfg->max_bytes ? cfg->start_max
                                                 : cfg->max_bytes;
+  double start = cfg->clock ? cfg->clock (ctx) : 0;
+  out->limited = LOGP_STAGE_NONE;
+  out->skipped = 0;
+  out->elapsed = NAN;
 
   /* Initial set: m = min * 2^k up to 2^k_m.  */
   for (int64_t m = cfg->min_bytes; m <= top && out->n < limit; m *= 2)
     {
+      if (out->n > 0 && out_of_time (cfg, ctx, start, LOGP_STAGE_BASE, m,
+                                     out))
+        return 0;
       if ((rc = measure_at (out, out->n, m, LOGP_BASE, measure, ctx)) != 0)
         return rc;
       if (m > INT64_MAX / 2)
@@ -167,6 +207,8 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
       int64_t last = p[2].bytes;
       if (last > cfg->max_bytes / 2)
         break;
+      if (out_of_time (cfg, ctx, start, LOGP_STAGE_GROWTH, 2 * last, out))
+        return 0;
       if ((rc = measure_at (out, out->n, 2 * last, LOGP_GROWN, measure,
                             ctx)) != 0)
         return rc;
@@ -188,6 +230,8 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
       int64_t mid = b->bytes + (c->bytes - b->bytes) / 2;
       if (miss && mid > b->bytes && mid < c->bytes)
         {
+          if (out_of_time (cfg, ctx, start, LOGP_STAGE_REFINE, mid, out))
+            return 0;
           if ((rc = measure_at (out, i, mid, LOGP_REFINED, measure, ctx))
               != 0)
             return rc;
@@ -196,5 +240,7 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
         }
       i++;
     }
+  if (cfg->clock)
+    out->elapsed = cfg->clock (ctx) - start;
   return 0;
 }

@@ -53,7 +53,27 @@ struct logp_select_cfg
   double abs_tol;      /* absolute tolerance (timer resolution), >= 0 */
   int64_t min_step;    /* refinement stops at max(min_step, eps*m): 32 */
   size_t max_points;   /* safety bound on the number of sizes (0: 4096) */
+  /* Total time cap of the selection: no new size is started once
+     CLOCK (CTX) has advanced by TIME_LIMIT or more since the first size
+     began.  On a slow link every doubling of k_m doubles the time of one
+     size, so the growth alone could take minutes (a 100 Mbit/s link:
+     about 13 s for one 4 MiB size at 9 round trips).  TIME_LIMIT <= 0 or
+     CLOCK NULL: no cap.  */
+  double time_limit;
+  double (*clock) (void *ctx);
 };
+
+/* The stage of the selection the time limit stopped (logp_curve).  */
+enum logp_stage
+{
+  LOGP_STAGE_NONE = 0,   /* the selection ran to its end */
+  LOGP_STAGE_BASE,       /* the initial set was cut short */
+  LOGP_STAGE_GROWTH,     /* k_m would have grown further */
+  LOGP_STAGE_REFINE      /* a refinement was left out */
+};
+
+/* "none", "base", "growth", "refine".  */
+const char *logp_stage_name (enum logp_stage s);
 
 /* A growing, sorted set of measured sizes.  */
 struct logp_curve
@@ -61,6 +81,9 @@ struct logp_curve
   struct logp_point *p;
   size_t n, cap;
   size_t n_grown, n_refined;
+  enum logp_stage limited;  /* where the time limit stopped it */
+  int64_t skipped;          /* the size it would have measured next */
+  double elapsed;           /* CLOCK time of the selection (NaN: no clock) */
 };
 
 void logp_curve_free (struct logp_curve *c);
@@ -94,9 +117,12 @@ const char *logp_select_check (const struct logp_select_cfg *cfg);
 
 /* Run the whole selection (initial set, growth of k_m, refinement),
    calling MEASURE once per size, sizes in increasing order within each
-   stage.  OUT must be zero-initialised; it holds the sorted set on return.
-   Returns 0, LOGP_SELECT_NOMEM when memory for the set runs out (OUT then
-   holds the sizes measured so far), or the callback's non-zero value.  */
+   stage, until CFG's time limit (if any) stops it: then OUT->limited
+   names the stage and OUT->skipped the size left out, and the sizes
+   measured so far are the result.  OUT must be zero-initialised; it
+   holds the sorted set on return.  Returns 0, LOGP_SELECT_NOMEM when
+   memory for the set runs out (OUT then holds the sizes measured so far),
+   or the callback's non-zero value.  */
 #define LOGP_SELECT_NOMEM (-32768)
 int logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
                  void *ctx, struct logp_curve *out);
