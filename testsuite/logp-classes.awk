@@ -4,8 +4,12 @@
 # classes come in key order with disjoint bounds, and every member value
 # (min, max, value) lies in its class's bounds.  Prints
 #   ok: K classes, N links: src-dst ...
-# with the links sorted, or the first problem.
-BEGIN { FS = "\t"; bad = "" }
+# with the links sorted, or the first problem.  Measured values are
+# printed rounded to #@timer_resolution R (min, max) or to 6 significant
+# digits (value), so the bounds hold within that rounding: R/2, plus
+# 5e-6 relative.
+BEGIN { FS = "\t"; bad = ""; R = 0 }
+/^#@timer_resolution=/ { R = substr($0, 21) + 0 }
 /^#/ { next }
 !hdr {
   hdr = 1
@@ -26,7 +30,8 @@ BEGIN { FS = "\t"; bad = "" }
     links++
   }
   if ($4 != "NA") {
-    if (!($4 + 0 <= $7 + 0 && $7 + 0 <= $6 + 0 && $6 + 0 <= $8 + 0 && $8 + 0 < $5 + 0))
+    t = R / 2 + 5e-6 * ($5 < 0 ? -$5 : $5)
+    if (!($4 - t <= $7 + 0 && $7 - t <= $6 + 0 && $6 <= $8 + t && $8 - t < $5 + 0))
       bad = bad "class " $1 ": not lo <= min <= value <= max < hi; "
     if (havehi && $4 + 0 < prevhi) bad = bad "class " $1 ": overlaps; "
     havehi = 1; prevhi = $5 + 0

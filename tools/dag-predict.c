@@ -501,20 +501,7 @@ load_topology (void)
   const char *path = treespec_file_path (gen.topology);
   if (!path || gen.topology_text)
     return;
-  FILE *fp = fopen (path, "rb");
-  if (!fp)
-    die_usage ("option '--topology': cannot read '%s': %s", path,
-               strerror (errno));
-  fclose (fp);
-  size_t len;
-  char *text = slurp (path, &len);
-  if (memchr (text, '\0', len))
-    die_usage ("option '--topology': '%s' holds a NUL byte", path);
-  char *z = realloc (text, len + 1);
-  if (!z)
-    die ("out of memory");
-  z[len] = '\0';
-  gen.topology_text = z;
+  gen.topology_text = read_option_file ("topology", path);
 }
 
 /* Run the generator gen.pattern into S: a collective coll:OP:ALGO

@@ -29,6 +29,7 @@
 #include "overlay.h"
 #include "msgbuf.h"
 #include "num.h"
+#include "readfile.h"
 #include "stats.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -80,7 +81,7 @@ static struct poptOption options[] = {
   { "class-width", '\0', POPT_ARG_STRING, &opt_class_width, 0,
     "relative width of a class: each spans a factor 1+W (default: 0.1)",
     "W" },
-  { "topology", '\0', POPT_ARG_STRING, &opt_topology, 0,
+  { "topology", 't', POPT_ARG_STRING, &opt_topology, 0,
     "tree that gathers the results at rank 0: flat, b:F^D, b:F1xF2.., "
     "k:K[@N], g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: k:2)",
     "SPEC" },
@@ -329,27 +330,7 @@ check_topology (struct config *c)
   const char *path = treespec_file_path (c->topology);
   if (path)
     {
-      FILE *fp = fopen (path, "r");
-      if (!fp)
-        die_usage ("option '--topology': cannot read '%s': %m", path);
-      size_t cap = 4096, len = 0, got;
-      char *text = malloc (cap);
-      while (text && (got = fread (text + len, 1, cap - len - 1, fp)) > 0)
-        if ((len += got) + 1 == cap)
-          {
-            char *n = realloc (text, cap *= 2);
-            if (!n)
-              free (text);
-            text = n;
-          }
-      if (!text)
-        mpu_die (EXIT_DATA, "out of memory");
-      int bad = ferror (fp);
-      fclose (fp);
-      text[len] = '\0';
-      if (bad || memchr (text, '\0', len))
-        die_usage ("option '--topology': cannot read '%s'", path);
-      c->topology_text = text;
+      c->topology_text = read_option_file ("topology", path);
     }
   struct tree t;
   struct treespec_error err;

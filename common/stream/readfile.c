@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "readfile.h"
 
 enum readfile_status
@@ -71,4 +72,25 @@ readfile_strerror (enum readfile_status s)
       return "out of memory";
     }
   return "unknown error";
+}
+
+char *
+read_option_file (const char *option, const char *path)
+{
+  char *text;
+  size_t len;
+  switch (read_file (path, 1, &text, &len))
+    {
+    case READFILE_OK:
+      return text;
+    case READFILE_NUL:
+      die_usage ("option '--%s': '%s' holds a NUL byte", option, path);
+    case READFILE_NOMEM:
+      die ("option '--%s': out of memory while reading '%s'", option, path);
+    case READFILE_OPEN:
+    case READFILE_READ:
+      break;
+    }
+  die_usage ("option '--%s': cannot read '%s': %s", option, path,
+             strerror (errno));
 }

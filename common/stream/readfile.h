@@ -22,6 +22,12 @@ enum readfile_status
 enum readfile_status read_file (const char *path, int text_only, char **text,
                                 size_t *len);
 
+/* A text file named by option --OPTION (e.g. a file:PATH topology),
+   NUL-terminated: unreadable, or holding a NUL byte, is a usage error
+   ("option '--OPTION': cannot read 'PATH': REASON"); out of memory an
+   error.  */
+char *read_option_file (const char *option, const char *path);
+
 /* "cannot open", "read error", "contains a NUL byte", "out of memory".  */
 const char *readfile_strerror (enum readfile_status s);
 

@@ -11,6 +11,7 @@
 #include "comet.h"
 #include "grid2d.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 
 enum { TAG_ECHO = 11, TAG_PAIR = 12, TAG_ACK = 13 };
 
@@ -272,8 +273,8 @@ kernel_globalsum (struct comet_ctx *c)
 {
   const struct comet_sweep *v = &c->opt->sums;
   int64_t maxn = sweep_max (v);
-  double *in = comet_alloc ((size_t) maxn * sizeof *in);
-  double *out = comet_alloc ((size_t) maxn * sizeof *out);
+  double *in = xcalloc (1, (size_t) maxn * sizeof *in);
+  double *out = xcalloc (1, (size_t) maxn * sizeof *out);
   for (int64_t i = 0; i < maxn; i++)
     in[i] = gs_value (c->rank, i);
   double base = (double) c->size * (c->size + 1) / 2;

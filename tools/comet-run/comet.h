@@ -187,7 +187,6 @@ void comet_idle_barrier (struct comet_ctx *c);
   do { int comet_rc_ = (call); \
        if (comet_rc_ != MPI_SUCCESS) mpu_check (comet_rc_, what); } while (0)
 
-void *comet_alloc (size_t bytes);   /* zeroed, dies when out of memory */
 
 /* Message buffers of --buffers and --cache (buffers.c): SEND and RECV
    are NSLOTS page-aligned slots of SLOT bytes each (RECV == SEND when

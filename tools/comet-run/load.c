@@ -11,6 +11,7 @@
 #include "comet.h"
 #include "grid2d.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 #include "overlap.h"
 
 enum { TAG_LOAD = 21, TAG_STOP = 22, TAG_END = 23, TAG_OVL = 24 };
@@ -93,7 +94,7 @@ kernel_contention (struct comet_ctx *c)
     {
       if (pair != MPI_COMM_NULL)
         {
-          double *mbps = comet_alloc (o->sizes.n * sizeof *mbps);
+          double *mbps = xcalloc (1, o->sizes.n * sizeof *mbps);
           comet_echo_sweep (c, pair, "contention", 1, -1, 0, mbps);
           found[0] = bandwidth_fraction_size (o->sizes.v, mbps, o->sizes.n,
                                               0.5);
@@ -124,7 +125,7 @@ kernel_contention (struct comet_ctx *c)
       maxload = loads[i];
   char *buf = NULL;
   if (c->rank == sender || c->rank == receiver)
-    buf = comet_alloc ((size_t) maxload);
+    buf = xcalloc (1, (size_t) maxload);
   for (size_t i = 0; i < nloads; i++)
     {
       int count = comet_mpi_count (loads[i], "load size");
@@ -246,15 +247,15 @@ kernel_overlap (struct comet_ctx *c)
   for (size_t i = 0; i < o->veclens.n; i++)
     if (o->veclens.v[i] > maxn)
       maxn = o->veclens.v[i];
-  p.sbuf = comet_alloc ((size_t) maxb);
-  p.rbuf = comet_alloc ((size_t) maxb);
-  p.x = comet_alloc ((size_t) maxn * sizeof (double));
-  p.y = comet_alloc ((size_t) maxn * sizeof (double));
+  p.sbuf = xcalloc (1, (size_t) maxb);
+  p.rbuf = xcalloc (1, (size_t) maxb);
+  p.x = xcalloc (1, (size_t) maxn * sizeof (double));
+  p.y = xcalloc (1, (size_t) maxn * sizeof (double));
   for (int64_t i = 0; i < maxn; i++)
     p.x[i] = 1;
 
   /* The DAXPY alone, per vector length (both nodes compute).  */
-  double *tcomp = comet_alloc (o->veclens.n * sizeof *tcomp);
+  double *tcomp = xcalloc (1, o->veclens.n * sizeof *tcomp);
   struct comet_result res;
   p.count = 0;
   for (size_t j = 0; j < o->veclens.n; j++)

@@ -21,6 +21,8 @@
 #include "err.h"
 #include "grid2d.h"
 #include "mpiutil.h"
+#include "readfile.h"
+#include "xalloc.h"
 #include "num.h"
 #include "sizelist.h"
 #include "stats.h"
@@ -326,15 +328,6 @@ comet_progress (struct comet_ctx *c, const char *fmt, ...)
 
 /* ------------------------------------------------------------ helpers */
 
-void *
-comet_alloc (size_t bytes)
-{
-  void *p = calloc (1, bytes ? bytes : 1);
-  if (!p)
-    mpu_die (EXIT_DATA, "out of memory (%zu bytes)", bytes);
-  return p;
-}
-
 int
 comet_mpi_count (int64_t n, const char *what)
 {
@@ -382,7 +375,7 @@ option_handler (int val, poptContext con)
 }
 
 static struct poptOption options[] = {
-  { "sizes", 's', POPT_ARG_STRING, &opt_sizes, 0,
+  { "sizes", '\0', POPT_ARG_STRING, &opt_sizes, 0,
     "message sizes in bytes: FROM:TO:xFACTOR, FROM:TO:+STEP or A,B,... "
     "(default: " DEFAULT_SIZES ")", "SWEEP" },
   { "veclens", 'v', POPT_ARG_STRING, &opt_veclens, 0,
@@ -428,14 +421,14 @@ static struct poptOption options[] = {
   { "grid", 'g', POPT_ARG_STRING, &opt_grid, 0,
     "shape of the adjacency matrix, ROWSxCOLS (default: MPI_Dims_create)",
     "RxC" },
-  { "timeout", 't', POPT_ARG_STRING, &opt_timeout, 0,
+  { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
     "end the whole run with an error after S seconds (default: 0, none)",
     "S" },
-  { "topology", '\0', POPT_ARG_STRING, NULL, OPT_TOPOLOGY,
+  { "topology", 't', POPT_ARG_STRING, NULL, OPT_TOPOLOGY,
     "tree of the tree kernels, repeatable: flat, b:F^D, b:F1xF2.., k:K@N, "
     "g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: flat and k:2)",
     "SPEC" },
-  { "progress", 'p', POPT_ARG_NONE, &opt_progress, 0,
+  { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal", NULL },
   { "list", '\0', POPT_ARG_NONE, &opt_list, 0,
     "list the kernels (a TSV table) and exit", NULL },
@@ -466,12 +459,12 @@ globalsum_lengths (struct comet_opts *o)
   if (o->veclens.given || !o->sizes.given)
     {
       o->sums.n = o->veclens.n;
-      o->sums.v = comet_alloc ((o->sums.n ? o->sums.n : 1) * sizeof *o->sums.v);
+      o->sums.v = xcalloc (1, (o->sums.n ? o->sums.n : 1) * sizeof *o->sums.v);
       for (size_t i = 0; i < o->sums.n; i++)
         o->sums.v[i] = o->veclens.v[i];
       return;
     }
-  o->sums.v = comet_alloc ((o->sizes.n ? o->sizes.n : 1) * sizeof *o->sums.v);
+  o->sums.v = xcalloc (1, (o->sizes.n ? o->sizes.n : 1) * sizeof *o->sums.v);
   o->sums.n = 0;
   for (size_t i = 0; i < o->sizes.n; i++)
     {
@@ -480,38 +473,6 @@ globalsum_lengths (struct comet_opts *o)
       if (o->sums.n == 0 || o->sums.v[o->sums.n - 1] != n)
         o->sums.v[o->sums.n++] = n;
     }
-}
-
-/* The contents of topology file PATH (usage error when unreadable).  */
-static char *
-read_topology_file (const char *spec, const char *path)
-{
-  FILE *fp = fopen (path, "r");
-  if (!fp)
-    die_usage ("option '--topology': cannot read '%s': %m", path);
-  size_t cap = 4096, len = 0;
-  char *text = comet_alloc (cap);
-  size_t got;
-  while ((got = fread (text + len, 1, cap - len - 1, fp)) > 0)
-    {
-      len += got;
-      if (len + 1 == cap)
-        {
-          char *n = realloc (text, cap *= 2);
-          if (!n)
-            mpu_die (EXIT_DATA, "out of memory");
-          text = n;
-        }
-    }
-  int bad = ferror (fp);
-  fclose (fp);
-  if (bad)
-    die_usage ("option '--topology': cannot read '%s'", path);
-  text[len] = '\0';
-  if (memchr (text, '\0', len))
-    die_usage ("option '--topology': '%s' holds a NUL byte (%s)", path,
-               spec);
-  return text;
 }
 
 /* The --topology specs (default flat and k:2), each checked on every
@@ -531,7 +492,7 @@ parse_topologies (struct comet_opts *o)
       o->topologies = opt_topologies;
       o->ntopologies = opt_ntopologies;
     }
-  o->topology_text = comet_alloc (o->ntopologies * sizeof (char *));
+  o->topology_text = xcalloc (1, o->ntopologies * sizeof (char *));
   for (size_t i = 0; i < o->ntopologies; i++)
     {
       const char *spec = o->topologies[i];
@@ -541,7 +502,7 @@ parse_topologies (struct comet_opts *o)
       int rc;
       if (path)
         {
-          o->topology_text[i] = read_topology_file (spec, path);
+          o->topology_text[i] = read_option_file ("topology", path);
           rc = treespec_parse_text (o->topology_text[i], mpu_size, &t, &err);
         }
       else
@@ -717,7 +678,7 @@ main (int argc, char **argv)
       die_usage ("no kernel given: name one or more of the kernels below, "
                  "e.g. 'mpirun -np 2 comet-run echo'%s", list);
     }
-  const struct comet_kernel **run = comet_alloc (nk * sizeof *run);
+  const struct comet_kernel **run = xcalloc (1, nk * sizeof *run);
   size_t joined_len = 1;
   for (size_t i = 0; i < nk; i++)
     {
@@ -739,7 +700,7 @@ main (int argc, char **argv)
       out_columns |= run[i]->columns;
       joined_len += strlen (args[i]) + 1;
     }
-  char *joined = comet_alloc (joined_len);
+  char *joined = xcalloc (1, joined_len);
   for (size_t i = 0; i < nk; i++)
     {
       if (i)

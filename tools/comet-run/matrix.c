@@ -22,6 +22,7 @@
 #include "comet.h"
 #include "grid2d.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 
 enum { TAG_N = 31, TAG_S, TAG_E, TAG_W, TAG_SHIFT, TAG_TRANSPOSE };
 
@@ -52,7 +53,7 @@ mat_setup (struct mat *m, struct comet_ctx *c, int n)
   m->grows = (int64_t) c->rows * n;
   m->gcols = (int64_t) c->cols * n;
   m->calls = 0;
-  m->a = comet_alloc (blockmat_size (n) * sizeof *m->a);
+  m->a = xcalloc (1, blockmat_size (n) * sizeof *m->a);
   blockmat_init (m->a, n, m->gi0, m->gj0, m->gcols);
   mpu_check (MPI_Cart_shift (c->comm, 0, 1, &m->top, &m->bottom),
              "MPI_Cart_shift");
@@ -173,8 +174,8 @@ kernel_update_guard (struct comet_ctx *c)
       mat_setup (&m, c, n);
       for (int k = 0; k < 4; k++)
         {
-          m.sbuf[k] = comet_alloc ((size_t) n * sizeof (double));
-          m.rbuf[k] = comet_alloc ((size_t) n * sizeof (double));
+          m.sbuf[k] = xcalloc (1, (size_t) n * sizeof (double));
+          m.rbuf[k] = xcalloc (1, (size_t) n * sizeof (double));
         }
       struct comet_row row;
       mat_measure (&m, op_update_guard, "update-guard", NULL,
@@ -375,7 +376,7 @@ line_bcast (struct comet_ctx *c, int rows)
       m.owner = (rows ? c->row : c->col) == m.line_root;
       m.line_index = n / 2;
       m.global_index = (int64_t) m.line_root * n + m.line_index;
-      m.sbuf[0] = comet_alloc ((size_t) n * sizeof (double));
+      m.sbuf[0] = xcalloc (1, (size_t) n * sizeof (double));
       struct comet_row row;
       mat_measure (&m, rows ? op_rowbcast : op_colbcast,
                    rows ? "rowbcast" : "colbcast", NULL,

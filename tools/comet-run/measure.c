@@ -22,6 +22,7 @@
 #include "comet.h"
 #include "err.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 #include "stats.h"
 
 enum { TAG_RESULT = 91 };
@@ -178,7 +179,7 @@ measure_osu (struct comet_ctx *c, const struct comet_timing *t, int root,
   for (int64_t i = 0; i < o->warmup; i++)
     t->op (t->arg);
   int64_t n = o->iterations;
-  double *x = root ? comet_alloc ((size_t) n * sizeof *x) : NULL;
+  double *x = root ? xcalloc (1, (size_t) n * sizeof *x) : NULL;
   for (int64_t i = 0; i < n; i++)
     {
       COMET_MPI (MPI_Barrier (t->comm), "MPI_Barrier");

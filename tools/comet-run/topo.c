@@ -19,6 +19,7 @@
 
 #include "comet.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 
 void
 comet_topology (struct comet_ctx *c)
@@ -52,7 +53,7 @@ comet_topology_meta (struct comet_ctx *c)
 {
   int *world = NULL;
   if (c->rank == c->test)
-    world = comet_alloc ((size_t) c->size * sizeof *world);
+    world = xcalloc (1, (size_t) c->size * sizeof *world);
   mpu_check (MPI_Gather (&mpu_rank, 1, MPI_INT, world, 1, MPI_INT, c->test,
                          c->comm), "MPI_Gather");
   if (c->rank != c->test)
@@ -61,7 +62,7 @@ comet_topology_meta (struct comet_ctx *c)
   /* Position r of the grid (row-major, as MPI_Cart numbers it) is held by
      world rank world[r]: "row,col=world_rank" for each position.  */
   size_t cap = (size_t) c->size * 40 + 1, used = 0;
-  char *map = comet_alloc (cap);
+  char *map = xcalloc (1, cap);
   for (int r = 0; r < c->size; r++)
     used += (size_t) snprintf (map + used, cap - used, "%s%d,%d=%d",
                                r ? " " : "", r / c->cols, r % c->cols,

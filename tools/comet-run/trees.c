@@ -21,6 +21,7 @@
 
 #include "comet.h"
 #include "mpiutil.h"
+#include "xalloc.h"
 #include "overlay.h"
 #include "treefilter.h"
 #include "treespec.h"
@@ -165,15 +166,15 @@ comet_tree_meta (struct comet_ctx *c)
   double *off = NULL, *bound = NULL;
   if (a.ov.parent < 0)
     {
-      off = comet_alloc ((size_t) mpu_size * sizeof (double));
-      bound = comet_alloc ((size_t) mpu_size * sizeof (double));
+      off = xcalloc (1, (size_t) mpu_size * sizeof (double));
+      bound = xcalloc (1, (size_t) mpu_size * sizeof (double));
     }
   /* MPI_Wtime, the clock comet-run reads.  */
   ov_clockskew (&a.ov, 50, off, bound);
   if (a.ov.parent < 0 && c->w)
     {
       size_t cap = 64 + (size_t) mpu_size * 48, m = 0;
-      char *text = comet_alloc (cap);
+      char *text = xcalloc (1, cap);
       double worst = 0, worst_bound = 0;
       for (int r = 0; r < mpu_size; r++)
         {
