@@ -1158,130 +1158,133 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
                nna > 1 ? "they" : "it", nna > 1 ? "" : "s");
 }
 
-static int
-cmd_fit (int argc, const char **argv)
+/* How fit fits: the model, the weighting, the segments (--segments auto,
+   K, or at=X1,...).  */
+struct fit_plan
 {
-  cli.subcommand = "fit";
-  poptContext con = cli_parse (argc, argv, fit_options,
-                               "[OPTION...] [FILE...]", NULL);
-  time_col_given = strcmp (opt_time_col, "time") != 0;
   struct hfit_options fo;
+  size_t kmax, kfixed;
+  struct dvec at;
+  int search;
+  int segmented;
+};
+
+static void
+fit_plan_options (struct fit_plan *pl)
+{
   if (strcmp (opt_model, "hyperbolic") == 0)
-    fo.model = HFIT_HYPERBOLIC;
+    pl->fo.model = HFIT_HYPERBOLIC;
   else if (strcmp (opt_model, "linear") == 0)
-    fo.model = HFIT_LINEAR;
+    pl->fo.model = HFIT_LINEAR;
   else
     die_usage ("--model: unknown model '%s' (expected hyperbolic or "
                "linear)", opt_model);
   if (strcmp (opt_weight, "relative") == 0)
-    fo.weight = HFIT_WEIGHT_RELATIVE;
+    pl->fo.weight = HFIT_WEIGHT_RELATIVE;
   else if (strcmp (opt_weight, "none") == 0)
-    fo.weight = HFIT_WEIGHT_NONE;
+    pl->fo.weight = HFIT_WEIGHT_NONE;
   else if (strcmp (opt_weight, "sqrt") == 0)
-    fo.weight = HFIT_WEIGHT_SQRT;
+    pl->fo.weight = HFIT_WEIGHT_SQRT;
   else
     die_usage ("--weight: unknown weighting '%s' (expected relative, sqrt "
                "or none)", opt_weight);
-  size_t kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
-  size_t kfixed = 0;
-  struct dvec at = { 0 };
-  int search = 0;
-  if (opt_segments)
+  pl->kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
+  pl->segmented = opt_segments != NULL;
+  if (!opt_segments)
+    return;
+  if (strcmp (opt_segments, "auto") == 0)
+    pl->search = 1;
+  else if (strncmp (opt_segments, "at=", 3) == 0)
     {
-      if (strcmp (opt_segments, "auto") == 0)
-        search = 1;
-      else if (strncmp (opt_segments, "at=", 3) == 0)
-        {
-          parse_values ("--segments", opt_segments + 3, &at);
-          for (size_t i = 1; i < at.n; i++)
-            if (!(at.v[i] > at.v[i - 1]))
-              die_usage ("--segments: the breakpoints must increase "
-                         "('%s')", opt_segments);
-        }
-      else
-        {
-          double k;
-          if (num_parse_str (opt_segments, &k) != NUM_OK || k != floor (k)
-              || k < 1 || k > 20)
-            die_usage ("--segments: expected auto, a number of segments "
-                       "from 1 to 20, or at=X1,X2,..., not '%s'",
-                       opt_segments);
-          search = 1;
-          kfixed = (size_t) k;
-          if (kmax < kfixed)
-            kmax = kfixed;
-        }
+      parse_values ("--segments", opt_segments + 3, &pl->at);
+      for (size_t i = 1; i < pl->at.n; i++)
+        if (!(pl->at.v[i] > pl->at.v[i - 1]))
+          die_usage ("--segments: the breakpoints must increase "
+                     "('%s')", opt_segments);
     }
-  if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
-    die_usage ("--bytes-col and --time-col take column names "
-               "([A-Za-z][A-Za-z0-9_]*)");
-
-  struct groups gs = { NULL, 0 };
-  tsv_reader **rs;
-  size_t nr;
-  read_points (poptGetArgs (con), opt_by, 0, &gs, &rs, &nr);
-
-  int segmented = opt_segments != NULL;
-  struct hfit_result *res = xmalloc ((kmax + at.n + 1) * sizeof *res);
-  double *breaks = xmalloc ((kmax + 1) * sizeof *breaks);
-  for (size_t gi = 0; gi < gs.n; gi++)
+  else
     {
-      struct group *g = &gs.v[gi];
-      char what[300] = "";
-      if (opt_by)
-        snprintf (what, sizeof what, "group %s='%s': ", opt_by, g->key);
-      if (!segmented)
-        {
-          enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &fo, res);
-          if (st != HFIT_OK)
-            die_fit (what, st, res);
-          g->fits = xmalloc (sizeof *g->fits);
-          g->fits[0] = res[0];
-          g->nfits = 1;
-          continue;
-        }
-      size_t k;
-      if (search)
-        {
-          enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
-                                                      kfixed, kmax, &fo, &k,
-                                                      breaks, res);
-          if (st == HFIT_TOO_FEW)
-            die ("%sno %s%zu-segment fit exists: every segment needs %d "
-                 "distinct message sizes and a fit with both parameters "
-                 ">= 0", what, kfixed ? "" : "1- to ", kfixed ? kfixed : kmax,
-                 HFIT_MIN_DISTINCT);
-          if (st != HFIT_OK)
-            die ("%s%s", what, hfit_strerror (st));
-        }
-      else
-        {
-          size_t bad = 0;
-          enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n,
-                                                  at.v, at.n, &fo, res, &bad);
-          k = at.n + 1;
-          if (st == HFIT_NO_MEMORY)
-            die ("%s%s", what, hfit_strerror (st));
-          if (st != HFIT_OK)
-            {
-              char seg[300];
-              char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-              if (bad > 0)
-                num_format (at.v[bad - 1], -1, lo);
-              if (bad < at.n)
-                num_format (at.v[bad], -1, hi);
-              snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
-                        bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
-                        bad < at.n ? " < " : "", bad < at.n ? hi : "");
-              die_fit (seg, st, &res[bad]);
-            }
-        }
-      g->fits = xmalloc (k * sizeof *g->fits);
-      memcpy (g->fits, res, k * sizeof *g->fits);
-      g->nfits = k;
+      double k;
+      if (num_parse_str (opt_segments, &k) != NUM_OK || k != floor (k)
+          || k < 1 || k > 20)
+        die_usage ("--segments: expected auto, a number of segments "
+                   "from 1 to 20, or at=X1,X2,..., not '%s'",
+                   opt_segments);
+      pl->search = 1;
+      pl->kfixed = (size_t) k;
+      if (pl->kmax < pl->kfixed)
+        pl->kmax = pl->kfixed;
     }
+}
 
-  /* Every fit succeeded: write them.  */
+/* Segments at the given breakpoints: a failed segment is named by its
+   range.  Returns the number of fits in RES.  */
+static size_t
+fit_at (const struct fit_plan *pl, struct group *g, const char *what,
+        struct hfit_result *res)
+{
+  const struct dvec *at = &pl->at;
+  size_t bad = 0;
+  enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n, at->v,
+                                          at->n, &pl->fo, res, &bad);
+  if (st == HFIT_NO_MEMORY)
+    die ("%s%s", what, hfit_strerror (st));
+  if (st != HFIT_OK)
+    {
+      char seg[300];
+      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
+      if (bad > 0)
+        num_format (at->v[bad - 1], -1, lo);
+      if (bad < at->n)
+        num_format (at->v[bad], -1, hi);
+      snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
+                bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
+                bad < at->n ? " < " : "", bad < at->n ? hi : "");
+      die_fit (seg, st, &res[bad]);
+    }
+  return at->n + 1;
+}
+
+/* Fit group G by PL into G->fits (RES and BREAKS: room for the fits).  */
+static void
+fit_group (const struct fit_plan *pl, struct group *g,
+           struct hfit_result *res, double *breaks)
+{
+  char what[300] = "";
+  if (opt_by)
+    snprintf (what, sizeof what, "group %s='%s': ", opt_by, g->key);
+  size_t k = 1;
+  if (!pl->segmented)
+    {
+      enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &pl->fo, res);
+      if (st != HFIT_OK)
+        die_fit (what, st, res);
+    }
+  else if (pl->search)
+    {
+      enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
+                                                  pl->kfixed, pl->kmax,
+                                                  &pl->fo, &k, breaks, res);
+      if (st == HFIT_TOO_FEW)
+        die ("%sno %s%zu-segment fit exists: every segment needs %d "
+             "distinct message sizes and a fit with both parameters "
+             ">= 0", what, pl->kfixed ? "" : "1- to ",
+             pl->kfixed ? pl->kfixed : pl->kmax, HFIT_MIN_DISTINCT);
+      if (st != HFIT_OK)
+        die ("%s%s", what, hfit_strerror (st));
+    }
+  else
+    k = fit_at (pl, g, what, res);
+  g->fits = xmalloc (k * sizeof *g->fits);
+  memcpy (g->fits, res, k * sizeof *g->fits);
+  g->nfits = k;
+}
+
+/* Every fit succeeded: write them.  */
+static void
+fit_write (const struct fit_plan *pl, const struct groups *gs,
+           tsv_reader **rs, size_t nr)
+{
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nr, "fit");
   tsv_meta (w, "model", "%s", opt_model);
@@ -1289,13 +1292,13 @@ cmd_fit (int argc, const char **argv)
   size_t nn = 0;
   if (opt_by)
     names[nn++] = opt_by;
-  if (segmented)
+  if (pl->segmented)
     {
       names[nn++] = "segment";
       names[nn++] = "bytes_lo";
       names[nn++] = "bytes_hi";
     }
-  int lin = fo.model == HFIT_LINEAR;
+  int lin = pl->fo.model == HFIT_LINEAR;
   names[nn++] = lin ? "alpha" : "a";
   names[nn++] = lin ? "beta" : "b";
   names[nn++] = lin ? "alpha_se" : "a_se";
@@ -1305,18 +1308,40 @@ cmd_fit (int argc, const char **argv)
   names[nn++] = "r2";
   names[nn++] = "n";
   tsv_write_header (w, nn, names);
-
-  for (size_t gi = 0; gi < gs.n; gi++)
-    for (size_t s = 0; s < gs.v[gi].nfits; s++)
-      put_fit (w, gs.v[gi].key, opt_by != NULL, segmented, s,
-               &gs.v[gi].fits[s]);
+  for (size_t gi = 0; gi < gs->n; gi++)
+    for (size_t s = 0; s < gs->v[gi].nfits; s++)
+      put_fit (w, gs->v[gi].key, opt_by != NULL, pl->segmented, s,
+               &gs->v[gi].fits[s]);
   tsv_writer_close (w);
+}
+
+static int
+cmd_fit (int argc, const char **argv)
+{
+  cli.subcommand = "fit";
+  poptContext con = cli_parse (argc, argv, fit_options,
+                               "[OPTION...] [FILE...]", NULL);
+  time_col_given = strcmp (opt_time_col, "time") != 0;
+  struct fit_plan pl = { .kfixed = 0 };
+  fit_plan_options (&pl);
+  if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
+    die_usage ("--bytes-col and --time-col take column names "
+               "([A-Za-z][A-Za-z0-9_]*)");
+  struct groups gs = { NULL, 0 };
+  tsv_reader **rs;
+  size_t nr;
+  read_points (poptGetArgs (con), opt_by, 0, &gs, &rs, &nr);
+  struct hfit_result *res = xmalloc ((pl.kmax + pl.at.n + 1) * sizeof *res);
+  double *breaks = xmalloc ((pl.kmax + 1) * sizeof *breaks);
+  for (size_t gi = 0; gi < gs.n; gi++)
+    fit_group (&pl, &gs.v[gi], res, breaks);
+  fit_write (&pl, &gs, rs, nr);
   for (size_t f = 0; f < nr; f++)
     tsv_close (rs[f]);
   free (rs);
   free (res);
   free (breaks);
-  free (at.v);
+  free (pl.at.v);
   groups_free (&gs);
   poptFreeContext (con);
   return 0;
