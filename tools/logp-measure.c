@@ -154,6 +154,66 @@ parse_pair (const char *text, int *i, int *j)
 
 /* Every rank parses the same command line and reaches the same verdict:
    usage errors end every rank with status 2, only rank 0 printing.  */
+/* The size range (MPI counts are int, one buffer holds the largest) and
+   the modes that exclude or need each other.  */
+static void
+check_sizes_modes (struct config *c)
+{
+  struct lm_opts *o = &c->o;
+  /* The size range: MPI counts are int, one buffer holds the largest.  */
+  if (o->max_bytes > ((int64_t) 1 << 30))
+    die_usage ("option '--max-bytes': %lld is too large (at most %lld)",
+               (long long) o->max_bytes, (long long) 1 << 30);
+  if (o->min_bytes > o->max_bytes)
+    die_usage ("unusable size range: --min-bytes %lld is larger than "
+               "--max-bytes %lld", (long long) o->min_bytes,
+               (long long) o->max_bytes);
+  if (o->start_max > o->max_bytes)
+    o->start_max = o->max_bytes;
+  if (o->start_max < o->min_bytes)
+    die_usage ("unusable size range: --start-bytes %lld is smaller than "
+               "--min-bytes %lld", (long long) o->start_max,
+               (long long) o->min_bytes);
+  if (opt_raw && opt_summary)
+    die_usage ("--raw and --summary exclude each other");
+  c->repeat = opt_repeat ? cli_int ("repeat", opt_repeat, 1, 1000) : 1;
+  if (opt_repeat && !opt_summary)
+    die_usage ("--repeat needs --summary (the spread is a summary column)");
+  if (opt_sample && !opt_all_pairs)
+    die_usage ("--sample needs --all-pairs");
+  if (opt_classes && !opt_all_pairs)
+    die_usage ("--classes needs --all-pairs");
+  if (opt_classes && (opt_raw || opt_summary))
+    die_usage ("--classes excludes --raw and --summary");
+  if ((opt_class_by || opt_class_bytes || opt_class_width) && !opt_classes)
+    die_usage ("--class-by, --class-bytes and --class-width need --classes");
+}
+
+/* --classes: by which parameter, at which size, how wide.  */
+static void
+parse_classes (struct config *c)
+{
+  struct lm_opts *o = &c->o;
+  c->class_width = opt_class_width
+    ? cli_double ("class-width", opt_class_width, 1e-6, 1e6) : 0.1;
+  c->class_by = CP_L;
+  if (opt_class_by)
+    {
+      int k = 0;
+      while (k < CP_N && strcmp (class_param_name[k], opt_class_by) != 0)
+        k++;
+      if (k == CP_N)
+        die_usage ("option '--class-by': '%s' is not one of L, g0, os, or, "
+                   "g, rtt", opt_class_by);
+      c->class_by = k;
+    }
+  c->class_bytes = opt_class_bytes
+    ? cli_int ("class-bytes", opt_class_bytes, 0, INT64_MAX) : o->min_bytes;
+  if (opt_class_bytes && c->class_by <= CP_G0)
+    die_usage ("--class-bytes: %s is one value per pair, not per size",
+               class_param_name[c->class_by]);
+}
+
 static void
 parse (int argc, char **argv, struct config *c)
 {
@@ -197,51 +257,8 @@ parse (int argc, char **argv, struct config *c)
                      : 1;
   c->sample = opt_sample ? cli_int ("sample", opt_sample, 1, INT64_MAX) : 0;
 
-  /* The size range: MPI counts are int, one buffer holds the largest.  */
-  if (o->max_bytes > ((int64_t) 1 << 30))
-    die_usage ("option '--max-bytes': %lld is too large (at most %lld)",
-               (long long) o->max_bytes, (long long) 1 << 30);
-  if (o->min_bytes > o->max_bytes)
-    die_usage ("unusable size range: --min-bytes %lld is larger than "
-               "--max-bytes %lld", (long long) o->min_bytes,
-               (long long) o->max_bytes);
-  if (o->start_max > o->max_bytes)
-    o->start_max = o->max_bytes;
-  if (o->start_max < o->min_bytes)
-    die_usage ("unusable size range: --start-bytes %lld is smaller than "
-               "--min-bytes %lld", (long long) o->start_max,
-               (long long) o->min_bytes);
-  if (opt_raw && opt_summary)
-    die_usage ("--raw and --summary exclude each other");
-  c->repeat = opt_repeat ? cli_int ("repeat", opt_repeat, 1, 1000) : 1;
-  if (opt_repeat && !opt_summary)
-    die_usage ("--repeat needs --summary (the spread is a summary column)");
-  if (opt_sample && !opt_all_pairs)
-    die_usage ("--sample needs --all-pairs");
-  if (opt_classes && !opt_all_pairs)
-    die_usage ("--classes needs --all-pairs");
-  if (opt_classes && (opt_raw || opt_summary))
-    die_usage ("--classes excludes --raw and --summary");
-  if ((opt_class_by || opt_class_bytes || opt_class_width) && !opt_classes)
-    die_usage ("--class-by, --class-bytes and --class-width need --classes");
-  c->class_width = opt_class_width
-    ? cli_double ("class-width", opt_class_width, 1e-6, 1e6) : 0.1;
-  c->class_by = CP_L;
-  if (opt_class_by)
-    {
-      int k = 0;
-      while (k < CP_N && strcmp (class_param_name[k], opt_class_by) != 0)
-        k++;
-      if (k == CP_N)
-        die_usage ("option '--class-by': '%s' is not one of L, g0, os, or, "
-                   "g, rtt", opt_class_by);
-      c->class_by = k;
-    }
-  c->class_bytes = opt_class_bytes
-    ? cli_int ("class-bytes", opt_class_bytes, 0, INT64_MAX) : o->min_bytes;
-  if (opt_class_bytes && c->class_by <= CP_G0)
-    die_usage ("--class-bytes: %s is one value per pair, not per size",
-               class_param_name[c->class_by]);
+  check_sizes_modes (c);
+  parse_classes (c);
   c->topology = opt_topology ? opt_topology : "k:2";
   if (opt_all_pairs && (opt_pair || opt_reverse))
     die_usage ("--all-pairs measures every ordered pair: it takes neither "
@@ -1005,6 +1022,69 @@ write_classes (tsv_writer *w, const struct lm_result *res, size_t nres,
   free (members);
 }
 
+/* The time limit of the size selection, and each pair it stopped.  */
+static void
+meta_time_limit (tsv_writer *w, const struct lm_result *res, size_t nres,
+                 const struct logp_pair *pairs, const struct config *c)
+{
+  if (opt_time_limit)
+    tsv_meta (w, "time_limit_s", "%s", opt_time_limit);
+  else
+    meta_num (w, "time_limit_s", c->o.time_limit);
+  for (size_t p = 0; p < nres; p++)
+    {
+      const double *h = res[p].head;
+      if ((int) h[H_LIMITED] == LOGP_STAGE_NONE)
+        continue;
+      char t[NUM_BUFSIZE];
+      num_format_measured (h[H_T_SELECT], timer_res, NUM_DERIVED_DIGITS, t);
+      tsv_meta (w, "time_limit_reached", "pair %d %d: size selection "
+                "stopped at the time limit after %s s (%s stage, before "
+                "bytes %lld)%s", pairs[p].src, pairs[p].dst, t,
+                logp_stage_name ((enum logp_stage) (int) h[H_LIMITED]),
+                (long long) h[H_SKIPPED],
+                (int) h[H_LIMITED] == LOGP_STAGE_GROWTH
+                ? ": g(m)/m was still falling" : "");
+    }
+  if (limited_runs > 0 && c->repeat > 1)
+    tsv_meta (w, "time_limit_runs", "%zu of %lld runs x %zu pairs stopped "
+              "at the time limit", limited_runs, (long long) c->repeat, nres);
+}
+
+/* One line per pair (its hosts, L, g0, sizes), summing the phases' times
+   into *T_G0, *T_SIZES, *T_SAT.  */
+static void
+meta_pairs (tsv_writer *w, const struct lm_result *res, size_t nres,
+            const struct logp_pair *pairs, const char *hosts, double *t_g0,
+            double *t_sizes, double *t_sat)
+{
+  for (size_t p = 0; p < nres; p++)
+    {
+      const double *h = res[p].head;
+      int s = pairs[p].src, d = pairs[p].dst;
+      double L = res[p].nrows ? res[p].rows[R_L] : NAN;
+      double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      num_format_measured (L * US, 0, NUM_DERIVED_DIGITS, a);
+      num_format_measured (g0 * US, 0, NUM_DERIVED_DIGITS, b);
+      tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
+                "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
+                hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
+                hosts + (size_t) d * MPI_MAX_PROCESSOR_NAME, a, b,
+                (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
+                res[p].nrows, (long long) h[H_NGROWN],
+                (long long) h[H_NREFINED]);
+      if (nres == 1)
+        {
+          tsv_meta (w, "L", "%s", a);
+          tsv_meta (w, "g0", "%s", b);
+        }
+      *t_g0 += h[H_T_G0];
+      *t_sizes += h[H_T_SIZES];
+      *t_sat += h[H_T_SAT];
+    }
+}
+
 static void
 write_output (struct lm_result *res, size_t nres,
               const struct logp_pair *pairs, const struct config *c,
@@ -1035,54 +1115,9 @@ write_output (struct lm_result *res, size_t nres,
             (long long) c->o.max_reps, (long long) c->o.max_reps_large,
             (long long) c->o.large_bytes);
   tsv_meta (w, "pairs", "%zu", nres);
-  if (opt_time_limit)
-    tsv_meta (w, "time_limit_s", "%s", opt_time_limit);
-  else
-    meta_num (w, "time_limit_s", c->o.time_limit);
-  for (size_t p = 0; p < nres; p++)
-    {
-      const double *h = res[p].head;
-      if ((int) h[H_LIMITED] == LOGP_STAGE_NONE)
-        continue;
-      char t[NUM_BUFSIZE];
-      num_format_measured (h[H_T_SELECT], timer_res, NUM_DERIVED_DIGITS, t);
-      tsv_meta (w, "time_limit_reached", "pair %d %d: size selection "
-                "stopped at the time limit after %s s (%s stage, before "
-                "bytes %lld)%s", pairs[p].src, pairs[p].dst, t,
-                logp_stage_name ((enum logp_stage) (int) h[H_LIMITED]),
-                (long long) h[H_SKIPPED],
-                (int) h[H_LIMITED] == LOGP_STAGE_GROWTH
-                ? ": g(m)/m was still falling" : "");
-    }
-  if (limited_runs > 0 && c->repeat > 1)
-    tsv_meta (w, "time_limit_runs", "%zu of %lld runs x %zu pairs stopped "
-              "at the time limit", limited_runs, (long long) c->repeat, nres);
+  meta_time_limit (w, res, nres, pairs, c);
   double t_g0 = 0, t_sizes = 0, t_sat = 0;
-  for (size_t p = 0; p < nres; p++)
-    {
-      const double *h = res[p].head;
-      int s = pairs[p].src, d = pairs[p].dst;
-      double L = res[p].nrows ? res[p].rows[R_L] : NAN;
-      double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
-      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
-      num_format_measured (L * US, 0, NUM_DERIVED_DIGITS, a);
-      num_format_measured (g0 * US, 0, NUM_DERIVED_DIGITS, b);
-      tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
-                "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
-                hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
-                hosts + (size_t) d * MPI_MAX_PROCESSOR_NAME, a, b,
-                (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
-                res[p].nrows, (long long) h[H_NGROWN],
-                (long long) h[H_NREFINED]);
-      if (nres == 1)
-        {
-          tsv_meta (w, "L", "%s", a);
-          tsv_meta (w, "g0", "%s", b);
-        }
-      t_g0 += h[H_T_G0];
-      t_sizes += h[H_T_SIZES];
-      t_sat += h[H_T_SAT];
-    }
+  meta_pairs (w, res, nres, pairs, hosts, &t_g0, &t_sizes, &t_sat);
   meta_num (w, "phase_g0_s", t_g0);
   meta_num (w, "phase_sizes_s", t_sizes);
   if (c->o.saturate)
@@ -1136,6 +1171,85 @@ load_average (void)
 
 /* ---------------------------------------------------------------- main */
 
+/* Every rank's host name, gathered on every rank.  */
+static char *
+gather_hosts (void)
+{
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  memset (name, 0, sizeof name);
+  MPI_Get_processor_name (name, &len);
+  char *hosts = xcalloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
+  mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
+                            MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                            MPI_COMM_WORLD), "MPI_Allgather");
+  return hosts;
+}
+
+/* One launch's measurement: the pairs, the buffers, the results.  */
+struct lm_run
+{
+  struct config *c;
+  struct logp_pair *pairs;
+  size_t npairs;
+  struct overlay *ov;
+  char *sbuf, *rbuf;
+  struct lm_result *res;       /* per pair */
+  struct loggp *sum;           /* per run and pair (--summary) */
+  struct lm_sizes sizes;       /* the first pair's sizes, for the others */
+  struct tf_buf classes;       /* --classes */
+  double total, t_gather;      /* seconds measuring, gathering */
+};
+
+/* The whole procedure once (run REP of --repeat): every pair in turn, then
+   the results gathered on rank 0 and summarized there.  */
+static void
+measure_once (struct lm_run *r, size_t rep)
+{
+  struct config *c = r->c;
+  if (rep > 0)
+    {
+      /* --repeat: the sizes are chosen anew */
+      for (size_t p = 0; p < r->npairs; p++)
+        lm_result_free (&r->res[p]);
+      free (r->sizes.bytes);
+      free (r->sizes.origin);
+      memset (&r->sizes, 0, sizeof r->sizes);
+    }
+  mpu_barrier ();
+  double t0 = MPI_Wtime ();
+  for (size_t p = 0; p < r->npairs; p++)
+    {
+      int s = r->pairs[p].src, d = r->pairs[p].dst;
+      /* The result stays on the measure rank until the gather.  */
+      if (mpu_rank == s)
+        lm_measure (&c->o, s, d, r->sbuf, r->rbuf,
+                    p == 0 ? NULL : &r->sizes, p == 0 ? &r->sizes : NULL,
+                    &r->res[p]);
+      else if (mpu_rank == d)
+        lm_mirror (&c->o, s, r->sbuf, r->rbuf);
+      if (p == 0 && r->npairs > 1)
+        bcast_sizes (s, &r->sizes);
+      /* One pair at a time: the next does not disturb this one.  */
+      mpu_barrier ();
+    }
+  r->total += MPI_Wtime () - t0;
+
+  double t1 = MPI_Wtime ();
+  if (opt_classes)
+    gather_classes (r->ov, c, r->res, r->pairs, r->npairs, &r->classes);
+  gather_results (r->ov, r->res, r->pairs, r->npairs);
+  r->t_gather += MPI_Wtime () - t1;
+  if (mpu_rank != 0)
+    return;
+  for (size_t p = 0; p < r->npairs; p++)
+    if ((int) r->res[p].head[H_LIMITED] != LOGP_STAGE_NONE)
+      limited_runs++;
+  if (opt_summary)
+    for (size_t p = 0; p < r->npairs; p++)
+      summarize (&r->res[p], c, &r->sum[rep * r->npairs + p]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1149,13 +1263,14 @@ main (int argc, char **argv)
   if (mpu_size < 2)
     die ("needs at least 2 MPI processes, the job has %d (run it as "
          "'mpirun -np 2 %s')", mpu_size, PROGRAM);
-  size_t npairs;
-  struct logp_pair *pairs = make_pairs (&c, &npairs);
+  struct lm_run r = { .c = &c };
+  r.pairs = make_pairs (&c, &r.npairs);
   check_topology (&c);
   mpu_init (&argc, &argv);
   mpu_timeout (c.timeout);
   struct overlay ov;
   build_overlay (&c, &ov);
+  r.ov = &ov;
 
   /* Testing aid (documented in the man page): this rank stops answering,
      as a hung partner would.  */
@@ -1169,99 +1284,44 @@ main (int argc, char **argv)
      selection's absolute tolerance and the rounding of the output.  */
   c.o.tick = timer_res = mpu_timer_resolution ();
 
-  char name[MPI_MAX_PROCESSOR_NAME];
-  int len = 0;
-  memset (name, 0, sizeof name);
-  MPI_Get_processor_name (name, &len);
-  char *hosts = calloc ((size_t) mpu_size, MPI_MAX_PROCESSOR_NAME);
   /* A send and a receive buffer (logp_proto.c says why), each on its own
      pages (msgbuf.h): the receive buffer once sat at an odd address right
      after the send buffer, and Open MPI's shared-memory single copy into
      it made RTT(64 KiB) 25.6 us against 7.5 us aligned.  The metadata
      records the layout of exactly the addresses measured with.  */
   size_t blen = (size_t) c.o.max_bytes;
-  char *sbuf, *rbuf;
-  msgbuf_pair (blen, &sbuf, &rbuf);
-  msgbuf_check ((uintptr_t) sbuf, (uintptr_t) rbuf, blen, msgbuf_page_size (),
-                msgbuf_line_size (), &buf_layout);
-  struct lm_result *res = calloc (npairs + 1, sizeof *res);
-  if (hosts == NULL || res == NULL)
-    mpu_die (EXIT_DATA, "out of memory");
-  mpu_check (MPI_Allgather (name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts,
-                            MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-                            MPI_COMM_WORLD), "MPI_Allgather");
+  msgbuf_pair (blen, &r.sbuf, &r.rbuf);
+  msgbuf_check ((uintptr_t) r.sbuf, (uintptr_t) r.rbuf, blen,
+                msgbuf_page_size (), msgbuf_line_size (), &buf_layout);
+  r.res = xcalloc (r.npairs + 1, sizeof *r.res);
+  char *hosts = gather_hosts ();
 
   double load0 = mpu_rank == 0 ? load_average () : NAN;
   size_t nrep = (size_t) c.repeat;
-  struct loggp *sum = calloc (nrep * npairs + 1, sizeof *sum);
-  if (sum == NULL)
-    mpu_die (EXIT_DATA, "out of memory");
-  struct lm_sizes sizes;
-  memset (&sizes, 0, sizeof sizes);
-  struct tf_buf classes;
-  tf_buf_init (&classes);
-  double total = 0, t_gather = 0;
-  /* --repeat: the whole procedure (sizes chosen anew) N times; the last
-     run's rows give the metadata, every run a summary.  */
+  r.sum = xcalloc (nrep * r.npairs + 1, sizeof *r.sum);
+  tf_buf_init (&r.classes);
+  /* --repeat: the whole procedure N times; the last run's rows give the
+     metadata, every run a summary.  */
   for (size_t rep = 0; rep < nrep; rep++)
-    {
-      if (rep > 0)
-        {
-          for (size_t p = 0; p < npairs; p++)
-            lm_result_free (&res[p]);
-          free (sizes.bytes);
-          free (sizes.origin);
-          memset (&sizes, 0, sizeof sizes);
-        }
-      mpu_barrier ();
-      double t0 = MPI_Wtime ();
-      for (size_t p = 0; p < npairs; p++)
-        {
-          int s = pairs[p].src, d = pairs[p].dst;
-          /* The result stays on the measure rank until the gather.  */
-          if (mpu_rank == s)
-            lm_measure (&c.o, s, d, sbuf, rbuf, p == 0 ? NULL : &sizes,
-                        p == 0 ? &sizes : NULL, &res[p]);
-          else if (mpu_rank == d)
-            lm_mirror (&c.o, s, sbuf, rbuf);
-          if (p == 0 && npairs > 1)
-            bcast_sizes (s, &sizes);
-          /* One pair at a time: the next does not disturb this one.  */
-          mpu_barrier ();
-        }
-      total += MPI_Wtime () - t0;
-
-      double t1 = MPI_Wtime ();
-      if (opt_classes)
-        gather_classes (&ov, &c, res, pairs, npairs, &classes);
-      gather_results (&ov, res, pairs, npairs);
-      t_gather += MPI_Wtime () - t1;
-      if (mpu_rank == 0)
-        for (size_t p = 0; p < npairs; p++)
-          if ((int) res[p].head[H_LIMITED] != LOGP_STAGE_NONE)
-            limited_runs++;
-      if (mpu_rank == 0 && opt_summary)
-        for (size_t p = 0; p < npairs; p++)
-          summarize (&res[p], &c, &sum[rep * npairs + p]);
-    }
+    measure_once (&r, rep);
   double load1 = mpu_rank == 0 ? load_average () : NAN;
 
-  write_output (res, npairs, pairs, &c, hosts, total, t_gather, load0,
-                load1, &classes, sum);
+  write_output (r.res, r.npairs, r.pairs, &c, hosts, r.total, r.t_gather,
+                load0, load1, &r.classes, r.sum);
 
-  for (size_t p = 0; p < npairs; p++)
-    lm_result_free (&res[p]);
-  free (res);
-  free (sum);
-  free (sizes.bytes);
-  free (sizes.origin);
-  tf_buf_free (&classes);
+  for (size_t p = 0; p < r.npairs; p++)
+    lm_result_free (&r.res[p]);
+  free (r.res);
+  free (r.sum);
+  free (r.sizes.bytes);
+  free (r.sizes.origin);
+  tf_buf_free (&r.classes);
   ov_free (&ov);
   free (c.topology_text);
-  free (pairs);
+  free (r.pairs);
   free (hosts);
-  free (sbuf);
-  free (rbuf);
+  free (r.sbuf);
+  free (r.rbuf);
   mpu_finalize ();
   return 0;
 }
