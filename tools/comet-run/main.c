@@ -640,27 +640,12 @@ coll_algorithm_meta (tsv_writer *w)
 
 /* ------------------------------------------------------------ main */
 
-int
-main (int argc, char **argv)
+/* The kernels named by ARGS (a usage error for none, an unknown one, or
+   one this run has too few ranks for), and their names joined for
+   #@tool (*JOINED).  */
+static const struct comet_kernel **
+resolve_kernels (const char **args, size_t *nkp, char **joinedp)
 {
-  cli_init ("comet-run", argc, argv);
-  /* Options first, on every rank, MPI_Init after them: a usage error
-     ends every rank with status 2 before any joins the job (mpiutil.h).  */
-  mpu_preinit (&argc, &argv);
-  cli_help_hook = describe_kernels;
-
-  poptContext con = cli_parse (argc, (const char **) argv, options,
-                               "KERNEL...", option_handler);
-  if (opt_list)
-    {
-      list_kernels ();
-      poptFreeContext (con);
-      mpu_finalize ();
-      return 0;
-    }
-
-  /* The kernels, checked before anything is measured.  */
-  const char **args = poptGetArgs (con);
   size_t nk = 0;
   while (args && args[nk])
     nk++;
@@ -700,7 +685,7 @@ main (int argc, char **argv)
       out_columns |= run[i]->columns;
       joined_len += strlen (args[i]) + 1;
     }
-  char *joined = xcalloc (1, joined_len);
+  char *joined = *joinedp = xcalloc (1, joined_len);
   for (size_t i = 0; i < nk; i++)
     {
       if (i)
@@ -708,6 +693,84 @@ main (int argc, char **argv)
       strcat (joined, args[i]);
     }
 
+  *nkp = nk;
+  return run;
+}
+
+/* The test rank's metadata of the run: units, statistics, buffers,
+   forced collective algorithms.  */
+static void
+write_run_meta (const struct comet_ctx *cp, const struct comet_opts *op)
+{
+  tsv_meta_time_unit (cp->w, "us");
+  tsv_meta (cp->w, "bandwidth_unit", "MBps=1e6 bytes/s");
+  tsv_meta (cp->w, "loop_overhead", "%.17g",
+            cp->loop_fixed * 1e6);
+  tsv_meta (cp->w, "loop_overhead_per_iteration", "%.17g",
+            cp->loop_iter * 1e6);
+  tsv_meta (cp->w, "epsilon", "%.17g", op->adapt.eps);
+  tsv_meta (cp->w, "min_reps", "%zu", op->adapt.min_reps);
+  tsv_meta (cp->w, "max_reps", "%zu", op->adapt.max_reps);
+  tsv_meta (cp->w, "time_cap", "%.17g", op->adapt.time_cap);
+  tsv_meta (cp->w, "warmup", "%lld", (long long) op->warmup);
+  tsv_meta (cp->w, "max_repeat", "%lld", (long long) op->max_repeat);
+  tsv_meta (cp->w, "buffers", "%s", op->buffers_shared ? "shared"
+            : "separate");
+  tsv_meta (cp->w, "cache", "%s", op->cache_cold ? "cold" : "warm");
+  tsv_meta (cp->w, "stat", "%s", op->stat_osu ? "osu" : "median");
+  if (op->stat_osu)
+    tsv_meta (cp->w, "iterations", "%lld", (long long) op->iterations);
+  /* cold: the pools together hold twice this many bytes.  */
+  if (op->cache_cold)
+    tsv_meta (cp->w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
+  coll_algorithm_meta (cp->w);
+}
+
+/* The rows without bandwidth (a rank exchanging with itself), and why,
+   before the header.  */
+static void
+write_mbps_na (const struct comet_ctx *cp, const struct comet_kernel **run,
+               size_t nk)
+{
+  for (size_t i = 0; i < nk; i++)
+    for (int d = 0; d < 2; d++)
+      {
+        int shift = strcmp (run[i]->name, "shift") == 0;
+        if (d && !shift)
+          break;
+        const char *dir = shift ? (d ? "east" : "north") : NULL;
+        const char *why = comet_self_exchange (cp, run[i]->name, dir);
+        if (why)
+          tsv_meta (cp->w, "MBps_na", "%s%s%s on the %dx%d grid: %s",
+                    run[i]->name, dir ? " " : "", dir ? dir : "",
+                    cp->rows, cp->cols, why);
+      }
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init ("comet-run", argc, argv);
+  /* Options first, on every rank, MPI_Init after them: a usage error
+     ends every rank with status 2 before any joins the job (mpiutil.h).  */
+  mpu_preinit (&argc, &argv);
+  cli_help_hook = describe_kernels;
+
+  poptContext con = cli_parse (argc, (const char **) argv, options,
+                               "KERNEL...", option_handler);
+  if (opt_list)
+    {
+      list_kernels ();
+      poptFreeContext (con);
+      mpu_finalize ();
+      return 0;
+    }
+
+  /* The kernels, checked before anything is measured.  */
+  size_t nk;
+  char *joined;
+  const struct comet_kernel **run = resolve_kernels (poptGetArgs (con), &nk,
+                                                     &joined);
   struct comet_opts opt;
   memset (&opt, 0, sizeof opt);
   parse_options (&opt);
@@ -733,51 +796,15 @@ main (int argc, char **argv)
   mpu_write_meta (c.w);
   comet_topology_meta (&c);
   if (c.rank == c.test)
-    {
-      tsv_meta_time_unit (c.w, "us");
-      tsv_meta (c.w, "bandwidth_unit", "MBps=1e6 bytes/s");
-      tsv_meta (c.w, "loop_overhead", "%.17g",
-                c.loop_fixed * 1e6);
-      tsv_meta (c.w, "loop_overhead_per_iteration", "%.17g",
-                c.loop_iter * 1e6);
-      tsv_meta (c.w, "epsilon", "%.17g", opt.adapt.eps);
-      tsv_meta (c.w, "min_reps", "%zu", opt.adapt.min_reps);
-      tsv_meta (c.w, "max_reps", "%zu", opt.adapt.max_reps);
-      tsv_meta (c.w, "time_cap", "%.17g", opt.adapt.time_cap);
-      tsv_meta (c.w, "warmup", "%lld", (long long) opt.warmup);
-      tsv_meta (c.w, "max_repeat", "%lld", (long long) opt.max_repeat);
-      tsv_meta (c.w, "buffers", "%s", opt.buffers_shared ? "shared"
-                : "separate");
-      tsv_meta (c.w, "cache", "%s", opt.cache_cold ? "cold" : "warm");
-      tsv_meta (c.w, "stat", "%s", opt.stat_osu ? "osu" : "median");
-      if (opt.stat_osu)
-        tsv_meta (c.w, "iterations", "%lld", (long long) opt.iterations);
-      /* cold: the pools together hold twice this many bytes.  */
-      if (opt.cache_cold)
-        tsv_meta (c.w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
-      coll_algorithm_meta (c.w);
-    }
+    write_run_meta (&c, &opt);
   for (size_t i = 0; i < nk; i++)
     if (strncmp (run[i]->name, "tree-", 5) == 0)
       {
         comet_tree_meta (&c);
         break;
       }
-  /* The rows without bandwidth, and why, before the header.  */
   if (c.rank == c.test)
-    for (size_t i = 0; i < nk; i++)
-      for (int d = 0; d < 2; d++)
-        {
-          int shift = strcmp (run[i]->name, "shift") == 0;
-          if (d && !shift)
-            break;
-          const char *dir = shift ? (d ? "east" : "north") : NULL;
-          const char *why = comet_self_exchange (&c, run[i]->name, dir);
-          if (why)
-            tsv_meta (c.w, "MBps_na", "%s%s%s on the %dx%d grid: %s",
-                      run[i]->name, dir ? " " : "", dir ? dir : "",
-                      c.rows, c.cols, why);
-        }
+    write_mbps_na (&c, run, nk);
   if (c.rank == c.test)
     write_header (c.w);
 
