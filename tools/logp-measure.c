@@ -344,29 +344,7 @@ static const double US = 1e6;
 static void
 check_topology (struct config *c)
 {
-  const char *path = treespec_file_path (c->topology);
-  if (path)
-    {
-      c->topology_text = read_option_file ("topology", path);
-    }
-  struct tree t;
-  struct treespec_error err;
-  int rc = path ? treespec_parse_text (c->topology_text, mpu_size, &t, &err)
-                : treespec_parse (c->topology, mpu_size, &t, &err);
-  if (rc == 0)
-    {
-      tree_free (&t);
-      return;
-    }
-  if (err.nomem)
-    mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
-  if (path && err.line > 0)
-    die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
-               err.msg);
-  if (err.col > 0)
-    die_usage ("option '--topology': '%s': column %d: %s", c->topology,
-               err.col, err.msg);
-  die_usage ("option '--topology': %s", err.msg);
+  c->topology_text = ov_check_topology (c->topology, mpu_size);
 }
 
 /* The overlay of the spec check_topology accepted (collective).  */

@@ -12,6 +12,7 @@
 
 #include "clockskew.h"
 #include "mpiutil.h"
+#include "readfile.h"
 #include "xalloc.h"
 
 enum
@@ -545,4 +546,29 @@ ov_clockskew_direct (struct overlay *ov, int probes, double *offset,
       if (bound)
         bound[r] = b;
     }
+}
+
+char *
+ov_check_topology (const char *spec, int nranks)
+{
+  const char *path = treespec_file_path (spec);
+  char *text = path ? read_option_file ("topology", path) : NULL;
+  struct tree t;
+  struct treespec_error err;
+  int rc = path ? treespec_parse_text (text, nranks, &t, &err)
+                : treespec_parse (spec, nranks, &t, &err);
+  if (rc == 0)
+    {
+      tree_free (&t);
+      return text;
+    }
+  if (err.nomem)
+    mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
+  if (path && err.line > 0)
+    die_usage ("option '--topology': %s:%d:%d: %s", path, err.line, err.col,
+               err.msg);
+  if (err.col > 0)
+    die_usage ("option '--topology': '%s': column %d: %s", spec, err.col,
+               err.msg);
+  die_usage ("option '--topology': %s", err.msg);
 }

@@ -70,6 +70,13 @@ int ov_build (struct overlay *ov, const char *spec, const char *text,
 
 void ov_free (struct overlay *ov);
 
+/* Option --topology SPEC checked against NRANKS before MPI_Init, on every
+   rank, so that a bad spec is the same usage error everywhere
+   (msgperf-trees(7)): a file:PATH spec is read (its text returned, to be
+   freed; NULL for the other specs) and parsed.  Errors name the option,
+   and the file's line and column or the spec's column.  */
+char *ov_check_topology (const char *spec, int nranks);
+
 /* Multicast: the root's B reaches every rank (B is replaced by it on the
    other ranks).  */
 void ov_multicast (struct overlay *ov, struct tf_buf *b);

@@ -21,7 +21,7 @@
 #include "err.h"
 #include "grid2d.h"
 #include "mpiutil.h"
-#include "readfile.h"
+#include "overlay.h"
 #include "xalloc.h"
 #include "num.h"
 #include "sizelist.h"
@@ -494,34 +494,7 @@ parse_topologies (struct comet_opts *o)
     }
   o->topology_text = xcalloc (1, o->ntopologies * sizeof (char *));
   for (size_t i = 0; i < o->ntopologies; i++)
-    {
-      const char *spec = o->topologies[i];
-      const char *path = treespec_file_path (spec);
-      struct tree t;
-      struct treespec_error err;
-      int rc;
-      if (path)
-        {
-          o->topology_text[i] = read_option_file ("topology", path);
-          rc = treespec_parse_text (o->topology_text[i], mpu_size, &t, &err);
-        }
-      else
-        rc = treespec_parse (spec, mpu_size, &t, &err);
-      if (rc == 0)
-        {
-          tree_free (&t);
-          continue;
-        }
-      if (err.nomem)
-        mpu_die (EXIT_DATA, "option '--topology': %s", err.msg);
-      if (path && err.line > 0)
-        die_usage ("option '--topology': %s:%d:%d: %s", path, err.line,
-                   err.col, err.msg);
-      if (err.col > 0)
-        die_usage ("option '--topology': '%s': column %d: %s", spec, err.col,
-                   err.msg);
-      die_usage ("option '--topology': %s", err.msg);
-    }
+    o->topology_text[i] = ov_check_topology (o->topologies[i], mpu_size);
 }
 
 static void
