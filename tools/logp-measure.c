@@ -44,7 +44,7 @@ static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
 static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
 static char *opt_class_bytes, *opt_repeat, *opt_time_limit;
 static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
-static int opt_summary, opt_raw, opt_progress, opt_classes;
+static int opt_summary, opt_raw, opt_progress, opt_no_progress, opt_classes;
 
 static struct poptOption options[] = {
   { "pair", '\0', POPT_ARG_STRING, &opt_pair, 0,
@@ -86,7 +86,10 @@ static struct poptOption options[] = {
     "k:K[@N], g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: k:2)",
     "SPEC" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
-    "progress lines on stderr even when it is not a terminal", NULL },
+    "progress lines on stderr even when it is not a terminal (under "
+    "mpirun: after 5 s by default)", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, &opt_no_progress, 0,
+    "no progress lines, even on a terminal or in a long run", NULL },
   { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
     "end the job after SECONDS (default: 0, no bound)", "SECONDS" },
   { "epsilon", 'e', POPT_ARG_STRING, &opt_eps, 0,
@@ -251,7 +254,7 @@ parse (int argc, char **argv, struct config *c)
   o->saturate = opt_saturate;
   o->expected = opt_expected;
   o->raw = opt_raw;
-  o->progress = cli_progress_enabled (opt_progress);
+  o->progress = cli_progress_mode (opt_progress, opt_no_progress);
   c->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e7) : 0;
   c->seed = opt_seed ? (uint64_t) cli_int ("seed", opt_seed, 0, INT64_MAX)
                      : 1;

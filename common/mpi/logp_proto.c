@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "err.h"
 #include "logp_params.h"
 #include "mpiutil.h"
@@ -153,7 +154,7 @@ static void
 progress (const struct ctx *c, const char *phase, int64_t bytes, int64_t n,
           size_t reps, enum stats_stop stop)
 {
-  if (!c->o->progress)
+  if (!cli_progress_now (c->o->progress))
     return;
   if (n > 1)
     fprintf (stderr, "%s: %d->%d: %s: bytes %lld: %lld in a row: %zu reps "
@@ -586,7 +587,7 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
       res->head[H_LIMITED] = curve.limited;
       res->head[H_SKIPPED] = (double) curve.skipped;
       res->head[H_T_SELECT] = curve.elapsed;
-      if (curve.limited != LOGP_STAGE_NONE && o->progress)
+      if (curve.limited != LOGP_STAGE_NONE && cli_progress_now (o->progress))
         fprintf (stderr, "%s: %d->%d: time limit: %.3g s of %.3g s used, "
                  "%s stopped before bytes %lld\n", err_program, src, dst,
                  curve.elapsed, o->time_limit,

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,6 +17,9 @@
 #include "xalloc.h"
 #include "num.h"
 #include "tsv.h"
+
+/* When cli_init ran: the start of the run (cli_elapsed).  */
+static struct timespec cli_start;
 
 struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
 poptContext cli_context;
@@ -153,6 +157,7 @@ cli_init (const char *program, int argc, char **argv)
 {
   cli.program = program;
   err_program = program;
+  clock_gettime (CLOCK_MONOTONIC, &cli_start);
   /* Numbers are read and written in the C locale whatever the user's
      locale is (msgperf(7), NUMBERS), and messages are English: the locale is
      never taken from the environment.  */
@@ -289,4 +294,42 @@ int
 cli_progress_enabled (int force)
 {
   return force || isatty (STDERR_FILENO);
+}
+
+double
+cli_elapsed (void)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (double) (now.tv_sec - cli_start.tv_sec)
+         + 1e-9 * (double) (now.tv_nsec - cli_start.tv_nsec);
+}
+
+int
+cli_progress_mode (int force, int suppress)
+{
+  if (suppress)
+    return CLI_PROGRESS_OFF;
+  if (force || isatty (STDERR_FILENO))
+    return CLI_PROGRESS_ON;
+  if (getenv ("OMPI_COMM_WORLD_SIZE") || getenv ("PMI_SIZE")
+      || getenv ("PMIX_RANK"))
+    return CLI_PROGRESS_LATE;
+  return CLI_PROGRESS_OFF;
+}
+
+int
+cli_progress_now (int mode)
+{
+  if (mode != CLI_PROGRESS_LATE)
+    return mode == CLI_PROGRESS_ON;
+  static double after = -1;
+  if (after < 0)
+    {
+      const char *e = getenv ("MSGPERF_PROGRESS_AFTER");
+      double v;
+      after = e && num_parse_str (e, &v) == NUM_OK && v >= 0
+              ? v : CLI_PROGRESS_AFTER;
+    }
+  return cli_elapsed () >= after;
 }

@@ -77,4 +77,20 @@ int cli_dispatch (int argc, char **argv, const struct cli_subcommand *table);
 /* Should progress lines go to stderr?  (stderr is a terminal, or FORCE.) */
 int cli_progress_enabled (int force);
 
+/* Progress of an MPI program, whose rank cannot see the launcher's
+   terminal (Open MPI forwards rank 0's stderr through a pipe):
+   CLI_PROGRESS_ON with --progress (FORCE) or a terminal,
+   CLI_PROGRESS_OFF with --no-progress (SUPPRESS) or outside a launcher,
+   and under a launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK in
+   the environment) CLI_PROGRESS_LATE: on once the run has lasted
+   CLI_PROGRESS_AFTER seconds (MSGPERF_PROGRESS_AFTER overrides it), so
+   that a long run shows where it is and a short one stays quiet.  */
+enum { CLI_PROGRESS_OFF, CLI_PROGRESS_ON, CLI_PROGRESS_LATE };
+#define CLI_PROGRESS_AFTER 5.0
+int cli_progress_mode (int force, int suppress);
+/* Is a progress line due now under MODE?  */
+int cli_progress_now (int mode);
+/* Seconds since cli_init.  */
+double cli_elapsed (void);
+
 #endif

@@ -316,7 +316,7 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
 void
 comet_progress (struct comet_ctx *c, const char *fmt, ...)
 {
-  if (!c->progress || c->rank != c->test)
+  if (c->rank != c->test || !cli_progress_now (c->progress))
     return;
   va_list ap;
   va_start (ap, fmt);
@@ -353,7 +353,7 @@ static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
 static char *opt_iterations;
-static int opt_progress, opt_list;
+static int opt_progress, opt_no_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
 
@@ -429,7 +429,10 @@ static struct poptOption options[] = {
     "g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: flat and k:2)",
     "SPEC" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
-    "progress lines on stderr even when it is not a terminal", NULL },
+    "progress lines on stderr even when it is not a terminal (under "
+    "mpirun: after 5 s by default)", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, &opt_no_progress, 0,
+    "no progress lines, even on a terminal or in a long run", NULL },
   { "list", '\0', POPT_ARG_NONE, &opt_list, 0,
     "list the kernels (a TSV table) and exit", NULL },
   CLI_COMMON_OPTIONS,
@@ -758,7 +761,9 @@ main (int argc, char **argv)
   memset (&c, 0, sizeof c);
   c.opt = &opt;
   comet_topology (&c);
-  c.progress = c.rank == c.test && cli_progress_enabled (opt.progress);
+  c.progress = c.rank == c.test
+               ? cli_progress_mode (opt.progress, opt_no_progress)
+               : CLI_PROGRESS_OFF;
   comet_loop_overhead (&c);
 
   if (c.rank == c.test)
