@@ -1075,6 +1075,26 @@ simulate_each (struct predict_job *j)
     }
 }
 
+static int progress_open_line;   /* a \r-ended line waits on the tty */
+
+/* --progress: a sweep's point I (value V) done, and the time the rest
+   will take at the mean so far (an estimate: a point's cost grows with
+   its DAG).  */
+static void
+sweep_progress (const struct predict_job *j, size_t i, const char *v)
+{
+  double spent = now () - j->t1;
+  double left = spent / (double) (i + 1) * (double) (j->nsweep - i - 1);
+  char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+  num_format (spent, 3, a);
+  num_format (left, 2, b);
+  int tty = isatty (STDERR_FILENO);
+  fprintf (stderr, "%s: --sweep %s=%s: %zu of %zu done in %s s, about %s s "
+           "left%s", PROGRAM, j->sweep_name, v, i + 1, j->nsweep, a, b,
+           tty && i + 1 < j->nsweep ? "\r" : "\n");
+  progress_open_line = tty && i + 1 < j->nsweep;
+}
+
 /* --sweep: every value first, since the best is metadata written before
    the header.  */
 static void
@@ -1115,10 +1135,10 @@ simulate_sweep (struct predict_job *j)
       j->ms[i] = j->rs[i].makespan;
       if (isnan (j->ms[j->best]) || j->ms[i] < j->ms[j->best])
         j->best = i;
+      if (j->so.progress)
+        sweep_progress (j, i, v);
     }
 }
-
-static int progress_open_line;   /* a \r-ended line waits on the tty */
 
 /* --progress: at most one line a second, on a terminal rewritten in
    place (the simulator calls about every 2^20 events).  */
