@@ -56,6 +56,7 @@ struct ctx
   struct stats_samples s[Q_NQTY];
   double *scratch;
   size_t scratch_cap;
+  double t_select0;    /* MPI_Wtime at the start of the size selection */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -161,9 +162,21 @@ progress (const struct ctx *c, const char *phase, int64_t bytes, int64_t n,
              "(%s)\n", err_program, c->src, c->dst, phase, (long long) bytes,
              (long long) n, reps, stats_stop_name (stop));
   else
-    fprintf (stderr, "%s: %d->%d: %s: bytes %lld: %zu reps (%s)\n",
-             err_program, c->src, c->dst, phase, (long long) bytes, reps,
-             stats_stop_name (stop));
+    {
+      /* The size selection is adaptive (no count to go by), but its time
+         limit bounds what is left.  */
+      char left[80] = "";
+      if (strcmp (phase, "sizes") == 0 && c->o->time_limit > 0
+          && c->t_select0 > 0)
+        {
+          double l = c->o->time_limit - (MPI_Wtime () - c->t_select0);
+          snprintf (left, sizeof left, "; at most %.3g s of sizes left "
+                    "(--time-limit)", l > 0 ? l : 0.0);
+        }
+      fprintf (stderr, "%s: %d->%d: %s: bytes %lld: %zu reps (%s)%s\n",
+               err_program, c->src, c->dst, phase, (long long) bytes, reps,
+               stats_stop_name (stop), left);
+    }
 }
 
 static void
@@ -577,6 +590,7 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
       cfg.min_step = 32;
       cfg.time_limit = o->time_limit;
       cfg.clock = select_clock;
+      c.t_select0 = MPI_Wtime ();
       struct logp_curve curve;
       memset (&curve, 0, sizeof curve);
       if (logp_select (&cfg, select_cb, &c, &curve) == LOGP_SELECT_NOMEM)

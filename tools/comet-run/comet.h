@@ -60,7 +60,8 @@ struct comet_ctx
   int rows, cols;      /* grid shape */
   int row, col;        /* this rank's position */
   tsv_writer *w;       /* rank 0 only */
-  int progress;        /* rank 0 prints progress lines */
+  int progress;        /* rank 0 prints progress lines (cli.h's mode) */
+  double kernel_t0;    /* MPI_Wtime when the current kernel started */
   double loop_fixed;   /* seconds: empty timed region */
   double loop_iter;    /* seconds: one empty repeat-loop iteration */
 };

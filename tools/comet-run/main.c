@@ -309,8 +309,21 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   if (r->bytes >= 0)
     snprintf (extra + m, sizeof extra - m, " bytes=%lld",
               (long long) r->bytes);
-  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)", r->kernel, extra,
-                  r->t.median, stats_stop_name (r->stop), r->t.n);
+  /* How far the kernel's size sweep is, and the time the rest will take
+     at the mean so far (larger sizes take longer: a lower bound).  */
+  char eta[96] = "";
+  const struct comet_sweep *sz = &c->opt->sizes;
+  for (size_t k = 0; r->bytes >= 0 && k < sz->n; k++)
+    if (sz->v[k] == r->bytes)
+      {
+        double spent = MPI_Wtime () - c->kernel_t0;
+        snprintf (eta, sizeof eta, "; size %zu of %zu, at least %.2g s left",
+                  k + 1, sz->n, spent / (double) (k + 1)
+                                * (double) (sz->n - k - 1));
+        break;
+      }
+  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)%s", r->kernel, extra,
+                  r->t.median, stats_stop_name (r->stop), r->t.n, eta);
 }
 
 void
@@ -789,6 +802,7 @@ main (int argc, char **argv)
   for (size_t i = 0; i < nk; i++)
     {
       comet_progress (&c, "kernel %s", run[i]->name);
+      c.kernel_t0 = MPI_Wtime ();
       run[i]->run (&c);
       comet_idle_barrier (&c);
     }
