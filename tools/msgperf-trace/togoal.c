@@ -154,6 +154,8 @@ struct commkey
   int32_t *members;
   int32_t n;
   int32_t occurrence;
+  int64_t *inst;           /* k-th collective -> instance, or -1 */
+  size_t ninst;
 };
 
 struct instance
@@ -195,6 +197,8 @@ comm_number (struct conv *c, const int32_t *m, int32_t n, int32_t occ)
   memcpy (k->members, m, (size_t) n * sizeof *m);
   k->n = n;
   k->occurrence = occ;
+  k->inst = NULL;
+  k->ninst = 0;
   return (int32_t) c->ncomms++;
 }
 
@@ -704,13 +708,21 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
             int32_t kth = lc->ncoll++;
             if (lc->n < 2)
               break;        /* alone: no message */
-            struct instance *I = NULL;
-            for (size_t j = 0; j < c->ninst && !I; j++)
-              if (c->inst[j].comm == lc->number && c->inst[j].k == kth)
-                I = &c->inst[j];
+            struct commkey *ck = &c->comms[lc->number];
+            if ((size_t) kth >= ck->ninst)
+              {
+                size_t n = 2 * (size_t) kth + 8;
+                ck->inst = xrealloc (ck->inst, n * sizeof *ck->inst);
+                for (size_t j = ck->ninst; j < n; j++)
+                  ck->inst[j] = -1;
+                ck->ninst = n;
+              }
+            struct instance *I = ck->inst[kth] >= 0 ? &c->inst[ck->inst[kth]]
+                                                    : NULL;
             if (!I)
               {
                 GROW (c->inst, c->ninst, c->capinst);
+                ck->inst[kth] = (int64_t) c->ninst;
                 I = &c->inst[c->ninst++];
                 *I = (struct instance) { lc->number, kth, r->call, r->root,
                                          r->bytes < 0 ? 0 : r->bytes, rank,
@@ -740,6 +752,12 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
                 break;
               }
             splice (R, I, cr, &state);
+            /* each member splices its part once */
+            free (I->part[cr].ops);
+            free (I->part[cr].deps);
+            free (I->exit[cr].d);
+            I->part[cr] = (struct rankops) { 0 };
+            I->exit[cr] = (struct depset) { 0 };
           }
           break;
         }
@@ -831,7 +849,10 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
     }
   free (R);
   for (size_t i = 0; i < c.ncomms; i++)
-    free (c.comms[i].members);
+    {
+      free (c.comms[i].members);
+      free (c.comms[i].inst);
+    }
   free (c.comms);
   for (size_t i = 0; i < c.ninst; i++)
     {
