@@ -411,6 +411,7 @@ dump (int argc, const char **argv)
 /* ---------------------------------------------------------------- goal */
 
 static const char *opt_algo[TOGOAL_NCOLL];
+static char *opt_coll_arg[TOGOAL_NCOLL];  /* popt's copies, freed at the end */
 static int opt_partial;
 
 enum { OPT_COLL = 1 };
@@ -431,7 +432,7 @@ goal_option (int val, poptContext con)
 {
   if (val != OPT_COLL)
     return;
-  const char *a = poptGetOptArg (con);
+  char *a = poptGetOptArg (con);
   const char *eq = a ? strchr (a, '=') : NULL;
   if (!eq)
     die_usage ("--coll '%s': expected OP=ALGO (e.g. bcast=binomial)",
@@ -462,6 +463,8 @@ goal_option (int val, poptContext con)
   if (!found)
     die_usage ("--coll '%s': unknown %.*s algorithm '%s' (%s)", a,
                (int) (eq - a), a, eq + 1, known);
+  free (opt_coll_arg[op]);
+  opt_coll_arg[op] = a;
   opt_algo[op] = eq + 1;
 }
 
@@ -545,6 +548,8 @@ goal (int argc, const char **argv)
   free (recs);
   free (ranks);
   free (t);
+  for (int i = 0; i < TOGOAL_NCOLL; i++)
+    free (opt_coll_arg[i]);
   poptFreeContext (con);
   return 0;
 }
