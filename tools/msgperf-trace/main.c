@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -516,7 +517,8 @@ goal (int argc, const char **argv)
             "blocks", dir, nt, (int) size);
       incomplete = 1;
     }
-  struct togoal_input in = { size, ranks, { NULL }, cli.precision };
+  uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
+  struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut };
   memcpy (in.algo, opt_algo, sizeof in.algo);
   /* into memory first: nothing is written when the conversion fails */
   char *text = NULL;
@@ -530,6 +532,11 @@ goal (int argc, const char **argv)
     die ("out of memory while writing the schedule");
   if (rc != 0)
     die ("%s: %s", dir, err);
+  for (int32_t r = 0; cut && r < size; r++)
+    if (cut[r])
+      warn ("%s: rank %d: the last %" PRIu64 " operations cut (from its "
+            "first message without a partner on)", dir, (int) r, cut[r]);
+  free (cut);
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
   printf ("// collectives:");

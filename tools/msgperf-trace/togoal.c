@@ -771,6 +771,98 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
   return rc;
 }
 
+/* ---------------------------------------------------- partial traces */
+
+struct msgkey
+{
+  int32_t src, dst, kind, rank;
+  int64_t tag;
+  size_t op;
+};
+
+static int
+msgkey_cmp (const void *a, const void *b)
+{
+  const struct msgkey *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+  CMP (src); CMP (dst); CMP (tag); CMP (kind); CMP (op);
+#undef CMP
+  return 0;
+}
+
+static int64_t
+goal_tag (const struct op *o, int64_t T, int64_t B)
+{
+  return o->comm >= 0 ? (o->tag < 0 ? -1 : o->comm * T + o->tag)
+                      : B + o->tag;
+}
+
+/* Cut every rank's operations before its first message without a
+   partner (in MPI order: the k-th send from s to d with tag t matches
+   the k-th such receive), again until none is left.  Receives with a
+   wildcard source or tag match anything and are kept.  Operations only
+   depend on earlier ones, so what stays is a schedule.  */
+static void
+cut_unmatched (struct rankops *R, int32_t P, int64_t T, int64_t B,
+               uint64_t *cut)
+{
+  size_t *keep = xmalloc ((size_t) P * sizeof *keep);
+  for (int32_t r = 0; r < P; r++)
+    keep[r] = R[r].n;
+  struct msgkey *k = NULL;
+  size_t cap = 0;
+  for (int changed = 1; changed;)
+    {
+      changed = 0;
+      size_t n = 0;
+      for (int32_t r = 0; r < P; r++)
+        for (size_t i = 0; i < keep[r]; i++)
+          {
+            const struct op *o = &R[r].ops[i];
+            int64_t tag = goal_tag (o, T, B);
+            if (o->kind == OP_CALC || o->peer < 0 || tag < 0)
+              continue;
+            GROW (k, n, cap);
+            k[n++] = (struct msgkey) {
+              o->kind == OP_SEND ? r : o->peer,
+              o->kind == OP_SEND ? o->peer : r, o->kind, r, tag, i };
+          }
+      qsort (k, n, sizeof *k, msgkey_cmp);
+      for (size_t a = 0; a < n;)
+        {
+          size_t b = a, ns = 0, nr = 0;
+          while (b < n && k[b].src == k[a].src && k[b].dst == k[a].dst
+                 && k[b].tag == k[a].tag)
+            {
+              if (k[b].kind == OP_SEND)
+                ns++;
+              else
+                nr++;
+              b++;
+            }
+          /* sends first (OP_SEND < OP_RECV), each side in rank order */
+          for (size_t j = a; j < b; j++)
+            {
+              size_t ord = j < a + ns ? j - a : j - a - ns;
+              size_t other = k[j].kind == OP_SEND ? nr : ns;
+              if (ord >= other && k[j].op < keep[k[j].rank])
+                {
+                  keep[k[j].rank] = k[j].op;
+                  changed = 1;
+                }
+            }
+          a = b;
+        }
+    }
+  for (int32_t r = 0; r < P; r++)
+    {
+      cut[r] = R[r].n - keep[r];
+      R[r].n = keep[r];
+    }
+  free (k);
+  free (keep);
+}
+
 /* ------------------------------------------------------------ output */
 
 static const char *
@@ -804,6 +896,8 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
                 c.ncomms, c.max_tag, c.ninst);
       rc = -1;
     }
+  if (rc == 0 && in->cut)
+    cut_unmatched (R, P, T, B, in->cut);
   if (rc == 0)
     {
       fprintf (out, "num_ranks %d\n", (int) P);
@@ -816,9 +910,7 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
               const struct op *o = &p->ops[i];
               char a[32], b[32], num[NUM_BUFSIZE];
               label (o, i, a, sizeof a);
-              int64_t tag = o->comm >= 0 ? (o->tag < 0 ? -1
-                                            : o->comm * T + o->tag)
-                                         : B + o->tag;
+              int64_t tag = goal_tag (o, T, B);
               if (o->kind == OP_CALC)
                 {
                   num_format (o->calc, in->precision, num);

@@ -40,6 +40,10 @@ struct togoal_input
   const struct togoal_rank *ranks;
   const char *algo[TOGOAL_NCOLL]; /* NULL: the default */
   int precision;                  /* of the calcs: num_format's */
+  /* When not NULL (an incomplete trace): cut each rank's schedule before
+     its first message that no operation of the peer matches, until
+     every message is matched, and count there the operations cut.  */
+  uint64_t *cut;                  /* [size] */
 };
 
 /* Write the GOAL schedule of IN to OUT.  Returns 0, or -1 with a message
