@@ -377,16 +377,6 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
   /* every operation's dependencies: a send after its task, a receive
      posted when its task's step begins */
   struct depset tmp = { 0 };
-  for (int32_t r = 0; r < P; r++)
-    I->part[r].nd = 0;
-  for (int32_t r = 0; r < P; r++)
-    {
-      struct rankops *p = &I->part[r];
-      for (size_t k = 0; k < p->n; k++)
-        p->ops[k].ndep = 0;
-    }
-  /* ops of a rank were made in message order: rebuild their dependency
-     lists in that order */
   for (size_t i = 0; i < g.nm; i++)
     for (int side = 0; side < 2; side++)
       {
