@@ -27,7 +27,8 @@ tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
 ## The wrapper and reader: no MPI (it execs the traced program), so it is
 ## built, and reads traces, in every configuration.
 bin_PROGRAMS += tools/msgperf-trace/msgperf-trace
-tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c
+tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c \
+	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h
 tools_msgperf_trace_msgperf_trace_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DTRACE_LIBDIR='"$(libdir)"'
 tools_msgperf_trace_msgperf_trace_LDADD = common/trace/libtraceformat.a \
@@ -40,6 +41,11 @@ testsuite_unit_test_traceformat_SOURCES = testsuite/unit/test-traceformat.c \
 	testsuite/unit/unit.h
 testsuite_unit_test_traceformat_LDADD = common/trace/libtraceformat.a \
 	$(MSGPERF_LIBS)
+
+## Hand-made traces for msgperf-trace goal (every build).
+check_PROGRAMS += testsuite/unit/trace-write
+testsuite_unit_trace_write_SOURCES = testsuite/unit/trace-write.c
+testsuite_unit_trace_write_LDADD = common/trace/libtraceformat.a
 
 ## testsuite/trace.at: MPI programs with known call sequences, traced.
 if HAVE_MPI

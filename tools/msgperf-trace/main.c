@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -23,9 +24,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dag_coll.h"
 #include "err.h"
 #include "num.h"
 #include "readfile.h"
+#include "togoal.h"
 #include "traceformat.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -89,7 +92,9 @@ run_help (FILE *fp)
 {
   fprintf (fp, "\nSubcommand:\n"
            "  dump DIR       print the traces of DIR as a msgperf stream "
-           "('msgperf-trace dump --help')\n");
+           "('msgperf-trace dump --help')\n"
+           "  goal DIR       write the traces of DIR as a GOAL schedule "
+           "('msgperf-trace goal --help')\n");
 }
 
 static int
@@ -215,22 +220,11 @@ why_incomplete (const struct trace_header *h, char *buf, size_t n)
   return buf;
 }
 
-static struct poptOption dump_options[] = {
-  CLI_COMMON_OPTIONS,
-  POPT_TABLEEND
-};
-
-static int
-dump (int argc, const char **argv)
+/* Read and check every DIR/trace.N before anything is printed: the
+   files by rank in *NT, the world size in *SIZE.  */
+static struct rank_trace *
+load_traces (const char *dir, size_t *ntp, int32_t *sizep)
 {
-  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("dump: missing DIR (the --dir of the traced run)");
-  if (args[1])
-    die_usage ("dump: one DIR only, got also '%s'", args[1]);
-  const char *dir = args[0];
-
   DIR *d = opendir (dir);
   if (!d)
     die ("%s: cannot open the trace directory: %s", dir, strerror (errno));
@@ -301,6 +295,30 @@ dump (int argc, const char **argv)
                  (unsigned) r.call);
         }
     }
+  *ntp = nt;
+  *sizep = size;
+  return t;
+}
+
+static struct poptOption dump_options[] = {
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static int
+dump (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("dump: missing DIR (the --dir of the traced run)");
+  if (args[1])
+    die_usage ("dump: one DIR only, got also '%s'", args[1]);
+  const char *dir = args[0];
+
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
   tsv_writer *w = tsv_writer_open (NULL);
   tsv_write_tool_meta (w, "dump");
   tsv_meta (w, "nprocs", "%d", (int) size);
@@ -391,10 +409,168 @@ dump (int argc, const char **argv)
   return 0;
 }
 
+/* ---------------------------------------------------------------- goal */
+
+static const char *opt_algo[TOGOAL_NCOLL];
+static char *opt_coll_arg[TOGOAL_NCOLL];  /* popt's copies, freed at the end */
+static int opt_partial;
+
+enum { OPT_COLL = 1 };
+
+static struct poptOption goal_options[] = {
+  { "coll", '\0', POPT_ARG_STRING, NULL, OPT_COLL,
+    "expand collective OP with algorithm ALGO (dag-predict gen coll:list); "
+    "repeatable", "OP=ALGO" },
+  { "partial", '\0', POPT_ARG_NONE, &opt_partial, 0,
+    "convert an incomplete trace (a rank that aborted, or a missing rank) "
+    "up to each rank's last recorded call", NULL },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+static void
+goal_option (int val, poptContext con)
+{
+  if (val != OPT_COLL)
+    return;
+  char *a = poptGetOptArg (con);
+  const char *eq = a ? strchr (a, '=') : NULL;
+  if (!eq)
+    die_usage ("--coll '%s': expected OP=ALGO (e.g. bcast=binomial)",
+               a ? a : "");
+  int op = -1;
+  for (int i = 0; i < TOGOAL_NCOLL; i++)
+    if (strlen (togoal_coll_op (i)) == (size_t) (eq - a)
+        && strncmp (a, togoal_coll_op (i), (size_t) (eq - a)) == 0)
+      op = i;
+  if (op < 0)
+    die_usage ("--coll '%s': unknown operation '%.*s' (barrier, bcast, "
+               "reduce, allreduce, allgather, alltoall, gather, scatter)",
+               a, (int) (eq - a), a);
+  char known[512] = "";
+  int found = 0;
+  for (size_t i = 0; dag_coll_algorithms[i][0]; i++)
+    {
+      const char *n = dag_coll_algorithms[i][0];
+      size_t ol = (size_t) (eq - a);
+      if (strncmp (n, a, ol) != 0 || n[ol] != ':')
+        continue;
+      if (strcmp (n + ol + 1, eq + 1) == 0)
+        found = 1;
+      size_t l = strlen (known);
+      snprintf (known + l, sizeof known - l, "%s%s", l ? ", " : "",
+                n + ol + 1);
+    }
+  if (!found)
+    die_usage ("--coll '%s': unknown %.*s algorithm '%s' (%s)", a,
+               (int) (eq - a), a, eq + 1, known);
+  free (opt_coll_arg[op]);
+  opt_coll_arg[op] = a;
+  opt_algo[op] = eq + 1;
+}
+
+static int
+goal (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("goal: missing DIR (the --dir of the traced run)");
+  if (args[1])
+    die_usage ("goal: one DIR only, got also '%s'", args[1]);
+  const char *dir = args[0];
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  struct togoal_rank *ranks = xcalloc ((size_t) size, sizeof *ranks);
+  struct trace_record **recs = xcalloc (nt, sizeof *recs);
+  int incomplete = 0;
+  for (size_t i = 0; i < nt; i++)
+    {
+      char why[64];
+      if (why_incomplete (&t[i].h, why, sizeof why))
+        {
+          if (!opt_partial)
+            die ("%s: incomplete trace (%s): give --partial to convert it "
+                 "up to its last recorded call", t[i].path, why);
+          warn ("%s: incomplete (%s): its schedule ends at its last "
+                "recorded call", t[i].path, why);
+          incomplete = 1;
+        }
+      recs[i] = xmalloc ((t[i].h.nrecords ? t[i].h.nrecords : 1)
+                         * sizeof *recs[i]);
+      for (uint64_t k = 0; k < t[i].h.nrecords; k++)
+        {
+          size_t off;
+          trace_decode_record (t[i].data, k, &recs[i][k], &off);
+        }
+      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i],
+                                                  t[i].h.nrecords };
+    }
+  if ((int32_t) nt != size)
+    {
+      if (!opt_partial)
+        die ("%s: %zu trace files for %d ranks: give --partial to convert "
+             "the others (the missing ranks get empty blocks)", dir, nt,
+             (int) size);
+      warn ("%s: %zu trace files for %d ranks: the missing ranks get empty "
+            "blocks", dir, nt, (int) size);
+      incomplete = 1;
+    }
+  uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
+  struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut };
+  memcpy (in.algo, opt_algo, sizeof in.algo);
+  /* into memory first: nothing is written when the conversion fails */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream (&text, &len);
+  if (!mem)
+    die ("cannot open a memory stream: %s", strerror (errno));
+  char err[512];
+  int rc = togoal_write (mem, &in, err, sizeof err);
+  if (fclose (mem) != 0)
+    die ("out of memory while writing the schedule");
+  if (rc != 0)
+    die ("%s: %s", dir, err);
+  for (int32_t r = 0; cut && r < size; r++)
+    if (cut[r])
+      warn ("%s: rank %d: the last %" PRIu64 " operations cut (from its "
+            "first message without a partner on)", dir, (int) r, cut[r]);
+  free (cut);
+  printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
+          incomplete ? " (incomplete trace)" : "");
+  printf ("// collectives:");
+  for (int i = 0; i < TOGOAL_NCOLL; i++)
+    printf (" %s=%s", togoal_coll_op (i),
+            opt_algo[i] ? opt_algo[i] : togoal_coll_default (i));
+  printf ("\n");
+  fwrite (text, 1, len, stdout);
+  free (text);
+  for (size_t i = 0; i < nt; i++)
+    {
+      free (recs[i]);
+      free (t[i].path);
+      free (t[i].data);
+    }
+  free (recs);
+  free (ranks);
+  free (t);
+  for (int i = 0; i < TOGOAL_NCOLL; i++)
+    free (opt_coll_arg[i]);
+  poptFreeContext (con);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   cli_init ("msgperf-trace", argc, argv);
+  if (argc >= 2 && strcmp (argv[1], "goal") == 0)
+    {
+      cli.subcommand = "goal";
+      argv[1] = (char *) "msgperf-trace goal";
+      return goal (argc - 1, (const char **) argv + 1);
+    }
   if (argc >= 2 && strcmp (argv[1], "dump") == 0)
     {
       cli.subcommand = "dump";

@@ -1,0 +1,953 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* togoal.c: traces to a GOAL schedule (see togoal.h).
+ *
+ * Every rank's operations are built in memory first, then written: a
+ * receive posted with MPI_ANY_SOURCE or MPI_ANY_TAG learns its source and
+ * tag only at the wait that completes it, and the tags are numbered once
+ * the whole trace has been read.
+ *
+ * The rank's "state" is the set of operations its next operation
+ * depends on: after a blocking operation X, {X requires}; after a
+ * non-blocking X, {X irequires} (the next call starts once X has
+ * started); a wait adds "requires" on the operations it completed.
+ *
+ * Tags: communicators are told apart by their world ranks and, among
+ * those with the same ranks, by their order of creation (world, then
+ * duplicates ...), which is the same on every member.  Each gets a
+ * number (world 0) in the order the conversion meets them; a
+ * point-to-point message on communicator c with tag t gets the GOAL tag
+ * c T + t, T the least power of ten above every traced tag (at least
+ * 10).  The k-th collective call on a communicator is one instance,
+ * numbered as met; its messages all get tag B + instance, B = (number of
+ * communicators) T, so that no two collectives and no point-to-point
+ * message can match each other.  */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dag_coll.h"
+#include "num.h"
+#include "togoal.h"
+#include "xalloc.h"
+
+static const char *const coll_ops[TOGOAL_NCOLL] = {
+  "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
+  "gather", "scatter"
+};
+
+/* Fixed defaults (msgperf-trace(1)): Open MPI's usual choices for small
+   messages.  */
+static const char *const coll_defaults[TOGOAL_NCOLL] = {
+  "bruck", "binomial", "binomial", "recursive_doubling",
+  "recursive_doubling", "pairwise", "binomial", "binomial"
+};
+
+const char *
+togoal_coll_op (int i)
+{
+  return i >= 0 && i < TOGOAL_NCOLL ? coll_ops[i] : NULL;
+}
+
+const char *
+togoal_coll_default (int i)
+{
+  return i >= 0 && i < TOGOAL_NCOLL ? coll_defaults[i] : NULL;
+}
+
+/* ------------------------------------------------------------ vectors */
+
+#define GROW(p, n, cap)                                         \
+  do {                                                          \
+    if ((n) == (cap))                                           \
+      {                                                         \
+        (cap) = (cap) ? 2 * (cap) : 8;                          \
+        (p) = xrealloc ((p), (cap) * sizeof *(p));              \
+      }                                                         \
+  } while (0)
+
+/* A dependency: on operation OP (an index in its rank, or ENTRY in a
+   collective's fragment), completed (requires) or started (irequires).  */
+#define ENTRY (-1)
+struct dep
+{
+  int64_t op;
+  int start;      /* 1: irequires */
+};
+
+struct depset
+{
+  struct dep *d;
+  size_t n, cap;
+};
+
+/* Add D; a dependency on an operation already there keeps the stronger
+   (requires).  */
+static void
+depset_add (struct depset *s, struct dep d)
+{
+  for (size_t i = 0; i < s->n; i++)
+    if (s->d[i].op == d.op)
+      {
+        s->d[i].start = s->d[i].start && d.start;
+        return;
+      }
+  GROW (s->d, s->n, s->cap);
+  s->d[s->n++] = d;
+}
+
+static void
+depset_copy (struct depset *to, const struct depset *from)
+{
+  to->n = 0;
+  for (size_t i = 0; i < from->n; i++)
+    depset_add (to, from->d[i]);
+}
+
+/* --------------------------------------------------------- operations */
+
+enum { OP_CALC, OP_SEND, OP_RECV };
+
+struct op
+{
+  int kind;
+  int32_t peer;      /* world rank, -1 any source */
+  int64_t bytes;
+  int32_t comm;      /* communicator number (point-to-point), or -1 */
+  int64_t tag;       /* the trace's tag (-1 any), or the instance */
+  double calc;       /* us */
+  size_t dep0, ndep; /* in the rank's dependency list */
+};
+
+struct rankops
+{
+  struct op *ops;
+  size_t n, cap;
+  struct dep *deps;
+  size_t nd, capd;
+};
+
+static size_t
+add_op (struct rankops *r, struct op o, const struct depset *deps)
+{
+  o.dep0 = r->nd;
+  o.ndep = deps ? deps->n : 0;
+  for (size_t i = 0; i < o.ndep; i++)
+    {
+      GROW (r->deps, r->nd, r->capd);
+      r->deps[r->nd++] = deps->d[i];
+    }
+  GROW (r->ops, r->n, r->cap);
+  r->ops[r->n] = o;
+  return r->n++;
+}
+
+/* ----------------------------------------------------- communicators */
+
+/* A communicator as every member sees it: world ranks in comm-rank
+   order, and its place among the rank's communicators with the same
+   ranks.  */
+struct commkey
+{
+  int32_t *members;
+  int32_t n;
+  int32_t occurrence;
+  int64_t *inst;           /* k-th collective -> instance, or -1 */
+  size_t ninst;
+};
+
+struct instance
+{
+  int32_t comm, k;         /* communicator number, k-th collective */
+  int call;                /* TRACE_BARRIER ... */
+  int32_t root;
+  int64_t bytes;
+  int32_t first_rank;      /* world rank that met it first */
+  int32_t nparts;          /* the communicator's size */
+  /* per comm rank: the operations of its part, their dependencies
+     (ENTRY or an index in the part), and its exit set */
+  struct rankops *part;
+  struct depset *exit;
+};
+
+struct conv
+{
+  const struct togoal_input *in;
+  struct commkey *comms;
+  size_t ncomms, capcomms;
+  struct instance *inst;
+  size_t ninst, capinst;
+  int64_t max_tag;
+  char *err;
+  size_t errsize;
+};
+
+static int32_t
+comm_number (struct conv *c, const int32_t *m, int32_t n, int32_t occ)
+{
+  for (size_t i = 0; i < c->ncomms; i++)
+    if (c->comms[i].n == n && c->comms[i].occurrence == occ
+        && memcmp (c->comms[i].members, m, (size_t) n * sizeof *m) == 0)
+      return (int32_t) i;
+  GROW (c->comms, c->ncomms, c->capcomms);
+  struct commkey *k = &c->comms[c->ncomms];
+  k->members = xmalloc ((size_t) n * sizeof *m);
+  memcpy (k->members, m, (size_t) n * sizeof *m);
+  k->n = n;
+  k->occurrence = occ;
+  k->inst = NULL;
+  k->ninst = 0;
+  return (int32_t) c->ncomms++;
+}
+
+/* One rank's communicators, by local id.  */
+struct localcomm
+{
+  int32_t *members;    /* NULL: not known */
+  int32_t n;
+  int32_t number;      /* comm_number, or -1 */
+  int32_t ncoll;       /* collectives met so far */
+};
+
+struct locals
+{
+  struct localcomm *c;
+  size_t n;
+};
+
+static struct localcomm *
+local_get (struct locals *l, int32_t id)
+{
+  if (id < 0)
+    return NULL;
+  if ((size_t) id >= l->n)
+    {
+      size_t n = (size_t) id + 1;
+      l->c = xrealloc (l->c, n * sizeof *l->c);
+      for (size_t i = l->n; i < n; i++)
+        l->c[i] = (struct localcomm) { NULL, 0, -1, 0 };
+      l->n = n;
+    }
+  return &l->c[id];
+}
+
+/* Number the local communicator ID of rank R once its members are
+   known (its occurrence counts the lower ids with the same members).  */
+static void
+local_number (struct conv *c, struct locals *l, int32_t id)
+{
+  struct localcomm *lc = &l->c[id];
+  int32_t occ = 0;
+  for (int32_t j = 0; j < id; j++)
+    if (l->c[j].members && l->c[j].n == lc->n
+        && memcmp (l->c[j].members, lc->members,
+                   (size_t) lc->n * sizeof *lc->members) == 0)
+      occ++;
+  lc->number = comm_number (c, lc->members, lc->n, occ);
+}
+
+/* ------------------------------------------------------- collectives */
+
+struct gtask
+{
+  int32_t rank;
+  int32_t *preds;
+  size_t npreds, cappreds;
+  int32_t *ins;          /* message indices into the task */
+  size_t nins, capins;
+  struct depset set;     /* what "the task is done" means on its rank */
+};
+
+struct gmsg
+{
+  int32_t from, to;
+  int64_t bytes;
+  int64_t send_op, recv_op;
+};
+
+struct gen
+{
+  struct gtask *t;
+  size_t nt, capt;
+  struct gmsg *m;
+  size_t nm, capm;
+  int bad;               /* a dependency across ranks or backwards */
+};
+
+static int32_t
+sink_task (void *ctx, const char *id, int32_t proc, double work)
+{
+  (void) id;
+  (void) work;
+  struct gen *g = ctx;
+  GROW (g->t, g->nt, g->capt);
+  g->t[g->nt] = (struct gtask) { .rank = proc };
+  return (int32_t) g->nt++;
+}
+
+static void
+sink_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
+{
+  struct gen *g = ctx;
+  GROW (g->m, g->nm, g->capm);
+  g->m[g->nm++] = (struct gmsg) { from, to, bytes, -1, -1 };
+  struct gtask *t = &g->t[to];
+  GROW (t->ins, t->nins, t->capins);
+  t->ins[t->nins++] = (int32_t) (g->nm - 1);
+}
+
+static void
+sink_dep (void *ctx, int32_t from, int32_t to)
+{
+  struct gen *g = ctx;
+  if (g->t[from].rank != g->t[to].rank || from >= to)
+    {
+      g->bad = 1;
+      return;
+    }
+  struct gtask *t = &g->t[to];
+  GROW (t->preds, t->npreds, t->cappreds);
+  t->preds[t->npreds++] = from;
+}
+
+/* The set a task's step starts from: its predecessors' sets, or the
+   rank's entry.  */
+static void
+pred_set (const struct gen *g, const struct gtask *t, struct depset *s)
+{
+  s->n = 0;
+  if (t->npreds == 0)
+    depset_add (s, (struct dep) { ENTRY, 0 });
+  for (size_t i = 0; i < t->npreds; i++)
+    {
+      const struct depset *p = &g->t[t->preds[i]].set;
+      for (size_t j = 0; j < p->n; j++)
+        depset_add (s, p->d[j]);
+    }
+}
+
+/* Expand instance I (its parts are empty) by running the generator.  */
+static int
+expand (struct conv *c, struct instance *I, const int32_t *members,
+        int32_t P)
+{
+  int ci = I->call - TRACE_BARRIER;
+  const char *algo = c->in->algo[ci] ? c->in->algo[ci] : coll_defaults[ci];
+  char name[128];
+  snprintf (name, sizeof name, "coll:%s:%s", coll_ops[ci], algo);
+  int rooted = I->call == TRACE_BCAST || I->call == TRACE_REDUCE
+               || I->call == TRACE_GATHER || I->call == TRACE_SCATTER;
+  struct dag_coll dc = { name, P, I->call == TRACE_BARRIER ? 0 : I->bytes,
+                         rooted ? I->root : -1, 0 };
+  struct gen g = { 0 };
+  struct dag_sink s = { &g, sink_task, sink_msg, sink_dep, NULL };
+  const char *e = dag_coll_run (&dc, &s);
+  int rc = 0;
+  if (e || g.bad)
+    {
+      snprintf (c->err, c->errsize, "%s on %d ranks: %s", name, (int) P,
+                e ? e : "the generator made a dependency across ranks");
+      rc = -1;
+      goto out;
+    }
+  /* operations in message order */
+  for (size_t i = 0; i < g.nm; i++)
+    {
+      struct gmsg *m = &g.m[i];
+      int32_t sr = g.t[m->from].rank, dr = g.t[m->to].rank;
+      struct op so = { OP_SEND, members[dr], m->bytes, -1,
+                       (int64_t) (I - c->inst), 0, 0, 0 };
+      struct op ro = { OP_RECV, members[sr], m->bytes, -1,
+                       (int64_t) (I - c->inst), 0, 0, 0 };
+      m->send_op = (int64_t) add_op (&I->part[sr], so, NULL);
+      m->recv_op = (int64_t) add_op (&I->part[dr], ro, NULL);
+    }
+  /* the tasks' sets, in creation order (predecessors come first) */
+  for (size_t i = 0; i < g.nt; i++)
+    {
+      struct gtask *t = &g.t[i];
+      if (t->nins)
+        for (size_t j = 0; j < t->nins; j++)
+          depset_add (&t->set, (struct dep) { g.m[t->ins[j]].recv_op, 0 });
+      else
+        pred_set (&g, t, &t->set);
+    }
+  /* every operation's dependencies: a send after its task, a receive
+     posted when its task's step begins */
+  struct depset tmp = { 0 };
+  for (size_t i = 0; i < g.nm; i++)
+    for (int side = 0; side < 2; side++)
+      {
+        struct gmsg *m = &g.m[i];
+        int32_t r = g.t[side ? m->to : m->from].rank;
+        struct rankops *p = &I->part[r];
+        struct op *o = &p->ops[side ? m->recv_op : m->send_op];
+        if (side)
+          pred_set (&g, &g.t[m->to], &tmp);
+        else
+          depset_copy (&tmp, &g.t[m->from].set);
+        o->dep0 = p->nd;
+        o->ndep = tmp.n;
+        for (size_t j = 0; j < tmp.n; j++)
+          {
+            GROW (p->deps, p->nd, p->capd);
+            p->deps[p->nd++] = tmp.d[j];
+          }
+      }
+  free (tmp.d);
+  /* exits: the last task's set and every send */
+  for (int32_t r = 0; r < P; r++)
+    {
+      const struct gtask *last = NULL;
+      for (size_t i = 0; i < g.nt; i++)
+        if (g.t[i].rank == r)
+          last = &g.t[i];
+      if (last)
+        depset_copy (&I->exit[r], &last->set);
+      else
+        depset_add (&I->exit[r], (struct dep) { ENTRY, 0 });
+      const struct rankops *p = &I->part[r];
+      for (size_t k = 0; k < p->n; k++)
+        if (p->ops[k].kind == OP_SEND)
+          depset_add (&I->exit[r], (struct dep) { (int64_t) k, 0 });
+    }
+out:
+  for (size_t i = 0; i < g.nt; i++)
+    {
+      free (g.t[i].preds);
+      free (g.t[i].ins);
+      free (g.t[i].set.d);
+    }
+  free (g.t);
+  free (g.m);
+  return rc;
+}
+
+/* Splice rank-in-comm CR's part of instance I into rank R's operations,
+   after STATE; the state becomes the part's exit.  */
+static void
+splice (struct rankops *R, const struct instance *I, int32_t cr,
+        struct depset *state)
+{
+  const struct rankops *p = &I->part[cr];
+  size_t base = R->n;
+  struct depset d = { 0 };
+  for (size_t k = 0; k < p->n; k++)
+    {
+      d.n = 0;
+      for (size_t j = 0; j < p->ops[k].ndep; j++)
+        {
+          struct dep x = p->deps[p->ops[k].dep0 + j];
+          if (x.op == ENTRY)
+            for (size_t s = 0; s < state->n; s++)
+              depset_add (&d, state->d[s]);
+          else
+            depset_add (&d, (struct dep) { (int64_t) base + x.op, 0 });
+        }
+      add_op (R, p->ops[k], &d);
+    }
+  d.n = 0;
+  const struct depset *ex = &I->exit[cr];
+  for (size_t j = 0; j < ex->n; j++)
+    if (ex->d[j].op == ENTRY && ex->n > 1)
+      continue;         /* implied: every operation of the part is after it */
+    else if (ex->d[j].op == ENTRY)
+      for (size_t s = 0; s < state->n; s++)
+        depset_add (&d, state->d[s]);
+    else
+      depset_add (&d, (struct dep) { (int64_t) base + ex->d[j].op, 0 });
+  depset_copy (state, &d);
+  free (d.d);
+}
+
+static int
+fail (struct conv *c, int32_t rank, uint64_t k, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
+
+static int
+fail (struct conv *c, int32_t rank, uint64_t k, const char *fmt, ...)
+{
+  int n = snprintf (c->err, c->errsize, "rank %d, record %" PRIu64 ": ",
+                    (int) rank, k);
+  va_list ap;
+  va_start (ap, fmt);
+  if (n >= 0 && (size_t) n < c->errsize)
+    vsnprintf (c->err + n, c->errsize - (size_t) n, fmt, ap);
+  va_end (ap);
+  return -1;
+}
+
+/* ---------------------------------------------------------- one rank */
+
+static int
+is_coll (unsigned call)
+{
+  return call >= TRACE_BARRIER && call <= TRACE_SCATTER;
+}
+
+static int
+convert_rank (struct conv *c, int32_t rank, struct rankops *R)
+{
+  const struct togoal_rank *tr = &c->in->ranks[rank];
+  if (!tr->h)
+    return 0;
+  int32_t P = c->in->size;
+  double tick = tr->h->wtick > 0 ? tr->h->wtick * 1e6 : 0;
+  struct locals L = { NULL, 0 };
+  struct localcomm *w = local_get (&L, 0);
+  w->members = xmalloc ((size_t) P * sizeof *w->members);
+  w->n = P;
+  for (int32_t i = 0; i < P; i++)
+    w->members[i] = i;
+  local_number (c, &L, 0);
+  struct localcomm *self = local_get (&L, 1);
+  self->members = xmalloc (sizeof *self->members);
+  self->members[0] = rank;
+  self->n = 1;
+
+  struct depset state = { 0 }, sr_entry = { 0 };
+  int64_t *req = NULL;           /* request id -> operation, or -1 */
+  size_t nreq = 0;
+  double prev_end = 0;
+  int rc = 0;
+  for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
+    {
+      const struct trace_record *r = &tr->rec[k];
+      double ts = (r->t_start - tr->h->t0) * 1e6;
+      double te = (r->t_end - tr->h->t0) * 1e6;
+      /* compute before the call */
+      if (k > 0 && r->call != TRACE_MEMBER && ts > prev_end)
+        {
+          char buf[NUM_BUFSIZE];
+          num_format_measured (ts - prev_end, tick, -1, buf);
+          double gap;
+          if (num_parse_str (buf, &gap) == NUM_OK && gap > 0)
+            {
+              struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0 };
+              size_t i = add_op (R, o, &state);
+              state.n = 0;
+              depset_add (&state, (struct dep) { (int64_t) i, 0 });
+            }
+        }
+      if (k == 0 || te > prev_end)
+        prev_end = te;
+
+      struct localcomm *lc = NULL;
+      if (r->call == TRACE_SEND || r->call == TRACE_SSEND
+          || r->call == TRACE_ISEND || r->call == TRACE_ISSEND
+          || r->call == TRACE_RECV || r->call == TRACE_IRECV
+          || r->call == TRACE_SENDRECV || r->call == TRACE_SENDRECV_RECV
+          || is_coll (r->call))
+        {
+          lc = local_get (&L, r->comm);
+          if (!lc || !lc->members)
+            {
+              rc = fail (c, rank, k, "%s on communicator %d, whose ranks "
+                         "the trace does not give (made by an untraced "
+                         "call)", trace_call_name (r->call), (int) r->comm);
+              break;
+            }
+          /* numbered when first used for a message */
+          if (lc->number < 0 && !(is_coll (r->call) && lc->n < 2))
+            local_number (c, &L, r->comm);
+        }
+      int32_t peer = -1;
+      if (lc && !is_coll (r->call) && r->peer >= 0)
+        {
+          if (r->peer >= lc->n)
+            {
+              rc = fail (c, rank, k, "peer %d is not a rank of "
+                         "communicator %d (%d ranks)", (int) r->peer,
+                         (int) r->comm, (int) lc->n);
+              break;
+            }
+          peer = lc->members[r->peer];
+        }
+      if (lc && !is_coll (r->call) && r->tag > c->max_tag)
+        c->max_tag = r->tag;
+      struct op o = { OP_SEND, peer, r->bytes < 0 ? 0 : r->bytes,
+                      lc ? lc->number : -1, r->tag, 0, 0, 0 };
+      /* MPI_PROC_NULL (a negative rank other than MPI_ANY_SOURCE's -1):
+         no message */
+      if (lc && !is_coll (r->call) && r->peer < -1)
+        {
+          if (r->call == TRACE_SENDRECV)
+            depset_copy (&sr_entry, &state);
+          continue;
+        }
+      switch (r->call)
+        {
+        case TRACE_SEND: case TRACE_SSEND:
+        case TRACE_RECV:
+        case TRACE_ISEND: case TRACE_ISSEND: case TRACE_IRECV:
+          {
+            int nb = r->call == TRACE_ISEND || r->call == TRACE_ISSEND
+                     || r->call == TRACE_IRECV;
+            if (r->call == TRACE_RECV || r->call == TRACE_IRECV)
+              o.kind = OP_RECV;
+            if (peer < 0 && o.kind == OP_SEND)
+              {
+                rc = fail (c, rank, k, "%s without a destination",
+                           trace_call_name (r->call));
+                break;
+              }
+            size_t i = add_op (R, o, &state);
+            state.n = 0;
+            depset_add (&state, (struct dep) { (int64_t) i, nb });
+            if (nb && r->request > 0)
+              {
+                while ((size_t) r->request >= nreq)
+                  {
+                    size_t n = nreq ? 2 * nreq : 64;
+                    req = xrealloc (req, n * sizeof *req);
+                    for (size_t j = nreq; j < n; j++)
+                      req[j] = -1;
+                    nreq = n;
+                  }
+                req[r->request] = (int64_t) i;
+              }
+            break;
+          }
+        case TRACE_SENDRECV:
+          depset_copy (&sr_entry, &state);
+          {
+            size_t i = add_op (R, o, &state);
+            state.n = 0;
+            depset_add (&state, (struct dep) { (int64_t) i, 0 });
+          }
+          break;
+        case TRACE_SENDRECV_RECV:
+          {
+            o.kind = OP_RECV;
+            size_t i = add_op (R, o, &sr_entry);
+            depset_add (&state, (struct dep) { (int64_t) i, 0 });
+          }
+          break;
+        case TRACE_WAIT: case TRACE_WAITALL: case TRACE_WAITANY:
+        case TRACE_TEST: case TRACE_TESTALL:
+          if (!(r->flags & TRACE_R_DONE) || r->request <= 0
+              || (size_t) r->request >= nreq || req[r->request] < 0)
+            break;
+          {
+            struct op *x = &R->ops[req[r->request]];
+            if (x->kind == OP_RECV)
+              {
+                /* the matched source, tag and size */
+                struct localcomm *xc = local_get (&L, r->comm);
+                if (r->peer >= 0 && xc && xc->members && r->peer < xc->n)
+                  x->peer = xc->members[r->peer];
+                if (r->tag >= 0)
+                  {
+                    x->tag = r->tag;
+                    if (r->tag > c->max_tag)
+                      c->max_tag = r->tag;
+                  }
+                if (r->bytes >= 0)
+                  x->bytes = r->bytes;
+              }
+            depset_add (&state, (struct dep) { req[r->request], 0 });
+            req[r->request] = -1;
+          }
+          break;
+        case TRACE_COMM_SPLIT: case TRACE_COMM_DUP: case TRACE_CART_CREATE:
+          if (r->aux >= 0)
+            {
+              struct localcomm *nc = local_get (&L, r->aux);
+              free (nc->members);
+              *nc = (struct localcomm) { NULL, 0, -1, 0 };
+            }
+          break;
+        case TRACE_MEMBER:
+          {
+            struct localcomm *nc = local_get (&L, r->comm);
+            if (!nc || r->root < 0 || r->peer < 0 || r->peer >= P)
+              {
+                rc = fail (c, rank, k, "bad member record (comm %d, world "
+                           "rank %d, rank %d)", (int) r->comm, (int) r->peer,
+                           (int) r->root);
+                break;
+              }
+            if (r->root >= nc->n)
+              {
+                nc->members = xrealloc (nc->members, (size_t) (r->root + 1)
+                                        * sizeof *nc->members);
+                for (int32_t j = nc->n; j <= r->root; j++)
+                  nc->members[j] = -1;
+                nc->n = r->root + 1;
+              }
+            nc->members[r->root] = r->peer;
+          }
+          break;
+        default:
+          if (!is_coll (r->call))
+            break;          /* init, finalize, probes, abort */
+          {
+            int32_t cr = -1;
+            for (int32_t j = 0; j < lc->n; j++)
+              if (lc->members[j] == rank)
+                cr = j;
+            if (cr < 0)
+              {
+                rc = fail (c, rank, k, "%s on communicator %d, of which "
+                           "the rank is not a member",
+                           trace_call_name (r->call), (int) r->comm);
+                break;
+              }
+            int32_t kth = lc->ncoll++;
+            if (lc->n < 2)
+              break;        /* alone: no message */
+            struct commkey *ck = &c->comms[lc->number];
+            if ((size_t) kth >= ck->ninst)
+              {
+                size_t n = 2 * (size_t) kth + 8;
+                ck->inst = xrealloc (ck->inst, n * sizeof *ck->inst);
+                for (size_t j = ck->ninst; j < n; j++)
+                  ck->inst[j] = -1;
+                ck->ninst = n;
+              }
+            struct instance *I = ck->inst[kth] >= 0 ? &c->inst[ck->inst[kth]]
+                                                    : NULL;
+            if (!I)
+              {
+                GROW (c->inst, c->ninst, c->capinst);
+                ck->inst[kth] = (int64_t) c->ninst;
+                I = &c->inst[c->ninst++];
+                *I = (struct instance) { lc->number, kth, r->call, r->root,
+                                         r->bytes < 0 ? 0 : r->bytes, rank,
+                                         lc->n, NULL, NULL };
+                I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
+                I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
+                if (expand (c, I, lc->members, lc->n) != 0)
+                  {
+                    char why[256];
+                    snprintf (why, sizeof why, "%s", c->err);
+                    rc = fail (c, rank, k, "%s", why);
+                    break;
+                  }
+              }
+            else if (I->call != r->call || I->root != r->root)
+              {
+                char a[32] = "", b[32] = "";
+                if (r->root >= 0)
+                  snprintf (a, sizeof a, " (root %d)", (int) r->root);
+                if (I->root >= 0)
+                  snprintf (b, sizeof b, " (root %d)", (int) I->root);
+                rc = fail (c, rank, k, "%s%s where rank %d called %s%s as "
+                           "collective %d on this communicator",
+                           trace_call_name (r->call), a, (int) I->first_rank,
+                           trace_call_name ((unsigned) I->call), b,
+                           (int) kth);
+                break;
+              }
+            splice (R, I, cr, &state);
+            /* each member splices its part once */
+            free (I->part[cr].ops);
+            free (I->part[cr].deps);
+            free (I->exit[cr].d);
+            I->part[cr] = (struct rankops) { 0 };
+            I->exit[cr] = (struct depset) { 0 };
+          }
+          break;
+        }
+    }
+  for (size_t i = 0; i < L.n; i++)
+    free (L.c[i].members);
+  free (L.c);
+  free (req);
+  free (state.d);
+  free (sr_entry.d);
+  return rc;
+}
+
+/* ---------------------------------------------------- partial traces */
+
+struct msgkey
+{
+  int32_t src, dst, kind, rank;
+  int64_t tag;
+  size_t op;
+};
+
+static int
+msgkey_cmp (const void *a, const void *b)
+{
+  const struct msgkey *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+  CMP (src); CMP (dst); CMP (tag); CMP (kind); CMP (op);
+#undef CMP
+  return 0;
+}
+
+static int64_t
+goal_tag (const struct op *o, int64_t T, int64_t B)
+{
+  return o->comm >= 0 ? (o->tag < 0 ? -1 : o->comm * T + o->tag)
+                      : B + o->tag;
+}
+
+/* Cut every rank's operations before its first message without a
+   partner (in MPI order: the k-th send from s to d with tag t matches
+   the k-th such receive), again until none is left.  Receives with a
+   wildcard source or tag match anything and are kept.  Operations only
+   depend on earlier ones, so what stays is a schedule.  */
+static void
+cut_unmatched (struct rankops *R, int32_t P, int64_t T, int64_t B,
+               uint64_t *cut)
+{
+  size_t *keep = xmalloc ((size_t) P * sizeof *keep);
+  for (int32_t r = 0; r < P; r++)
+    keep[r] = R[r].n;
+  struct msgkey *k = NULL;
+  size_t cap = 0;
+  for (int changed = 1; changed;)
+    {
+      changed = 0;
+      size_t n = 0;
+      for (int32_t r = 0; r < P; r++)
+        for (size_t i = 0; i < keep[r]; i++)
+          {
+            const struct op *o = &R[r].ops[i];
+            int64_t tag = goal_tag (o, T, B);
+            if (o->kind == OP_CALC || o->peer < 0 || tag < 0)
+              continue;
+            GROW (k, n, cap);
+            k[n++] = (struct msgkey) {
+              o->kind == OP_SEND ? r : o->peer,
+              o->kind == OP_SEND ? o->peer : r, o->kind, r, tag, i };
+          }
+      qsort (k, n, sizeof *k, msgkey_cmp);
+      for (size_t a = 0; a < n;)
+        {
+          size_t b = a, ns = 0, nr = 0;
+          while (b < n && k[b].src == k[a].src && k[b].dst == k[a].dst
+                 && k[b].tag == k[a].tag)
+            {
+              if (k[b].kind == OP_SEND)
+                ns++;
+              else
+                nr++;
+              b++;
+            }
+          /* sends first (OP_SEND < OP_RECV), each side in rank order */
+          for (size_t j = a; j < b; j++)
+            {
+              size_t ord = j < a + ns ? j - a : j - a - ns;
+              size_t other = k[j].kind == OP_SEND ? nr : ns;
+              if (ord >= other && k[j].op < keep[k[j].rank])
+                {
+                  keep[k[j].rank] = k[j].op;
+                  changed = 1;
+                }
+            }
+          a = b;
+        }
+    }
+  for (int32_t r = 0; r < P; r++)
+    {
+      cut[r] = R[r].n - keep[r];
+      R[r].n = keep[r];
+    }
+  free (k);
+  free (keep);
+}
+
+/* ------------------------------------------------------------ output */
+
+static const char *
+label (const struct op *o, size_t i, char *buf, size_t n)
+{
+  snprintf (buf, n, "%c%zu", o->kind == OP_CALC ? 'c'
+            : o->kind == OP_SEND ? 's' : 'r', i);
+  return buf;
+}
+
+int
+togoal_write (FILE *out, const struct togoal_input *in, char *err,
+              size_t errsize)
+{
+  struct conv c = { .in = in, .max_tag = 0, .err = err,
+                    .errsize = errsize };
+  int32_t P = in->size;
+  struct rankops *R = xcalloc ((size_t) P, sizeof *R);
+  int rc = 0;
+  for (int32_t r = 0; r < P && rc == 0; r++)
+    rc = convert_rank (&c, r, &R[r]);
+  int64_t T = 10;
+  while (rc == 0 && T <= c.max_tag)
+    T *= 10;
+  const int64_t tag_max = INT64_C (2147483646);
+  int64_t B = (int64_t) c.ncomms * T;
+  if (rc == 0 && (B > tag_max || B + (int64_t) c.ninst > tag_max))
+    {
+      snprintf (err, errsize, "%zu communicators with tags up to %" PRId64
+                " and %zu collective calls need tags beyond 2^31 - 2",
+                c.ncomms, c.max_tag, c.ninst);
+      rc = -1;
+    }
+  if (rc == 0 && in->cut)
+    cut_unmatched (R, P, T, B, in->cut);
+  if (rc == 0)
+    {
+      fprintf (out, "num_ranks %d\n", (int) P);
+      for (int32_t r = 0; r < P; r++)
+        {
+          fprintf (out, "rank %d {\n", (int) r);
+          const struct rankops *p = &R[r];
+          for (size_t i = 0; i < p->n; i++)
+            {
+              const struct op *o = &p->ops[i];
+              char a[32], b[32], num[NUM_BUFSIZE];
+              label (o, i, a, sizeof a);
+              int64_t tag = goal_tag (o, T, B);
+              if (o->kind == OP_CALC)
+                {
+                  num_format (o->calc, in->precision, num);
+                  fprintf (out, "%s: calc %s\n", a, num);
+                }
+              else if (o->kind == OP_SEND)
+                fprintf (out, "%s: send %" PRId64 "b to %d tag %" PRId64
+                         "\n", a, o->bytes, (int) o->peer, tag);
+              else
+                fprintf (out, "%s: recv %" PRId64 "b from %d tag %" PRId64
+                         "\n", a, o->bytes, (int) o->peer, tag);
+              for (size_t j = 0; j < o->ndep; j++)
+                {
+                  const struct dep *d = &p->deps[o->dep0 + j];
+                  fprintf (out, "%s %s %s\n", a,
+                           d->start ? "irequires" : "requires",
+                           label (&p->ops[d->op], (size_t) d->op, b,
+                                  sizeof b));
+                }
+            }
+          fprintf (out, "}\n");
+        }
+    }
+  for (int32_t r = 0; r < P; r++)
+    {
+      free (R[r].ops);
+      free (R[r].deps);
+    }
+  free (R);
+  for (size_t i = 0; i < c.ncomms; i++)
+    {
+      free (c.comms[i].members);
+      free (c.comms[i].inst);
+    }
+  free (c.comms);
+  for (size_t i = 0; i < c.ninst; i++)
+    {
+      struct instance *I = &c.inst[i];
+      for (int32_t r = 0; r < I->nparts; r++)
+        {
+          free (I->part[r].ops);
+          free (I->part[r].deps);
+          free (I->exit[r].d);
+        }
+      free (I->part);
+      free (I->exit);
+    }
+  free (c.inst);
+  return rc;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* togoal.h: msgperf-trace goal, the per-rank traces of libmsgperf-trace
+ * as a GOAL schedule for dag-predict (issue 25, item 2; msgperf-trace(1),
+ * GOAL SCHEDULE).
+ *
+ * Per rank, in trace order: the time between one call's end and the next
+ * call's start becomes a calc; blocking sends and receives a send or recv
+ * that requires the rank's previous operation; MPI_Isend/Irecv a send or
+ * recv that the next operation irequires, and the wait or test that
+ * completed it a requires of the operation after it; collectives expand
+ * through dag_coll.h over the communicator's world ranks.  */
+#ifndef MSGPERF_TOGOAL_H
+#define MSGPERF_TOGOAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "traceformat.h"
+
+/* The collectives a trace records, in the order of enum trace_call.  */
+#define TOGOAL_NCOLL 8
+
+/* "bcast", "reduce", ... for TRACE_BARRIER + i (i < TOGOAL_NCOLL).  */
+const char *togoal_coll_op (int i);
+
+/* The default algorithm of each (dag_coll.h's names).  */
+const char *togoal_coll_default (int i);
+
+/* One rank's trace: its header and decoded records.  */
+struct togoal_rank
+{
+  const struct trace_header *h;   /* NULL: no trace of this rank */
+  const struct trace_record *rec;
+  uint64_t nrec;
+};
+
+struct togoal_input
+{
+  int32_t size;                   /* world size: ranks[0 .. size-1] */
+  const struct togoal_rank *ranks;
+  const char *algo[TOGOAL_NCOLL]; /* NULL: the default */
+  int precision;                  /* of the calcs: num_format's */
+  /* When not NULL (an incomplete trace): cut each rank's schedule before
+     its first message that no operation of the peer matches, until
+     every message is matched, and count there the operations cut.  */
+  uint64_t *cut;                  /* [size] */
+};
+
+/* Write the GOAL schedule of IN to OUT.  Returns 0, or -1 with a message
+   naming the rank and record in ERR (ERRSIZE bytes).  */
+int togoal_write (FILE *out, const struct togoal_input *in, char *err,
+                  size_t errsize);
+
+#endif
