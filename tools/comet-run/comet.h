@@ -229,6 +229,14 @@ void kernel_shift (struct comet_ctx *c);
 void kernel_transpose (struct comet_ctx *c);
 void kernel_rowbcast (struct comet_ctx *c);
 void kernel_colbcast (struct comet_ctx *c);
+/* collectives.c: the MPI collectives over --sizes, verified.  */
+void kernel_alltoall (struct comet_ctx *c);
+void kernel_allgather (struct comet_ctx *c);
+void kernel_allreduce (struct comet_ctx *c);
+void kernel_reduce (struct comet_ctx *c);
+void kernel_scatter (struct comet_ctx *c);
+void kernel_gather (struct comet_ctx *c);
+void kernel_bcast (struct comet_ctx *c);
 void kernel_tree_roundtrip (struct comet_ctx *c);
 void kernel_tree_throughput (struct comet_ctx *c);
 void kernel_tree_startup (struct comet_ctx *c);

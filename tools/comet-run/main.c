@@ -88,6 +88,27 @@ static const struct comet_kernel kernels[] = {
   { "colbcast", kernel_colbcast,
     "broadcast one matrix column along the grid rows",
     2, COL_ORDER | COL_BYTES | COL_MBPS },
+  { "alltoall", kernel_alltoall,
+    "MPI_Alltoall of --sizes bytes per rank pair, verified on every rank",
+    2, COL_BYTES | COL_MBPS },
+  { "allgather", kernel_allgather,
+    "MPI_Allgather of --sizes bytes per rank, verified on every rank",
+    2, COL_BYTES | COL_MBPS },
+  { "allreduce", kernel_allreduce,
+    "MPI_Allreduce sum of --sizes bytes, verified on every rank",
+    2, COL_BYTES | COL_MBPS },
+  { "reduce", kernel_reduce,
+    "MPI_Reduce sum of --sizes bytes to the test node, verified there",
+    2, COL_BYTES | COL_MBPS },
+  { "scatter", kernel_scatter,
+    "MPI_Scatter of --sizes bytes per rank, timed to the last acknowledgement",
+    2, COL_BYTES | COL_MBPS },
+  { "gather", kernel_gather,
+    "MPI_Gather of --sizes bytes per rank to the test node, verified there",
+    2, COL_BYTES | COL_MBPS },
+  { "bcast", kernel_bcast,
+    "MPI_Bcast of --sizes bytes, timed to the last acknowledgement, verified",
+    2, COL_BYTES | COL_MBPS },
   { "tree-roundtrip", kernel_tree_roundtrip,
     "multicast then sum reduction through each --topology tree",
     2, COL_TREE },
@@ -580,7 +601,9 @@ parse_options (struct comet_opts *o)
    is copied as #@coll_tuned_*=VALUE, and the forced algorithms are
    summed up as #@coll_algorithm=bcast=6 allreduce=4 ... (in the
    environment's order), or #@coll_algorithm=default when none is
-   forced.  */
+   forced.  Any coll_tuned_OP_algorithm counts, so the collective kernels'
+   alltoall, allgather, reduce, scatter and gather are recorded like bcast
+   and allreduce.  */
 static void
 coll_algorithm_meta (tsv_writer *w)
 {
