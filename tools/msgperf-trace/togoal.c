@@ -487,6 +487,303 @@ is_coll (unsigned call)
   return call >= TRACE_BARRIER && call <= TRACE_SCATTER;
 }
 
+/* The conversion of one rank's trace: its communicators (local numbers
+   to world ranks), the dependencies the next operation takes, the
+   operations of its pending requests.  */
+struct rconv
+{
+  struct conv *c;
+  int32_t rank;
+  struct rankops *R;
+  struct locals L;
+  struct depset state;       /* what the next operation requires */
+  struct depset sr_entry;    /* a Sendrecv's, for its receive half */
+  int64_t *req;              /* request id -> operation, or -1 */
+  size_t nreq;
+};
+
+/* The operation I starts a new chain: the next operation depends on it
+   (NB: as a non-blocking one, irequires).  */
+static void
+chain (struct rconv *x, size_t i, int nb)
+{
+  x->state.n = 0;
+  depset_add (&x->state, (struct dep) { (int64_t) i, nb });
+}
+
+/* The computation between the last call's end (*PREV_END) and record
+   R's start, as a calc at the trace's printed resolution.  */
+static void
+conv_gap (struct rconv *x, const struct trace_record *r, uint64_t k,
+          double tick, double t0, double *prev_end)
+{
+  double ts = (r->t_start - t0) * 1e6;
+  double te = (r->t_end - t0) * 1e6;
+  if (k > 0 && r->call != TRACE_MEMBER && ts > *prev_end)
+    {
+      char buf[NUM_BUFSIZE];
+      num_format_measured (ts - *prev_end, tick, -1, buf);
+      double gap;
+      if (num_parse_str (buf, &gap) == NUM_OK && gap > 0)
+        {
+          struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0 };
+          chain (x, add_op (x->R, o, &x->state), 0);
+        }
+    }
+  if (k == 0 || te > *prev_end)
+    *prev_end = te;
+}
+
+/* The communicator of a message or collective record R (numbered when
+   first used for a message), in *LCP; NULL for the other records.  */
+static int
+conv_comm (struct rconv *x, const struct trace_record *r, uint64_t k,
+           struct localcomm **lcp)
+{
+  *lcp = NULL;
+  if (!(r->call == TRACE_SEND || r->call == TRACE_SSEND
+        || r->call == TRACE_ISEND || r->call == TRACE_ISSEND
+        || r->call == TRACE_RECV || r->call == TRACE_IRECV
+        || r->call == TRACE_SENDRECV || r->call == TRACE_SENDRECV_RECV
+        || is_coll (r->call)))
+    return 0;
+  struct localcomm *lc = local_get (&x->L, r->comm);
+  if (!lc || !lc->members)
+    return fail (x->c, x->rank, k, "%s on communicator %d, whose ranks "
+                 "the trace does not give (made by an untraced call)",
+                 trace_call_name (r->call), (int) r->comm);
+  if (lc->number < 0 && !(is_coll (r->call) && lc->n < 2))
+    local_number (x->c, &x->L, r->comm);
+  *lcp = lc;
+  return 0;
+}
+
+/* Send, Ssend, Recv and their non-blocking forms: a non-blocking one is
+   remembered by its request for the wait that completes it.  */
+static int
+conv_p2p (struct rconv *x, const struct trace_record *r, uint64_t k,
+          struct op o)
+{
+  int nb = r->call == TRACE_ISEND || r->call == TRACE_ISSEND
+           || r->call == TRACE_IRECV;
+  if (r->call == TRACE_RECV || r->call == TRACE_IRECV)
+    o.kind = OP_RECV;
+  if (o.peer < 0 && o.kind == OP_SEND)
+    return fail (x->c, x->rank, k, "%s without a destination",
+                 trace_call_name (r->call));
+  size_t i = add_op (x->R, o, &x->state);
+  chain (x, i, nb);
+  if (nb && r->request > 0)
+    {
+      while ((size_t) r->request >= x->nreq)
+        {
+          size_t n = x->nreq ? 2 * x->nreq : 64;
+          x->req = xrealloc (x->req, n * sizeof *x->req);
+          for (size_t j = x->nreq; j < n; j++)
+            x->req[j] = -1;
+          x->nreq = n;
+        }
+      x->req[r->request] = (int64_t) i;
+    }
+  return 0;
+}
+
+/* A Wait or successful Test: the next operation requires the request's
+   operation; a receive takes its matched source, tag and size.  */
+static void
+conv_wait (struct rconv *x, const struct trace_record *r)
+{
+  if (!(r->flags & TRACE_R_DONE) || r->request <= 0
+      || (size_t) r->request >= x->nreq || x->req[r->request] < 0)
+    return;
+  struct op *o = &x->R->ops[x->req[r->request]];
+  if (o->kind == OP_RECV)
+    {
+      struct localcomm *xc = local_get (&x->L, r->comm);
+      if (r->peer >= 0 && xc && xc->members && r->peer < xc->n)
+        o->peer = xc->members[r->peer];
+      if (r->tag >= 0)
+        {
+          o->tag = r->tag;
+          if (r->tag > x->c->max_tag)
+            x->c->max_tag = r->tag;
+        }
+      if (r->bytes >= 0)
+        o->bytes = r->bytes;
+    }
+  depset_add (&x->state, (struct dep) { x->req[r->request], 0 });
+  x->req[r->request] = -1;
+}
+
+/* A member row: world rank R->peer is rank R->root of communicator
+   R->comm.  */
+static int
+conv_member (struct rconv *x, const struct trace_record *r, uint64_t k)
+{
+  struct localcomm *nc = local_get (&x->L, r->comm);
+  if (!nc || r->root < 0 || r->peer < 0 || r->peer >= x->c->in->size)
+    return fail (x->c, x->rank, k, "bad member record (comm %d, world "
+                 "rank %d, rank %d)", (int) r->comm, (int) r->peer,
+                 (int) r->root);
+  if (r->root >= nc->n)
+    {
+      nc->members = xrealloc (nc->members, (size_t) (r->root + 1)
+                              * sizeof *nc->members);
+      for (int32_t j = nc->n; j <= r->root; j++)
+        nc->members[j] = -1;
+      nc->n = r->root + 1;
+    }
+  nc->members[r->root] = r->peer;
+  return 0;
+}
+
+/* The KTH collective of communicator LC, expanded once (by its first
+   rank to reach it) through the collective generators; every rank then
+   checks it called the same one.  Sets *IP.  */
+static int
+conv_instance (struct rconv *x, const struct trace_record *r, uint64_t k,
+               struct localcomm *lc, int32_t kth, struct instance **ip)
+{
+  struct conv *c = x->c;
+  struct commkey *ck = &c->comms[lc->number];
+  if ((size_t) kth >= ck->ninst)
+    {
+      size_t n = 2 * (size_t) kth + 8;
+      ck->inst = xrealloc (ck->inst, n * sizeof *ck->inst);
+      for (size_t j = ck->ninst; j < n; j++)
+        ck->inst[j] = -1;
+      ck->ninst = n;
+    }
+  struct instance *I = ck->inst[kth] >= 0 ? &c->inst[ck->inst[kth]] : NULL;
+  *ip = I;
+  if (!I)
+    {
+      GROW (c->inst, c->ninst, c->capinst);
+      ck->inst[kth] = (int64_t) c->ninst;
+      *ip = I = &c->inst[c->ninst++];
+      *I = (struct instance) { lc->number, kth, r->call, r->root,
+                               r->bytes < 0 ? 0 : r->bytes, x->rank, lc->n,
+                               NULL, NULL };
+      I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
+      I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
+      if (expand (c, I, lc->members, lc->n) != 0)
+        {
+          char why[256];
+          snprintf (why, sizeof why, "%s", c->err);
+          return fail (c, x->rank, k, "%s", why);
+        }
+      return 0;
+    }
+  if (I->call != r->call || I->root != r->root)
+    {
+      char a[32] = "", b[32] = "";
+      if (r->root >= 0)
+        snprintf (a, sizeof a, " (root %d)", (int) r->root);
+      if (I->root >= 0)
+        snprintf (b, sizeof b, " (root %d)", (int) I->root);
+      return fail (c, x->rank, k, "%s%s where rank %d called %s%s as "
+                   "collective %d on this communicator",
+                   trace_call_name (r->call), a, (int) I->first_rank,
+                   trace_call_name ((unsigned) I->call), b, (int) kth);
+    }
+  return 0;
+}
+
+/* A collective: this rank's part of its expansion spliced in.  */
+static int
+conv_collective (struct rconv *x, const struct trace_record *r, uint64_t k,
+                 struct localcomm *lc)
+{
+  int32_t cr = -1;
+  for (int32_t j = 0; j < lc->n; j++)
+    if (lc->members[j] == x->rank)
+      cr = j;
+  if (cr < 0)
+    return fail (x->c, x->rank, k, "%s on communicator %d, of which the "
+                 "rank is not a member", trace_call_name (r->call),
+                 (int) r->comm);
+  int32_t kth = lc->ncoll++;
+  if (lc->n < 2)
+    return 0;        /* alone: no message */
+  struct instance *I;
+  int rc = conv_instance (x, r, k, lc, kth, &I);
+  if (rc)
+    return rc;
+  splice (x->R, I, cr, &x->state);
+  /* each member splices its part once */
+  free (I->part[cr].ops);
+  free (I->part[cr].deps);
+  free (I->exit[cr].d);
+  I->part[cr] = (struct rankops) { 0 };
+  I->exit[cr] = (struct depset) { 0 };
+  return 0;
+}
+
+/* One record R (the K-th of the rank) into operations.  */
+static int
+conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
+{
+  struct localcomm *lc;
+  int rc = conv_comm (x, r, k, &lc);
+  if (rc)
+    return rc;
+  int32_t peer = -1;
+  if (lc && !is_coll (r->call) && r->peer >= 0)
+    {
+      if (r->peer >= lc->n)
+        return fail (x->c, x->rank, k, "peer %d is not a rank of "
+                     "communicator %d (%d ranks)", (int) r->peer,
+                     (int) r->comm, (int) lc->n);
+      peer = lc->members[r->peer];
+    }
+  if (lc && !is_coll (r->call) && r->tag > x->c->max_tag)
+    x->c->max_tag = r->tag;
+  struct op o = { OP_SEND, peer, r->bytes < 0 ? 0 : r->bytes,
+                  lc ? lc->number : -1, r->tag, 0, 0, 0 };
+  /* MPI_PROC_NULL (a negative rank other than MPI_ANY_SOURCE's -1): no
+     message */
+  if (lc && !is_coll (r->call) && r->peer < -1)
+    {
+      if (r->call == TRACE_SENDRECV)
+        depset_copy (&x->sr_entry, &x->state);
+      return 0;
+    }
+  switch (r->call)
+    {
+    case TRACE_SEND: case TRACE_SSEND:
+    case TRACE_RECV:
+    case TRACE_ISEND: case TRACE_ISSEND: case TRACE_IRECV:
+      return conv_p2p (x, r, k, o);
+    case TRACE_SENDRECV:
+      depset_copy (&x->sr_entry, &x->state);
+      chain (x, add_op (x->R, o, &x->state), 0);
+      return 0;
+    case TRACE_SENDRECV_RECV:
+      o.kind = OP_RECV;
+      depset_add (&x->state,
+                  (struct dep) { (int64_t) add_op (x->R, o, &x->sr_entry),
+                                 0 });
+      return 0;
+    case TRACE_WAIT: case TRACE_WAITALL: case TRACE_WAITANY:
+    case TRACE_TEST: case TRACE_TESTALL:
+      conv_wait (x, r);
+      return 0;
+    case TRACE_COMM_SPLIT: case TRACE_COMM_DUP: case TRACE_CART_CREATE:
+      if (r->aux >= 0)
+        {
+          struct localcomm *nc = local_get (&x->L, r->aux);
+          free (nc->members);
+          *nc = (struct localcomm) { NULL, 0, -1, 0 };
+        }
+      return 0;
+    case TRACE_MEMBER:
+      return conv_member (x, r, k);
+    default:
+      /* init, finalize, probes, abort make nothing */
+      return is_coll (r->call) ? conv_collective (x, r, k, lc) : 0;
+    }
+}
+
 static int
 convert_rank (struct conv *c, int32_t rank, struct rankops *R)
 {
@@ -495,269 +792,33 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
     return 0;
   int32_t P = c->in->size;
   double tick = tr->h->wtick > 0 ? tr->h->wtick * 1e6 : 0;
-  struct locals L = { NULL, 0 };
-  struct localcomm *w = local_get (&L, 0);
+  struct rconv x = { .c = c, .rank = rank, .R = R, .L = { NULL, 0 } };
+  struct localcomm *w = local_get (&x.L, 0);
   w->members = xmalloc ((size_t) P * sizeof *w->members);
   w->n = P;
   for (int32_t i = 0; i < P; i++)
     w->members[i] = i;
-  local_number (c, &L, 0);
-  struct localcomm *self = local_get (&L, 1);
+  local_number (c, &x.L, 0);
+  struct localcomm *self = local_get (&x.L, 1);
   self->members = xmalloc (sizeof *self->members);
   self->members[0] = rank;
   self->n = 1;
 
-  struct depset state = { 0 }, sr_entry = { 0 };
-  int64_t *req = NULL;           /* request id -> operation, or -1 */
-  size_t nreq = 0;
   double prev_end = 0;
   int rc = 0;
   for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
     {
       const struct trace_record *r = &tr->rec[k];
-      double ts = (r->t_start - tr->h->t0) * 1e6;
-      double te = (r->t_end - tr->h->t0) * 1e6;
       /* compute before the call */
-      if (k > 0 && r->call != TRACE_MEMBER && ts > prev_end)
-        {
-          char buf[NUM_BUFSIZE];
-          num_format_measured (ts - prev_end, tick, -1, buf);
-          double gap;
-          if (num_parse_str (buf, &gap) == NUM_OK && gap > 0)
-            {
-              struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0 };
-              size_t i = add_op (R, o, &state);
-              state.n = 0;
-              depset_add (&state, (struct dep) { (int64_t) i, 0 });
-            }
-        }
-      if (k == 0 || te > prev_end)
-        prev_end = te;
-
-      struct localcomm *lc = NULL;
-      if (r->call == TRACE_SEND || r->call == TRACE_SSEND
-          || r->call == TRACE_ISEND || r->call == TRACE_ISSEND
-          || r->call == TRACE_RECV || r->call == TRACE_IRECV
-          || r->call == TRACE_SENDRECV || r->call == TRACE_SENDRECV_RECV
-          || is_coll (r->call))
-        {
-          lc = local_get (&L, r->comm);
-          if (!lc || !lc->members)
-            {
-              rc = fail (c, rank, k, "%s on communicator %d, whose ranks "
-                         "the trace does not give (made by an untraced "
-                         "call)", trace_call_name (r->call), (int) r->comm);
-              break;
-            }
-          /* numbered when first used for a message */
-          if (lc->number < 0 && !(is_coll (r->call) && lc->n < 2))
-            local_number (c, &L, r->comm);
-        }
-      int32_t peer = -1;
-      if (lc && !is_coll (r->call) && r->peer >= 0)
-        {
-          if (r->peer >= lc->n)
-            {
-              rc = fail (c, rank, k, "peer %d is not a rank of "
-                         "communicator %d (%d ranks)", (int) r->peer,
-                         (int) r->comm, (int) lc->n);
-              break;
-            }
-          peer = lc->members[r->peer];
-        }
-      if (lc && !is_coll (r->call) && r->tag > c->max_tag)
-        c->max_tag = r->tag;
-      struct op o = { OP_SEND, peer, r->bytes < 0 ? 0 : r->bytes,
-                      lc ? lc->number : -1, r->tag, 0, 0, 0 };
-      /* MPI_PROC_NULL (a negative rank other than MPI_ANY_SOURCE's -1):
-         no message */
-      if (lc && !is_coll (r->call) && r->peer < -1)
-        {
-          if (r->call == TRACE_SENDRECV)
-            depset_copy (&sr_entry, &state);
-          continue;
-        }
-      switch (r->call)
-        {
-        case TRACE_SEND: case TRACE_SSEND:
-        case TRACE_RECV:
-        case TRACE_ISEND: case TRACE_ISSEND: case TRACE_IRECV:
-          {
-            int nb = r->call == TRACE_ISEND || r->call == TRACE_ISSEND
-                     || r->call == TRACE_IRECV;
-            if (r->call == TRACE_RECV || r->call == TRACE_IRECV)
-              o.kind = OP_RECV;
-            if (peer < 0 && o.kind == OP_SEND)
-              {
-                rc = fail (c, rank, k, "%s without a destination",
-                           trace_call_name (r->call));
-                break;
-              }
-            size_t i = add_op (R, o, &state);
-            state.n = 0;
-            depset_add (&state, (struct dep) { (int64_t) i, nb });
-            if (nb && r->request > 0)
-              {
-                while ((size_t) r->request >= nreq)
-                  {
-                    size_t n = nreq ? 2 * nreq : 64;
-                    req = xrealloc (req, n * sizeof *req);
-                    for (size_t j = nreq; j < n; j++)
-                      req[j] = -1;
-                    nreq = n;
-                  }
-                req[r->request] = (int64_t) i;
-              }
-            break;
-          }
-        case TRACE_SENDRECV:
-          depset_copy (&sr_entry, &state);
-          {
-            size_t i = add_op (R, o, &state);
-            state.n = 0;
-            depset_add (&state, (struct dep) { (int64_t) i, 0 });
-          }
-          break;
-        case TRACE_SENDRECV_RECV:
-          {
-            o.kind = OP_RECV;
-            size_t i = add_op (R, o, &sr_entry);
-            depset_add (&state, (struct dep) { (int64_t) i, 0 });
-          }
-          break;
-        case TRACE_WAIT: case TRACE_WAITALL: case TRACE_WAITANY:
-        case TRACE_TEST: case TRACE_TESTALL:
-          if (!(r->flags & TRACE_R_DONE) || r->request <= 0
-              || (size_t) r->request >= nreq || req[r->request] < 0)
-            break;
-          {
-            struct op *x = &R->ops[req[r->request]];
-            if (x->kind == OP_RECV)
-              {
-                /* the matched source, tag and size */
-                struct localcomm *xc = local_get (&L, r->comm);
-                if (r->peer >= 0 && xc && xc->members && r->peer < xc->n)
-                  x->peer = xc->members[r->peer];
-                if (r->tag >= 0)
-                  {
-                    x->tag = r->tag;
-                    if (r->tag > c->max_tag)
-                      c->max_tag = r->tag;
-                  }
-                if (r->bytes >= 0)
-                  x->bytes = r->bytes;
-              }
-            depset_add (&state, (struct dep) { req[r->request], 0 });
-            req[r->request] = -1;
-          }
-          break;
-        case TRACE_COMM_SPLIT: case TRACE_COMM_DUP: case TRACE_CART_CREATE:
-          if (r->aux >= 0)
-            {
-              struct localcomm *nc = local_get (&L, r->aux);
-              free (nc->members);
-              *nc = (struct localcomm) { NULL, 0, -1, 0 };
-            }
-          break;
-        case TRACE_MEMBER:
-          {
-            struct localcomm *nc = local_get (&L, r->comm);
-            if (!nc || r->root < 0 || r->peer < 0 || r->peer >= P)
-              {
-                rc = fail (c, rank, k, "bad member record (comm %d, world "
-                           "rank %d, rank %d)", (int) r->comm, (int) r->peer,
-                           (int) r->root);
-                break;
-              }
-            if (r->root >= nc->n)
-              {
-                nc->members = xrealloc (nc->members, (size_t) (r->root + 1)
-                                        * sizeof *nc->members);
-                for (int32_t j = nc->n; j <= r->root; j++)
-                  nc->members[j] = -1;
-                nc->n = r->root + 1;
-              }
-            nc->members[r->root] = r->peer;
-          }
-          break;
-        default:
-          if (!is_coll (r->call))
-            break;          /* init, finalize, probes, abort */
-          {
-            int32_t cr = -1;
-            for (int32_t j = 0; j < lc->n; j++)
-              if (lc->members[j] == rank)
-                cr = j;
-            if (cr < 0)
-              {
-                rc = fail (c, rank, k, "%s on communicator %d, of which "
-                           "the rank is not a member",
-                           trace_call_name (r->call), (int) r->comm);
-                break;
-              }
-            int32_t kth = lc->ncoll++;
-            if (lc->n < 2)
-              break;        /* alone: no message */
-            struct commkey *ck = &c->comms[lc->number];
-            if ((size_t) kth >= ck->ninst)
-              {
-                size_t n = 2 * (size_t) kth + 8;
-                ck->inst = xrealloc (ck->inst, n * sizeof *ck->inst);
-                for (size_t j = ck->ninst; j < n; j++)
-                  ck->inst[j] = -1;
-                ck->ninst = n;
-              }
-            struct instance *I = ck->inst[kth] >= 0 ? &c->inst[ck->inst[kth]]
-                                                    : NULL;
-            if (!I)
-              {
-                GROW (c->inst, c->ninst, c->capinst);
-                ck->inst[kth] = (int64_t) c->ninst;
-                I = &c->inst[c->ninst++];
-                *I = (struct instance) { lc->number, kth, r->call, r->root,
-                                         r->bytes < 0 ? 0 : r->bytes, rank,
-                                         lc->n, NULL, NULL };
-                I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
-                I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
-                if (expand (c, I, lc->members, lc->n) != 0)
-                  {
-                    char why[256];
-                    snprintf (why, sizeof why, "%s", c->err);
-                    rc = fail (c, rank, k, "%s", why);
-                    break;
-                  }
-              }
-            else if (I->call != r->call || I->root != r->root)
-              {
-                char a[32] = "", b[32] = "";
-                if (r->root >= 0)
-                  snprintf (a, sizeof a, " (root %d)", (int) r->root);
-                if (I->root >= 0)
-                  snprintf (b, sizeof b, " (root %d)", (int) I->root);
-                rc = fail (c, rank, k, "%s%s where rank %d called %s%s as "
-                           "collective %d on this communicator",
-                           trace_call_name (r->call), a, (int) I->first_rank,
-                           trace_call_name ((unsigned) I->call), b,
-                           (int) kth);
-                break;
-              }
-            splice (R, I, cr, &state);
-            /* each member splices its part once */
-            free (I->part[cr].ops);
-            free (I->part[cr].deps);
-            free (I->exit[cr].d);
-            I->part[cr] = (struct rankops) { 0 };
-            I->exit[cr] = (struct depset) { 0 };
-          }
-          break;
-        }
+      conv_gap (&x, r, k, tick, tr->h->t0, &prev_end);
+      rc = conv_record (&x, r, k);
     }
-  for (size_t i = 0; i < L.n; i++)
-    free (L.c[i].members);
-  free (L.c);
-  free (req);
-  free (state.d);
-  free (sr_entry.d);
+  for (size_t i = 0; i < x.L.n; i++)
+    free (x.L.c[i].members);
+  free (x.L.c);
+  free (x.req);
+  free (x.state.d);
+  free (x.sr_entry.d);
   return rc;
 }
 
