@@ -247,6 +247,52 @@ put_derived (tsv_writer *w, double v)
   tsv_put_str (w, buf);
 }
 
+/* The progress line of row R: the point, its time, and where the
+   kernel's size sweep is.  */
+static void
+emit_progress (struct comet_ctx *c, const struct comet_row *r)
+{
+  if (c->rank != c->test || !cli_progress_now (c->progress))
+    return;
+  char extra[160] = "";
+  size_t m = 0;
+  if (r->hops >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " hops=%d", r->hops);
+  if (r->load >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " load=%lld",
+                            (long long) r->load);
+  if (r->direction)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " %s",
+                            r->direction);
+  if (r->topology)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " topology=%s",
+                            r->topology);
+  if (r->order >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " order=%lld",
+                            (long long) r->order);
+  if (r->veclen >= 0)
+    m += (size_t) snprintf (extra + m, sizeof extra - m, " veclen=%lld",
+                            (long long) r->veclen);
+  if (r->bytes >= 0)
+    snprintf (extra + m, sizeof extra - m, " bytes=%lld",
+              (long long) r->bytes);
+  /* How far the kernel's size sweep is, and the time the rest will take
+     at the mean so far (larger sizes take longer: a lower bound).  */
+  char eta[96] = "";
+  const struct comet_sweep *sz = &c->opt->sizes;
+  for (size_t k = 0; r->bytes >= 0 && k < sz->n; k++)
+    if (sz->v[k] == r->bytes)
+      {
+        double spent = MPI_Wtime () - c->kernel_t0;
+        snprintf (eta, sizeof eta, "; size %zu of %zu, at least %.2g s left",
+                  k + 1, sz->n, spent / (double) (k + 1)
+                                * (double) (sz->n - k - 1));
+        break;
+      }
+  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)%s", r->kernel, extra,
+                  r->t.median, stats_stop_name (r->stop), r->t.n, eta);
+}
+
 void
 comet_emit (struct comet_ctx *c, const struct comet_row *r)
 {
@@ -308,43 +354,7 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   /* Row by row: a run ended by --timeout or a signal leaves whole rows.  */
   tsv_flush (w);
 
-  char extra[160] = "";
-  size_t m = 0;
-  if (r->hops >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " hops=%d", r->hops);
-  if (r->load >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " load=%lld",
-                            (long long) r->load);
-  if (r->direction)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " %s",
-                            r->direction);
-  if (r->topology)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " topology=%s",
-                            r->topology);
-  if (r->order >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " order=%lld",
-                            (long long) r->order);
-  if (r->veclen >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " veclen=%lld",
-                            (long long) r->veclen);
-  if (r->bytes >= 0)
-    snprintf (extra + m, sizeof extra - m, " bytes=%lld",
-              (long long) r->bytes);
-  /* How far the kernel's size sweep is, and the time the rest will take
-     at the mean so far (larger sizes take longer: a lower bound).  */
-  char eta[96] = "";
-  const struct comet_sweep *sz = &c->opt->sizes;
-  for (size_t k = 0; r->bytes >= 0 && k < sz->n; k++)
-    if (sz->v[k] == r->bytes)
-      {
-        double spent = MPI_Wtime () - c->kernel_t0;
-        snprintf (eta, sizeof eta, "; size %zu of %zu, at least %.2g s left",
-                  k + 1, sz->n, spent / (double) (k + 1)
-                                * (double) (sz->n - k - 1));
-        break;
-      }
-  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)%s", r->kernel, extra,
-                  r->t.median, stats_stop_name (r->stop), r->t.n, eta);
+  emit_progress (c, r);
 }
 
 void

@@ -305,24 +305,12 @@ static struct poptOption dump_options[] = {
   POPT_TABLEEND
 };
 
+/* Ranks without a trace and incomplete traces, as metadata and
+   warnings.  Returns whether the run's trace is complete.  */
 static int
-dump (int argc, const char **argv)
+dump_completeness (tsv_writer *w, const char *dir,
+                   const struct rank_trace *t, size_t nt, int32_t size)
 {
-  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("dump: missing DIR (the --dir of the traced run)");
-  if (args[1])
-    die_usage ("dump: one DIR only, got also '%s'", args[1]);
-  const char *dir = args[0];
-
-  size_t nt;
-  int32_t size;
-  struct rank_trace *t = load_traces (dir, &nt, &size);
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "dump");
-  tsv_meta (w, "nprocs", "%d", (int) size);
-  tsv_meta (w, "trace_dir", "%s", dir);
   int complete = (int32_t) nt == size;
   char missing[256] = "";
   for (int32_t r = 0, i = 0; r < size; r++)
@@ -354,6 +342,67 @@ dump (int argc, const char **argv)
           warn ("%s: incomplete (%s)", t[i].path, why);
         }
     }
+  return complete;
+}
+
+/* The rows of one rank's trace.  */
+static void
+dump_rank (tsv_writer *w, const struct rank_trace *t)
+{
+  const struct trace_header *h = &t->h;
+  double tick = h->wtick > 0 ? h->wtick * 1e6 : 0;
+  double prev_end = 0;
+  for (uint64_t k = 0; k < h->nrecords; k++)
+    {
+      struct trace_record r;
+      size_t off;
+      trace_decode_record (t->data, k, &r, &off);
+      double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
+      tsv_put_int (w, h->rank);
+      tsv_put_int (w, r.seq);
+      tsv_put_str (w, trace_call_name (r.call));
+      put_time (w, ts, tick);
+      put_time (w, te, tick);
+      put_opt (w, r.comm);
+      put_opt (w, r.peer);
+      put_opt (w, r.tag);
+      put_opt (w, r.bytes);
+      put_opt (w, r.root);
+      put_opt (w, r.request);
+      tsv_put_int (w, (r.flags & TRACE_R_DONE) != 0);
+      tsv_put_str (w, wild_name (r.flags));
+      put_opt (w, r.aux);
+      /* The time the rank spent outside MPI before this call (0 for
+         the second record of one call: waitall, sendrecv_recv ...).  */
+      if (k == 0)
+        tsv_put_na (w);
+      else
+        put_time (w, ts > prev_end ? ts - prev_end : 0, tick);
+      if (te > prev_end || k == 0)
+        prev_end = te;
+      tsv_end_row (w);
+    }
+}
+
+static int
+dump (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("dump: missing DIR (the --dir of the traced run)");
+  if (args[1])
+    die_usage ("dump: one DIR only, got also '%s'", args[1]);
+  const char *dir = args[0];
+
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "dump");
+  tsv_meta (w, "nprocs", "%d", (int) size);
+  tsv_meta (w, "trace_dir", "%s", dir);
+  int complete = dump_completeness (w, dir, t, nt, size);
   tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
   tsv_meta (w, "wtick", "%g", nt ? t[0].h.wtick : 0.0);
   tsv_meta_time_unit (w, "us");
@@ -363,41 +412,7 @@ dump (int argc, const char **argv)
   };
   tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
   for (size_t i = 0; i < nt; i++)
-    {
-      const struct trace_header *h = &t[i].h;
-      double tick = h->wtick > 0 ? h->wtick * 1e6 : 0;
-      double prev_end = 0;
-      for (uint64_t k = 0; k < h->nrecords; k++)
-        {
-          struct trace_record r;
-          size_t off;
-          trace_decode_record (t[i].data, k, &r, &off);
-          double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
-          tsv_put_int (w, h->rank);
-          tsv_put_int (w, r.seq);
-          tsv_put_str (w, trace_call_name (r.call));
-          put_time (w, ts, tick);
-          put_time (w, te, tick);
-          put_opt (w, r.comm);
-          put_opt (w, r.peer);
-          put_opt (w, r.tag);
-          put_opt (w, r.bytes);
-          put_opt (w, r.root);
-          put_opt (w, r.request);
-          tsv_put_int (w, (r.flags & TRACE_R_DONE) != 0);
-          tsv_put_str (w, wild_name (r.flags));
-          put_opt (w, r.aux);
-          /* The time the rank spent outside MPI before this call (0 for
-             the second record of one call: waitall, sendrecv_recv ...).  */
-          if (k == 0)
-            tsv_put_na (w);
-          else
-            put_time (w, ts > prev_end ? ts - prev_end : 0, tick);
-          if (te > prev_end || k == 0)
-            prev_end = te;
-          tsv_end_row (w);
-        }
-    }
+    dump_rank (w, &t[i]);
   tsv_writer_close (w);
   for (size_t i = 0; i < nt; i++)
     {
