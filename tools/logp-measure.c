@@ -28,6 +28,7 @@
 #include "mpiutil.h"
 #include "overlay.h"
 #include "msgbuf.h"
+#include "cpuwait.h"
 #include "num.h"
 #include "readfile.h"
 #include "stats.h"
@@ -717,6 +718,7 @@ summarize (const struct lm_result *r, const struct config *c,
   cfg.short_size = c->o.min_bytes;
   cfg.tick = c->o.tick * US;
   cfg.max_segments = 6;
+  cfg.cpu_wait = r->head[H_CPU_WAIT];
   cfg.L_p.med = cfg.L_p.lo = cfg.L_p.hi = NAN;
   if (r->nrows)
     {
@@ -775,6 +777,12 @@ summary_meta (tsv_writer *w, const struct loggp *s, const char *who)
             sig6 (s->G_intercept, b), sig6 (s->G_lo, d), sig6 (s->G_hi, e),
             sig6 (s->G_tol, f), (long long) s->fit_to,
             sig6 (s->g_over_m, h));
+  if (isfinite (s->cpu_wait))
+    tsv_meta (w, "check_cpu", "%s: the ranks waited for a CPU %s of the "
+              "time (limit %g): %s", who, sig6 (s->cpu_wait, a),
+              LOGGP_CPU_WAIT_MAX, s->flags & LOGGP_CPU_SHARED
+              ? "cores shared, every parameter may be off (cpu_shared)"
+              : "ok");
   if (s->flags & LOGGP_NO_SMALL)
     return;
   tsv_meta (w, "check_g", "%s: max(os, or) - g(1) = %s (tolerance %s): %s",
@@ -1045,16 +1053,18 @@ meta_pairs (tsv_writer *w, const struct lm_result *res, size_t nres,
       int s = pairs[p].src, d = pairs[p].dst;
       double L = res[p].nrows ? res[p].rows[R_L] : NAN;
       double g0 = res[p].nrows ? res[p].rows[R_G0] : NAN;
-      char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
+      char a[NUM_BUFSIZE], b[NUM_BUFSIZE], cw[NUM_BUFSIZE];
       num_format_measured (L * US, 0, NUM_DERIVED_DIGITS, a);
       num_format_measured (g0 * US, 0, NUM_DERIVED_DIGITS, b);
+      num_format_measured (h[H_CPU_WAIT], 0, 3, cw);
       tsv_meta (w, "pair", "%d %d hosts=%s,%s L=%s g0=%s g0_messages=%lld "
-                "g0_stop=%s sizes=%zu grown=%lld refined=%lld", s, d,
+                "g0_stop=%s sizes=%zu grown=%lld refined=%lld cpu_wait=%s",
+                s, d,
                 hosts + (size_t) s * MPI_MAX_PROCESSOR_NAME,
                 hosts + (size_t) d * MPI_MAX_PROCESSOR_NAME, a, b,
                 (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
                 res[p].nrows, (long long) h[H_NGROWN],
-                (long long) h[H_NREFINED]);
+                (long long) h[H_NREFINED], cw);
       if (nres == 1)
         {
           tsv_meta (w, "L", "%s", a);
@@ -1182,6 +1192,29 @@ struct lm_run
   double total, t_gather;      /* seconds measuring, gathering */
 };
 
+/* The mirror's share of waiting for a CPU; tags 101 and 102 are the
+   protocol's (logp_proto.c).  */
+enum { TAG_CPU_WAIT = 103 };
+
+/* The share of the pair's time that its busier rank spent waiting for a
+   CPU (cpuwait.h), sent by the mirror D to the measure rank S, which
+   keeps the larger of the two in RES.  A NaN travels as NaN.  */
+static void
+pair_cpu_wait (int s, int d, double share, struct lm_result *res)
+{
+  if (mpu_rank == d)
+    {
+      mpu_check (MPI_Send (&share, 1, MPI_DOUBLE, s, TAG_CPU_WAIT,
+                           MPI_COMM_WORLD), "MPI_Send");
+      return;
+    }
+  double other;
+  mpu_check (MPI_Recv (&other, 1, MPI_DOUBLE, d, TAG_CPU_WAIT,
+                       MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+  res->head[H_CPU_WAIT] = isnan (share) || isnan (other) ? NAN
+                          : fmax (share, other);
+}
+
 /* The whole procedure once (run REP of --repeat): every pair in turn, then
    the results gathered on rank 0 and summarized there.  */
 static void
@@ -1202,6 +1235,8 @@ measure_once (struct lm_run *r, size_t rep)
   for (size_t p = 0; p < r->npairs; p++)
     {
       int s = r->pairs[p].src, d = r->pairs[p].dst;
+      double run0, wait0, run1, wait1, w0 = MPI_Wtime ();
+      cpuwait_read (&run0, &wait0);
       /* The result stays on the measure rank until the gather.  */
       if (mpu_rank == s)
         lm_measure (&c->o, s, d, r->sbuf, r->rbuf,
@@ -1209,6 +1244,10 @@ measure_once (struct lm_run *r, size_t rep)
                     &r->res[p]);
       else if (mpu_rank == d)
         lm_mirror (&c->o, s, r->sbuf, r->rbuf);
+      cpuwait_read (&run1, &wait1);
+      if (mpu_rank == s || mpu_rank == d)
+        pair_cpu_wait (s, d, cpuwait_share (wait0, wait1, MPI_Wtime () - w0),
+                       &r->res[p]);
       if (p == 0 && r->npairs > 1)
         bcast_sizes (s, &r->sizes);
       /* One pair at a time: the next does not disturb this one.  */

@@ -6,4 +6,5 @@ noinst_LIBRARIES += common/measure/libmeasure.a
 common_measure_libmeasure_a_SOURCES = \
 	common/measure/stats.c common/measure/stats.h \
 	common/measure/timerstep.c common/measure/timerstep.h \
-	common/measure/msgbuf.c common/measure/msgbuf.h
+	common/measure/msgbuf.c common/measure/msgbuf.h \
+	common/measure/cpuwait.c common/measure/cpuwait.h

@@ -53,6 +53,9 @@ enum
   H_LIMITED,              /* enum logp_stage the time limit stopped */
   H_SKIPPED,              /* the size it left out */
   H_T_SELECT,             /* seconds of the selection (logp_curve.elapsed) */
+  H_CPU_WAIT,             /* the larger of the two ranks' shares of the
+                             pair's time spent waiting for a CPU
+                             (cpuwait.h), NaN when unknown */
   H_NF
 };
 

@@ -121,6 +121,23 @@ test_summary (void)
   CHECK_NEAR (s.G_hi, 0.001, 1e-12);
   CHECK_NEAR (s.g_over_m, 0.001 + 30.0 / 1048576, 1e-15);
 
+  /* The same numbers from ranks that waited for a CPU 0.3 of the time:
+     flagged cpu_shared (limit 0.1), values unchanged; at 0.1, and
+     unknown (NaN), no flag.  */
+  cfg.cpu_wait = 0.3;
+  loggp_derive (rows, n, &cfg, &s);
+  CHECK (s.flags == LOGGP_CPU_SHARED);
+  CHECK_STR (loggp_check_text (s.flags, buf, sizeof buf), "cpu_shared");
+  CHECK_NEAR (s.G, 0.001, 1e-12);
+  CHECK_NEAR (s.cpu_wait, 0.3, 1e-15);
+  cfg.cpu_wait = 0.1;
+  loggp_derive (rows, n, &cfg, &s);
+  CHECK (s.flags == 0);
+  cfg.cpu_wait = NAN;
+  loggp_derive (rows, n, &cfg, &s);
+  CHECK (s.flags == 0);
+  cfg.cpu_wait = 0;
+
   /* o_r(1) = 2.1 > g(1) = 2.01 by 0.09 > 0.03: g raised, flagged; o and
      Table 1's L take the measured values (L with the raw g).  */
   n = make_rows (rows, 1 << 20, 2.1);

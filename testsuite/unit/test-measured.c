@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "cpuwait.h"
 #include "msgbuf.h"
 #include "num.h"
 #include "timerstep.h"
@@ -165,9 +166,42 @@ check_buffers (void)
   CHECK (!l.overlap && l.shared_lines == 1 && l.recv_page_offset == 32);
 }
 
+/* /proc/self/schedstat's text: nanoseconds on the CPU, nanoseconds
+   waiting on the run queue, time slices.  */
+static void
+check_cpuwait (void)
+{
+  double run, wait;
+  CHECK (cpuwait_parse ("2000000000 500000000 17\n", &run, &wait) == 0);
+  CHECK_NEAR (run, 2.0, 1e-12);
+  CHECK_NEAR (wait, 0.5, 1e-12);
+  CHECK (cpuwait_parse ("0 3384948 1", &run, &wait) == 0);
+  CHECK_NEAR (wait, 0.003384948, 1e-15);
+  /* Not two counts: refused, and NaN left.  */
+  CHECK (cpuwait_parse ("", &run, &wait) < 0 && isnan (run) && isnan (wait));
+  CHECK (cpuwait_parse ("12", &run, &wait) < 0);
+  CHECK (cpuwait_parse ("-1 2 3", &run, &wait) < 0);
+  CHECK (cpuwait_parse ("1 x 3", &run, &wait) < 0);
+  CHECK (cpuwait_parse ("1 2x 3", &run, &wait) < 0);
+  CHECK (cpuwait_parse (NULL, &run, &wait) < 0);
+  /* 0.26 s of waiting over 0.52 s of wall time: half.  */
+  CHECK_NEAR (cpuwait_share (1.0, 1.26, 0.52), 0.5, 1e-12);
+  CHECK (cpuwait_share (1.0, 1.0, 2.0) == 0.0);
+  CHECK (isnan (cpuwait_share (NAN, 1.0, 2.0)));
+  CHECK (isnan (cpuwait_share (1.0, 2.0, 0.0)));
+  /* The live reading, where the kernel has it: the share of a thread
+     that ran is in [0, 1] of a wall time that includes it.  */
+  double run0, wait0;
+  if (cpuwait_read (&run0, &wait0) == 0)
+    CHECK (run0 >= 0 && wait0 >= 0);
+  else
+    CHECK (isnan (run0) && isnan (wait0));
+}
+
 int
 main (void)
 {
+  check_cpuwait ();
   check_format ();
   check_step ();
   check_buffers ();

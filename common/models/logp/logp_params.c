@@ -152,6 +152,12 @@ loggp_derive (const struct logp_row *rows, size_t n,
   out->G_intercept = out->g_excess = out->g_tol = out->L_tol = NAN;
   out->G_lo = out->G_hi = out->G_tol = out->g_over_m = NAN;
   double step = LOGGP_TICKS * (cfg->tick > 0 ? cfg->tick : 0.0);
+  /* Not a check of the numbers but of the conditions: a measurement that
+     shared its cores is disturbed by whole time slices, consistently
+     enough that the checks below can all pass.  */
+  out->cpu_wait = cfg->cpu_wait;
+  if (cfg->cpu_wait > LOGGP_CPU_WAIT_MAX)
+    out->flags |= LOGGP_CPU_SHARED;
 
   const struct logp_row *s = NULL;
   for (size_t i = 0; i < n; i++)
@@ -282,6 +288,7 @@ loggp_check_text (unsigned flags, char *buf, size_t len)
     { LOGGP_G_NONPOS, "G_nonpos" },
     { LOGGP_G_FEW, "G_few" },
     { LOGGP_G_FALLBACK, "G_fallback" },
+    { LOGGP_CPU_SHARED, "cpu_shared" },
   };
   if (len == 0)
     return buf;

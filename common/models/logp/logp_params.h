@@ -56,12 +56,21 @@ enum
                                   segment disagree beyond the tolerance */
   LOGGP_G_NONPOS = 1 << 4,     /* the fitted slope is <= 0 */
   LOGGP_G_FEW = 1 << 5,        /* fewer than 3 sizes in the last segment */
-  LOGGP_G_FALLBACK = 1 << 6    /* G = g(m_max)/m_max (no usable slope) */
+  LOGGP_G_FALLBACK = 1 << 6,   /* G = g(m_max)/m_max (no usable slope) */
+  LOGGP_CPU_SHARED = 1 << 7    /* the ranks waited for a CPU more than
+                                  LOGGP_CPU_WAIT_MAX of the time: every
+                                  parameter may be off by time slices */
 };
 
 /* Timer steps in every tolerance: a difference of a few steps is noise
    whatever the intervals say.  */
 #define LOGGP_TICKS 3
+
+/* The largest share of the time a rank may spend waiting for a CPU before
+   the summary is flagged cpu_shared.  A rank alone on its core waits a
+   few per cent (kernel threads, timers); two busy-polling ranks sharing
+   one core wait about half the time.  */
+#define LOGGP_CPU_WAIT_MAX 0.1
 
 /* Inputs of the summary besides the rows.  */
 struct loggp_cfg
@@ -70,6 +79,9 @@ struct loggp_cfg
   struct logp_est L_p;  /* parameterized-LogP L, with its interval */
   double tick;          /* timer resolution (time unit), >= 0 */
   size_t max_segments;  /* segment search for G: at most this many (>= 1) */
+  double cpu_wait;      /* share of the measurement's time the ranks spent
+                           waiting for a CPU (cpuwait.h); NaN or 0 when
+                           unknown or none */
 };
 
 struct loggp
@@ -87,6 +99,7 @@ struct loggp
   double G_lo, G_hi;    /* slopes of the two halves (NaN when < 3 sizes) */
   double G_tol;         /* tolerance of |G_lo - G_hi| */
   double g_over_m;      /* g(m)/m at the largest size */
+  double cpu_wait;      /* cfg's cpu_wait, for the report */
   int64_t fit_from;     /* G fitted over the sizes in [fit_from, fit_to] */
   int64_t fit_to;
   size_t fit_n;         /* number of sizes in the fit */
