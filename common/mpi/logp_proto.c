@@ -57,6 +57,9 @@ struct ctx
   double *scratch;
   size_t scratch_cap;
   double t_select0;    /* MPI_Wtime at the start of the size selection */
+  double size_budget;  /* seconds the size being measured may take at most
+                          (logp_point.budget; INFINITY outside the
+                          selection) */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -188,7 +191,9 @@ adapt_cfg (const struct ctx *c, int64_t bytes, struct stats_adapt *a)
   a->min_reps = (size_t) min;
   a->max_reps = (size_t) max;
   a->eps = o->eps;
-  a->time_cap = o->time_cap;
+  /* The selection's share of --time-limit for this size, when it is
+     below --time-cap (logp_sizes.h: struct logp_point).  */
+  a->time_cap = fmin (o->time_cap, c->size_budget);
 }
 
 /* ------------------------------------------------------- one size: m */
@@ -499,7 +504,9 @@ static int
 select_cb (int64_t bytes, struct logp_point *pt, void *vctx)
 {
   struct ctx *c = vctx;
+  c->size_budget = pt->budget;
   size_t i = measure_size (c, bytes, pt->origin);
+  c->size_budget = INFINITY;
   const double *r = row_at (c, i);
   pt->v[LOGP_OS] = r[R_OS];
   pt->u[LOGP_OS] = fmax (r[R_OS] - r[R_OS_LO], r[R_OS_HI] - r[R_OS]);
@@ -553,6 +560,7 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
   c.sbuf = sbuf;
   c.rbuf = rbuf;
   c.res = res;
+  c.size_budget = INFINITY;
   memset (res->head, 0, sizeof res->head);
 
   warm_up (&c);

@@ -27,6 +27,11 @@ struct curve
   double per_size, per_byte, now;
 };
 
+/* The budgets the selection gave (struct logp_point), by call; with
+   honor_budget, a size stops at its budget, as logp-measure's do.  */
+static double budget[64];
+static int honor_budget;
+
 static double
 fake_clock (void *ctx)
 {
@@ -39,8 +44,13 @@ measure (int64_t bytes, struct logp_point *pt, void *ctx)
   struct curve *c = ctx;
   if (c->fail_at && bytes == c->fail_at)
     return 7;
+  double cost = c->per_size + c->per_byte * (double) bytes;
+  if (c->nasked < sizeof budget / sizeof budget[0])
+    budget[c->nasked] = pt->budget;
+  if (honor_budget)
+    cost = fmin (cost, pt->budget);
   c->asked[c->nasked++] = bytes;
-  c->now += c->per_size + c->per_byte * (double) bytes;
+  c->now += cost;
   pt->v[LOGP_OS] = c->os (bytes);
   pt->v[LOGP_OR] = c->orv (bytes);
   pt->v[LOGP_G] = c->g (bytes);
@@ -369,13 +379,66 @@ test_time_limit (void)
   CHECK (sorted_unique (&out));
   logp_curve_free (&out);
 
-  /* Without a clock there is no cap and no elapsed time.  */
+  /* Without a clock there is no cap and no elapsed time, and no size
+     has a budget.  */
   cfg.clock = NULL;
+  ks.nasked = 0;
   memset (&out, 0, sizeof out);
   CHECK (logp_select (&cfg, measure, &ks, &out) == 0);
   CHECK (out.n_refined == 7);
   CHECK (out.limited == LOGP_STAGE_NONE);
   CHECK (isnan (out.elapsed));
+  CHECK (isinf (budget[0]) && isinf (budget[18]));
+  logp_curve_free (&out);
+}
+
+/* The budget of each size.  19 sizes in the initial set (1 .. 2^18), a
+   limit of 19 s:
+   - every size costs 2 s: the first gets 19/19 = 1 s and stops there,
+     the next (19 - 1)/18 = 1 s, ...: all 19 are measured in exactly
+     19 s.  A callback that ignores its budget gets 10 sizes (they start
+     at 0, 2, .., 18 s) and leaves out 2^10;
+   - every size costs 0.1 s: budgets 19/19 = 1, then 18.9/18 = 1.05,
+     18.8/17 = 1.105882..; all 19 in 1.9 s, then the growth has the
+     whole 17.1 s left.  */
+static void
+test_size_budget (void)
+{
+  static struct curve k = { lin_os, lin_or, lin_g, 0, 0, {0}, 0, 2, 0, 0 };
+  struct logp_select_cfg cfg = cfg_default ();
+  honor_budget = 1;
+  cfg.time_limit = 19;
+  cfg.clock = fake_clock;
+  struct logp_curve out;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (k.nasked == 19);
+  CHECK (out.p[18].bytes == 262144);
+  CHECK_NEAR (budget[0], 1.0, 1e-12);
+  CHECK_NEAR (budget[1], 1.0, 1e-12);
+  CHECK_NEAR (budget[18], 1.0, 1e-9);
+  CHECK_NEAR (k.now, 19.0, 1e-9);
+  logp_curve_free (&out);
+
+  honor_budget = 0;
+  k.now = 0;
+  k.nasked = 0;
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &k, &out) == 0);
+  CHECK (out.n == 10);
+  CHECK (out.limited == LOGP_STAGE_BASE && out.skipped == 1024);
+
+  static struct curve q = { lin_os, lin_or, lin_g, 0, 0, {0}, 0, 0.1, 0, 0 };
+  honor_budget = 1;
+  logp_curve_free (&out);
+  memset (&out, 0, sizeof out);
+  CHECK (logp_select (&cfg, measure, &q, &out) == 0);
+  CHECK (out.limited == LOGP_STAGE_NONE);
+  CHECK_NEAR (budget[0], 1.0, 1e-12);
+  CHECK_NEAR (budget[1], 18.9 / 18, 1e-12);
+  CHECK_NEAR (budget[2], 18.8 / 17, 1e-12);
+  CHECK_NEAR (budget[18], 17.2, 1e-9);
+  honor_budget = 0;
   logp_curve_free (&out);
 }
 
@@ -419,6 +482,7 @@ main (void)
   test_growth ();
   test_growth_per_byte ();
   test_time_limit ();
+  test_size_budget ();
   test_fail ();
   test_range ();
   return unit_done ();

@@ -118,7 +118,8 @@ max_points (const struct logp_select_cfg *cfg)
    before measuring, so that out of memory wastes no measurement.  */
 static int
 measure_at (struct logp_curve *out, size_t at, int64_t bytes,
-            enum logp_origin origin, logp_measure_fn measure, void *ctx)
+            enum logp_origin origin, double budget, logp_measure_fn measure,
+            void *ctx)
 {
   if (out->n == out->cap)
     {
@@ -133,6 +134,7 @@ measure_at (struct logp_curve *out, size_t at, int64_t bytes,
   memset (&pt, 0, sizeof pt);
   pt.bytes = bytes;
   pt.origin = origin;
+  pt.budget = budget;
   int rc = measure (bytes, &pt, ctx);
   if (rc != 0)
     return rc;
@@ -166,6 +168,18 @@ out_of_time (const struct logp_select_cfg *cfg, void *ctx, double start,
   return 1;
 }
 
+/* The budget of a size (struct logp_point): the time left of the limit
+   over SHARES, INFINITY without a limit.  */
+static double
+size_budget (const struct logp_select_cfg *cfg, void *ctx, double start,
+             double shares)
+{
+  if (cfg->clock == NULL || !(cfg->time_limit > 0))
+    return INFINITY;
+  double left = cfg->time_limit - (cfg->clock (ctx) - start);
+  return (left > 0 ? left : 0) / shares;
+}
+
 int
 logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
              void *ctx, struct logp_curve *out)
@@ -179,13 +193,23 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
   out->skipped = 0;
   out->elapsed = NAN;
 
-  /* Initial set: m = min * 2^k up to 2^k_m.  */
+  /* Initial set: m = min * 2^k up to 2^k_m, each size with its share of
+     the time left.  */
+  size_t nbase = 0;
+  for (int64_t m = cfg->min_bytes; m <= top && nbase < limit; m *= 2)
+    {
+      nbase++;
+      if (m > INT64_MAX / 2)
+        break;
+    }
   for (int64_t m = cfg->min_bytes; m <= top && out->n < limit; m *= 2)
     {
       if (out->n > 0 && out_of_time (cfg, ctx, start, LOGP_STAGE_BASE, m,
                                      out))
         return 0;
-      if ((rc = measure_at (out, out->n, m, LOGP_BASE, measure, ctx)) != 0)
+      double b = size_budget (cfg, ctx, start, (double) (nbase - out->n));
+      if ((rc = measure_at (out, out->n, m, LOGP_BASE, b, measure, ctx))
+          != 0)
         return rc;
       if (m > INT64_MAX / 2)
         break;
@@ -209,7 +233,8 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
         break;
       if (out_of_time (cfg, ctx, start, LOGP_STAGE_GROWTH, 2 * last, out))
         return 0;
-      if ((rc = measure_at (out, out->n, 2 * last, LOGP_GROWN, measure,
+      if ((rc = measure_at (out, out->n, 2 * last, LOGP_GROWN,
+                            size_budget (cfg, ctx, start, 1), measure,
                             ctx)) != 0)
         return rc;
     }
@@ -232,8 +257,9 @@ logp_select (const struct logp_select_cfg *cfg, logp_measure_fn measure,
         {
           if (out_of_time (cfg, ctx, start, LOGP_STAGE_REFINE, mid, out))
             return 0;
-          if ((rc = measure_at (out, i, mid, LOGP_REFINED, measure, ctx))
-              != 0)
+          if ((rc = measure_at (out, i, mid, LOGP_REFINED,
+                                size_budget (cfg, ctx, start, 1), measure,
+                                ctx)) != 0)
             return rc;
           /* Re-check from the new point (index i) on.  */
           continue;

@@ -36,6 +36,16 @@ struct logp_point
                           of the median, >= 0; 0 for exact values) */
   enum logp_origin origin;
   size_t id;           /* callback's handle for this measurement */
+  /* In: the most seconds (CLOCK time) this size should take, the
+     selection's share of what is left of TIME_LIMIT; INFINITY without a
+     limit.  In the initial set the share is the time left over the sizes
+     left (this one included), so that a size that costs more than its
+     rate says (a slow middle size) cannot starve the largest sizes, which
+     G is fitted on; what a size leaves unused goes to the next.  In the
+     growth and the refinement it is all the time left.  The callback
+     stops repeating a size at its budget (after its minimum of
+     repetitions).  */
+  double budget;
 };
 
 /* Measure size BYTES: fill PT->v, PT->u (and PT->id if wanted).  Return 0,
