@@ -8,23 +8,8 @@
 #     #@timer_resolution / ops is allowed;
 #   - a value derived from times (MBps, per_s, tsync,
 #     tcomm, tcomp, overlap, overlap_raw) has at most 6 significant digits.
+# Needs digits.awk first (awk -f digits.awk -f THIS).
 # Prints "ok: N values" or each offending value (and exits 1).
-function decimals(t,    m, e, p) {
-  m = t; e = 0
-  if (match(t, /[eE]/)) { m = substr(t, 1, RSTART - 1); e = substr(t, RSTART + 1) + 0 }
-  p = index(m, ".")
-  return (p ? length(m) - p : 0) - e
-}
-function sigdigits(t,    m, frac) {
-  m = t
-  if (match(m, /[eE]/)) m = substr(m, 1, RSTART - 1)
-  sub(/^[-+]/, "", m)
-  frac = index(m, ".") > 0
-  gsub(/\./, "", m)
-  sub(/^0+/, "", m)
-  if (!frac) sub(/0+$/, "", m)
-  return length(m)
-}
 function decade_decimals(q,    d) {
   d = -int(log(q) / log(10) + (q < 1 ? -1 + 1e-9 : 1e-9))
   return d < 0 ? 0 : d

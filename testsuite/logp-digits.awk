@@ -9,24 +9,9 @@
 #   - --classes: value, min and max are timer readings when the param
 #     column is os, or or rtt (value may be the mean of two: 6 digits
 #     then), derived values when it is L, g0 or g.
+# Needs digits.awk first (awk -f digits.awk -f THIS).
 # Prints "ok: N values, at most D decimals, derived at most 6 significant
 # digits", or each offending value (and exits 1).
-function decimals(t,    m, e, p) {
-  m = t; e = 0
-  if (match(t, /[eE]/)) { m = substr(t, 1, RSTART - 1); e = substr(t, RSTART + 1) + 0 }
-  p = index(m, ".")
-  return (p ? length(m) - p : 0) - e
-}
-function sigdigits(t,    m, frac) {
-  m = t
-  if (match(m, /[eE]/)) m = substr(m, 1, RSTART - 1)
-  sub(/^[-+]/, "", m)
-  frac = index(m, ".") > 0
-  gsub(/\./, "", m)
-  sub(/^0+/, "", m)
-  if (!frac) sub(/0+$/, "", m)
-  return length(m)
-}
 function bad(what) { print "line " NR ": " what; nbad++ }
 function timer(name, t) {
   if (t == "NA") return
