@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* osu-preload.c: OSU Micro-Benchmarks' method for latency and broadcast,
+/* osu-preload.c: OSU Micro-Benchmarks' method for latency, broadcast,
+ * allreduce and all-to-all,
  * written here from its published description, run inside another MPI
  * program's launch (as bench/pingpong-preload.c does for the ping-pong).
  *
@@ -17,9 +18,14 @@
  *            MPI_Bcast from rank 0, a barrier after it (untimed); each
  *            rank's mean over ITERS, and t the mean of those over the
  *            ranks.
+ *   allreduce  the same around MPI_Allreduce of bytes MPI_UNSIGNED_CHAR
+ *            with MPI_SUM (comet-run's datatype; OSU sums floats, whose
+ *            arithmetic costs differently).
+ *   alltoall the same around MPI_Alltoall, bytes to each rank.
  *
- * ITERS and SKIP: 10000 and 100 (latency) or 1000 and 200 (bcast) up to
- * 8 KiB, 1000 and 10 (latency) or 100 and 10 (bcast) above, of the order
+ * ITERS and SKIP: 10000 and 100 (latency) or 1000 and 200 (collectives)
+ * up to 8 KiB, 1000 and 10 (latency) or 100 and 10 (collectives) above,
+ * of the order
  * of OSU's defaults (which differ between its versions); the method, not
  * the counts, is what is compared.  */
 #include <mpi.h>
@@ -69,19 +75,38 @@ latency (int rank, int n)
   return t;
 }
 
+enum coll { C_BCAST, C_ALLREDUCE, C_ALLTOALL };
+
+/* One collective of N bytes (per destination for the all-to-all).  */
+static void
+coll_call (enum coll k, char *s, char *r, int n)
+{
+  if (k == C_BCAST)
+    MPI_Bcast (s, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else if (k == C_ALLREDUCE)
+    MPI_Allreduce (s, r, n, MPI_UNSIGNED_CHAR, MPI_SUM, MPI_COMM_WORLD);
+  else
+    MPI_Alltoall (s, n, MPI_BYTE, r, n, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+/* OSU's collective loop: each call timed alone, a barrier after it; the
+   mean over the iterations, averaged over the ranks.  */
 static double
-bcast (int n)
+collective (enum coll k, int n)
 {
   int large = n > 8192, size;
   long iters = large ? 100 : 1000, skip = large ? 10 : 200;
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  char *b = page_alloc ((size_t) n);
+  size_t len = (size_t) n * (k == C_ALLTOALL ? (size_t) size : 1);
+  char *s = page_alloc (len), *r = page_alloc (len);
+  /* Small values: a sum over the ranks stays below 256.  */
+  memset (s, 1, len);
   double acc = 0;
   MPI_Barrier (MPI_COMM_WORLD);
   for (long i = 0; i < iters + skip; i++)
     {
       double t1 = MPI_Wtime ();
-      MPI_Bcast (b, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+      coll_call (k, s, r, n);
       double t2 = MPI_Wtime ();
       if (i >= skip)
         acc += t2 - t1;
@@ -89,7 +114,8 @@ bcast (int n)
     }
   double mine = acc * 1e6 / (double) iters, sum = 0;
   MPI_Reduce (&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  free (b);
+  free (s);
+  free (r);
   return sum / size;
 }
 
@@ -101,8 +127,11 @@ static void
 preload_each (FILE *fp, const char *when, int rank, int n)
 {
   double l = latency (rank, n);
-  double b = bcast (n);
+  double b = collective (C_BCAST, n);
+  double a = collective (C_ALLREDUCE, n);
+  double t = collective (C_ALLTOALL, n);
   if (fp)
-    fprintf (fp, "%s\tlatency\t%d\t%.6g\n%s\tbcast\t%d\t%.6g\n", when, n,
-             l, when, n, b);
+    fprintf (fp, "%s\tlatency\t%d\t%.6g\n%s\tbcast\t%d\t%.6g\n"
+             "%s\tallreduce\t%d\t%.6g\n%s\talltoall\t%d\t%.6g\n", when, n,
+             l, when, n, b, when, n, a, when, n, t);
 }
