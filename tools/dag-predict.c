@@ -71,8 +71,9 @@ static size_t *prow, nprow;
 static const unsigned char *dag_usable (void);
 
 /* The collectives' options (dag_coll.h): -1 and 0 when not given.  */
-enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT };
+enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT, OPT_COLL_REDUCE_COST };
 static int64_t opt_coll_root = -1, opt_coll_segment = 0;
+static double opt_reduce_cost = 0;      /* dag_coll.h: reduce_cost */
 
 static void
 handle (int val, poptContext con)
@@ -86,6 +87,9 @@ handle (int val, poptContext con)
       break;
     case OPT_COLL_SEGMENT:
       opt_coll_segment = cli_int ("segment", a, 1, INT64_C (1) << 50);
+      break;
+    case OPT_COLL_REDUCE_COST:
+      opt_reduce_cost = cli_double ("reduce-cost", a, 0, 1e9);
       break;
     case OPT_SET:
       param_set_parse (&p_set, a, "--set", dag_usable ());
@@ -184,7 +188,10 @@ handle (int val, poptContext con)
   { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
     "coll: segment size of the tree bcasts and reduces, and of "\
     "allreduce:segmented_ring, gather:linear_sync (default: "\
-    "none)", "BYTES" }
+    "none)", "BYTES" }, \
+  { "reduce-cost", '\0', POPT_ARG_STRING, NULL, OPT_COLL_REDUCE_COST, \
+    "coll: reduce and allreduce combine what they receive at T time "\
+    "units per byte (default 0: not modelled)", "T" }
 
 #define MODEL_OPTIONS \
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
@@ -512,9 +519,13 @@ gen_run (const struct dag_sink *s)
   if (!dag_coll_is (gen.pattern))
     return dag_gen_run (&gen, s);
   if (gen.work != 0)
-    return "the collectives model no computation: drop --work";
+    return "the collectives take no --work: their computation is the "
+             "reduction's, --reduce-cost";
+  if (opt_reduce_cost > 0 && strncmp (gen.pattern, "coll:reduce:", 12) != 0
+      && strncmp (gen.pattern, "coll:allreduce:", 15) != 0)
+    return "--reduce-cost applies to coll:reduce and coll:allreduce only";
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
-                        opt_coll_segment };
+                        opt_coll_segment, opt_reduce_cost };
   return dag_coll_run (&c, s);
 }
 
@@ -1575,6 +1586,8 @@ run_gen (int argc, const char **argv)
         tsv_meta (w, "root", "%lld", (long long) opt_coll_root);
       if (opt_coll_segment > 0)
         tsv_meta (w, "segment", "%lld", (long long) opt_coll_segment);
+      if (opt_reduce_cost > 0)
+        tsv_meta (w, "reduce_cost", "%.17g", opt_reduce_cost);
     }
   tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
   tsv_meta_time_unit (w, opt_time_unit);

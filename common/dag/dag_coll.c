@@ -40,6 +40,14 @@ struct cx
   int32_t *last;   /* per rank: its latest task, or -1 */
   int32_t *next;   /* per rank: its task of the current round, or -1 */
   int64_t *nt;     /* per rank: tasks made so far (for the names) */
+  /* Reduction arithmetic: GAMMA time units per byte combined (0: not
+     modelled, no task is added).  While REDUCING is set, the bytes a
+     rank receives in a round are summed in ACC, and round_end gives it
+     a task of GAMMA ACC work after the round's receive: the combine
+     before it can send the partial result on.  */
+  double gamma;
+  int reducing;
+  int64_t *acc;
   /* All the memory of a run, allocated once (dag_coll_run sizes it), so
      that running out of memory is a returned status: take() hands out
      zeroed pieces, and a function gives back its temporaries by
@@ -72,6 +80,9 @@ cx_init (struct cx *c, const struct dag_sink *s, int64_t P, size_t bytes)
   c->last = take (c, (size_t) P * sizeof *c->last);
   c->next = take (c, (size_t) P * sizeof *c->next);
   c->nt = take (c, (size_t) P * sizeof *c->nt);
+  c->acc = take (c, (size_t) P * sizeof *c->acc);
+  c->gamma = 0;
+  c->reducing = 0;
   for (int64_t r = 0; r < P; r++)
     c->last[r] = c->next[r] = -1;
   return 0;
@@ -98,7 +109,7 @@ put_dec (char *p, uint64_t u)
 }
 
 static int32_t
-new_task (struct cx *c, int64_t r)
+new_task_work (struct cx *c, int64_t r, double work)
 {
   /* no printf: a broadcast to millions of ranks names each one */
   char id[48], *p = id;
@@ -107,7 +118,13 @@ new_task (struct cx *c, int64_t r)
   *p++ = '_';
   p = put_dec (p, (uint64_t) c->nt[r]++);
   *p = '\0';
-  return c->s->task (c->s->ctx, id, (int32_t) r, 0);
+  return c->s->task (c->s->ctx, id, (int32_t) r, work);
+}
+
+static int32_t
+new_task (struct cx *c, int64_t r)
+{
+  return new_task_work (c, r, 0);
 }
 
 /* The next step of rank R: a task after its latest one.  */
@@ -119,6 +136,19 @@ step (struct cx *c, int64_t r)
     c->s->dep (c->s->ctx, c->last[r], t);
   c->last[r] = t;
   return t;
+}
+
+/* Rank R combines BYTES it received into its partial result: a task of
+   gamma BYTES work after its latest (nothing when gamma is 0).  */
+static void
+combine (struct cx *c, int64_t r, int64_t bytes)
+{
+  if (!(c->gamma > 0) || bytes <= 0)
+    return;
+  int32_t t = new_task_work (c, r, c->gamma * (double) bytes);
+  if (c->last[r] >= 0)
+    c->s->dep (c->s->ctx, c->last[r], t);
+  c->last[r] = t;
 }
 
 /* Every rank's first task: what it holds when the call starts.  */
@@ -133,7 +163,10 @@ static void
 round_begin (struct cx *c)
 {
   for (int64_t r = 0; r < c->P; r++)
-    c->next[r] = -1;
+    {
+      c->next[r] = -1;
+      c->acc[r] = 0;
+    }
 }
 
 /* In a round: BYTES from SRC's task before the round to DST's task of
@@ -148,6 +181,8 @@ round_msg (struct cx *c, int64_t src, int64_t dst, int64_t bytes)
         c->s->dep (c->s->ctx, c->last[dst], c->next[dst]);
     }
   c->s->msg (c->s->ctx, c->last[src], c->next[dst], bytes);
+  if (c->reducing)
+    c->acc[dst] += bytes;
 }
 
 static void
@@ -155,7 +190,11 @@ round_end (struct cx *c)
 {
   for (int64_t r = 0; r < c->P; r++)
     if (c->next[r] >= 0)
-      c->last[r] = c->next[r];
+      {
+        c->last[r] = c->next[r];
+        if (c->reducing)
+          combine (c, r, c->acc[r]);
+      }
 }
 
 /* A round in which every rank r sends BYTES to (r + d) mod P (a ring
@@ -544,6 +583,12 @@ reduce_tree (struct cx *c, const struct tree_c *t, int64_t bytes,
             cur[r] = step (c, r);
           for (int64_t j = t->off[r]; j < t->off[r + 1]; j++)
             c->s->msg (c->s->ctx, cur[t->child[j]], cur[r], size);
+          /* the children's segments combined before it goes up */
+          if (nc > 0 && c->gamma > 0)
+            {
+              combine (c, r, nc * size);
+              cur[r] = c->last[r];
+            }
         }
     }
   c->used = mark;
@@ -792,6 +837,7 @@ reduce_linear (struct cx *c, const struct coll_params *p)
   /* the root receives from P-1, P-2, ..., 0 in turn, each a blocking
      receive (coll_base_reduce.c, basic_linear) */
   start_all (c);
+  c->reducing = 1;
   for (int64_t i = p->P - 1; i >= 0; i--)
     if (i != p->root)
       {
@@ -799,6 +845,7 @@ reduce_linear (struct cx *c, const struct coll_params *p)
         round_msg (c, i, p->root, p->bytes);
         round_end (c);
       }
+  c->reducing = 0;
 }
 
 static void
@@ -820,6 +867,8 @@ allreduce_rd_bytes (struct cx *c, int64_t P, int64_t bytes)
 {
   int64_t p2 = floor_pow2 (P), extra = P - p2;
   start_all (c);
+  /* every round but the last combines what it received */
+  c->reducing = 1;
   if (extra)
     {
       round_begin (c);
@@ -847,6 +896,7 @@ allreduce_rd_bytes (struct cx *c, int64_t P, int64_t bytes)
         }
       round_end (c);
     }
+  c->reducing = 0;
   if (extra)
     {
       round_begin (c);
@@ -893,6 +943,7 @@ allreduce_ring (struct cx *c, const struct coll_params *p)
   int64_t late = n / P, split = n % P, early = late + (split ? 1 : 0);
 #define BLOCK(b) ((b) < split ? early : late)
   start_all (c);
+  c->reducing = 1;            /* the reduce-scatter */
   for (int64_t k = 1; k < P; k++)
     {
       round_begin (c);
@@ -901,6 +952,7 @@ allreduce_ring (struct cx *c, const struct coll_params *p)
         round_msg (c, r, (r + 1) % P, BLOCK ((r - k + 1 + P) % P));
       round_end (c);
     }
+  c->reducing = 0;
   for (int64_t k = 0; k < P - 1; k++)
     {
       round_begin (c);
@@ -971,12 +1023,14 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
     {
       int64_t lo = n / 2, hi = n - lo;
       round_begin (c);
+      c->reducing = 1;          /* each combines the half it got */
       for (int64_t r = 0; r < 2 * rem; r += 2)
         {
           round_msg (c, r, r + 1, hi);   /* even sends its upper half */
           round_msg (c, r + 1, r, lo);   /* odd its lower half */
         }
       round_end (c);
+      c->reducing = 0;
       round_begin (c);
       for (int64_t r = 1; r < 2 * rem; r += 2)
         round_msg (c, r, r - 1, hi);
@@ -1003,6 +1057,7 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
         }
     }
   int k = 0;
+  c->reducing = 1;            /* the reduce-scatter by halving */
   for (int64_t m = 1; m < p2; m <<= 1, k++)
     {
       round_begin (c);
@@ -1010,6 +1065,7 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
         round_msg (c, RANK (v), RANK (v ^ m), sent[v * steps + k]);
       round_end (c);
     }
+  c->reducing = 0;
   for (int64_t m = p2 >> 1; m > 0; m >>= 1)
     {
       k--;
@@ -1049,6 +1105,7 @@ allreduce_segmented_ring (struct cx *c, const struct coll_params *p)
   int64_t late = n / P, split = n % P, early = late + (split ? 1 : 0);
 #define BLOCK(b) ((b) < split ? early : late)
   start_all (c);
+  c->reducing = 1;            /* the reduce-scatter, in phases */
   for (int64_t ph = 0; ph < phases; ph++)
     for (int64_t k = 1; k < P; k++)
       {
@@ -1061,6 +1118,7 @@ allreduce_segmented_ring (struct cx *c, const struct coll_params *p)
           }
         round_end (c);
       }
+  c->reducing = 0;
   for (int64_t k = 0; k < P - 1; k++)
     {
       round_begin (c);
@@ -1627,6 +1685,8 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
     lg++;
   int64_t per = a->steps == 0 ? lg + 4 : a->steps < 0 ? 2 * P + 2
                 : a->steps;
+  if (c->reduce_cost > 0)
+    per *= 2;                 /* a combine after each receive at most */
   int64_t nseg = 1;
   if (c->segment > 0 && c->bytes > c->segment)
     nseg = (c->bytes + c->segment - 1) / c->segment;
@@ -1639,12 +1699,12 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
     }
   struct coll_params p = { P, c->bytes, c->root >= 0 ? c->root : 0,
                            c->segment };
-  /* the pool, per rank: the state (4 + 4 + 8 bytes), a tree (4 words),
+  /* the pool, per rank: the state (4 + 4 + 8 + 8 bytes), a tree (4 words),
      its builder's scratch (1) and the walk's (1), or the largest other
      temporaries (3 words; Rabenseifner's halves 2 (log2 P + 1)) */
   size_t words = a->fn == allreduce_rabenseifner ? 2 * (size_t) (lg + 1)
                                                  : 6;
-  size_t bytes = (size_t) P * (16 + 8 * words) + 256;
+  size_t bytes = (size_t) P * (24 + 8 * words) + 256;
   struct cx x;
   if (cx_init (&x, s, P, bytes) != 0)
     {
@@ -1652,6 +1712,7 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
                 "(%zu bytes)", P, bytes);
       return msg;
     }
+  x.gamma = c->reduce_cost;
   a->fn (&x, &p);
   cx_free (&x);
   return NULL;

@@ -7,8 +7,9 @@
  * order, and what each rank waits for before it sends on.  A rank's
  * steps are tasks of no work chained one after the other; a message
  * goes from the sender's task that has the data to the receiver's task
- * that needs it.  Reduction arithmetic is not modelled (no task has
- * work).  Pure: no I/O, errors are returned as a message.  */
+ * that needs it.  Reduction arithmetic is a task of its own, after the
+ * receive, when a cost per byte is given (struct dag_coll).  Pure: no
+ * I/O, errors are returned as a message.  */
 #ifndef MSGPERF_DAG_COLL_H
 #define MSGPERF_DAG_COLL_H
 
@@ -26,6 +27,11 @@ struct dag_coll
   int64_t bytes;        /* message size of one MPI call (see the man page) */
   int64_t root;         /* -1: not given (rooted collectives use 0) */
   int64_t segment;      /* segment size in bytes; 0: not given (one) */
+  /* Reduction arithmetic, time units per byte: in reduce and allreduce,
+     every rank that receives partial results combines them in a task of
+     reduce_cost times their bytes before it sends on (0: none, and no
+     task is added, so the DAG is that of the exchange alone).  */
+  double reduce_cost;
 };
 
 /* The OP:ALGO names, with one-line descriptions, NULL-terminated.  */

@@ -340,7 +340,7 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
   int rooted = I->call == TRACE_BCAST || I->call == TRACE_REDUCE
                || I->call == TRACE_GATHER || I->call == TRACE_SCATTER;
   struct dag_coll dc = { name, P, I->call == TRACE_BARRIER ? 0 : I->bytes,
-                         rooted ? I->root : -1, 0 };
+                         rooted ? I->root : -1, 0, 0 };
   struct gen g = { 0 };
   struct dag_sink s = { &g, sink_task, sink_msg, sink_dep, NULL };
   const char *e = dag_coll_run (&dc, &s);
