@@ -119,6 +119,8 @@ struct op
   int64_t tag;       /* the trace's tag (-1 any), or the instance */
   double calc;       /* us */
   size_t dep0, ndep; /* in the rank's dependency list */
+  uint64_t src;      /* the record it comes from (a calc: the record
+                        it precedes) */
 };
 
 struct rankops
@@ -127,11 +129,13 @@ struct rankops
   size_t n, cap;
   struct dep *deps;
   size_t nd, capd;
+  uint64_t cur;      /* the record being converted */
 };
 
 static size_t
 add_op (struct rankops *r, struct op o, const struct depset *deps)
 {
+  o.src = r->cur;
   o.dep0 = r->nd;
   o.ndep = deps ? deps->n : 0;
   for (size_t i = 0; i < o.ndep; i++)
@@ -358,9 +362,9 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
       struct gmsg *m = &g.m[i];
       int32_t sr = g.t[m->from].rank, dr = g.t[m->to].rank;
       struct op so = { OP_SEND, members[dr], m->bytes, -1,
-                       (int64_t) (I - c->inst), 0, 0, 0 };
+                       (int64_t) (I - c->inst), 0, 0, 0, 0 };
       struct op ro = { OP_RECV, members[sr], m->bytes, -1,
-                       (int64_t) (I - c->inst), 0, 0, 0 };
+                       (int64_t) (I - c->inst), 0, 0, 0, 0 };
       m->send_op = (int64_t) add_op (&I->part[sr], so, NULL);
       m->recv_op = (int64_t) add_op (&I->part[dr], ro, NULL);
     }
@@ -523,10 +527,12 @@ conv_gap (struct rconv *x, const struct trace_record *r, uint64_t k,
     {
       char buf[NUM_BUFSIZE];
       num_format_measured (ts - *prev_end, tick, -1, buf);
-      double gap;
-      if (num_parse_str (buf, &gap) == NUM_OK && gap > 0)
+      double gap = 0;
+      if (num_parse_str (buf, &gap) == NUM_OK)
+        gap *= x->c->in->scale_compute;
+      if (gap > 0)
         {
-          struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0 };
+          struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0, 0 };
           chain (x, add_op (x->R, o, &x->state), 0);
         }
     }
@@ -739,7 +745,7 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
   if (lc && !is_coll (r->call) && r->tag > x->c->max_tag)
     x->c->max_tag = r->tag;
   struct op o = { OP_SEND, peer, r->bytes < 0 ? 0 : r->bytes,
-                  lc ? lc->number : -1, r->tag, 0, 0, 0 };
+                  lc ? lc->number : -1, r->tag, 0, 0, 0, 0 };
   /* MPI_PROC_NULL (a negative rank other than MPI_ANY_SOURCE's -1): no
      message */
   if (lc && !is_coll (r->call) && r->peer < -1)
@@ -809,6 +815,7 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
   for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
     {
       const struct trace_record *r = &tr->rec[k];
+      R->cur = k;
       /* compute before the call */
       conv_gap (&x, r, k, tick, tr->h->t0, &prev_end);
       rc = conv_record (&x, r, k);
@@ -981,6 +988,10 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
                            label (&p->ops[d->op], (size_t) d->op, b,
                                   sizeof b));
                 }
+              if (in->map)
+                in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
+                         o->kind == OP_CALC ? "compute"
+                         : trace_call_name (in->ranks[r].rec[o->src].call));
             }
           fprintf (out, "}\n");
         }

@@ -44,6 +44,15 @@ struct togoal_input
      its first message that no operation of the peer matches, until
      every message is matched, and count there the operations cut.  */
   uint64_t *cut;                  /* [size] */
+  double scale_compute;           /* the calcs are the gaps times this */
+  /* When not NULL: called for every operation written, with its rank,
+     its label, and the sequence number and call name of the record it
+     comes from ("compute" for a calc, which comes from the gap before
+     that record), so that dag-predict's per-operation output can be
+     named by source call (msgperf-trace attribute).  */
+  void (*map) (void *ctx, int32_t rank, const char *label, uint64_t seq,
+               const char *call);
+  void *map_ctx;
 };
 
 /* Write the GOAL schedule of IN to OUT.  Returns 0, or -1 with a message
