@@ -681,7 +681,10 @@ goal (int argc, const char **argv)
     }
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
   struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
-                             scale, NULL, NULL };
+                             scale, NULL, NULL, NULL, 0 };
+  char used[1024];
+  in.used = used;
+  in.usedsize = sizeof used;
   memcpy (in.algo, opt_algo, sizeof in.algo);
   tsv_writer *mw = NULL;
   if (opt_map)
@@ -715,11 +718,7 @@ goal (int argc, const char **argv)
   free (cut);
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
-  printf ("// collectives:");
-  for (int i = 0; i < TOGOAL_NCOLL; i++)
-    printf (" %s=%s", togoal_coll_op (i),
-            opt_algo[i] ? opt_algo[i] : togoal_coll_default (i));
-  printf ("\n");
+  printf ("// collectives: %s\n", *used ? used : "none");
   if (opt_scale_compute)
     printf ("// compute times multiplied by %s\n", opt_scale_compute);
   fwrite (text, 1, len, stdout);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_decide.h"
 #include "dag_coll.h"
 #include "num.h"
 #include "togoal.h"
@@ -38,23 +39,10 @@ static const char *const coll_ops[TOGOAL_NCOLL] = {
   "gather", "scatter"
 };
 
-/* Fixed defaults (msgperf-trace(1)): Open MPI's usual choices for small
-   messages.  */
-static const char *const coll_defaults[TOGOAL_NCOLL] = {
-  "bruck", "binomial", "binomial", "recursive_doubling",
-  "recursive_doubling", "pairwise", "binomial", "binomial"
-};
-
 const char *
 togoal_coll_op (int i)
 {
   return i >= 0 && i < TOGOAL_NCOLL ? coll_ops[i] : NULL;
-}
-
-const char *
-togoal_coll_default (int i)
-{
-  return i >= 0 && i < TOGOAL_NCOLL ? coll_defaults[i] : NULL;
 }
 
 /* ------------------------------------------------------------ vectors */
@@ -186,7 +174,20 @@ struct conv
   int64_t max_tag;
   char *err;
   size_t errsize;
+  /* the algorithms expanded: operation, Open MPI's name, generator */
+  struct used { int op; const char *algo, *gen; } *used;
+  size_t nused, capused;
 };
+
+static void
+note_used (struct conv *c, int op, const char *algo, const char *gen)
+{
+  for (size_t i = 0; i < c->nused; i++)
+    if (c->used[i].op == op && strcmp (c->used[i].algo, algo) == 0)
+      return;
+  GROW (c->used, c->nused, c->capused);
+  c->used[c->nused++] = (struct used) { op, algo, gen };
+}
 
 static int32_t
 comm_number (struct conv *c, const int32_t *m, int32_t n, int32_t occ)
@@ -338,13 +339,28 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
         int32_t P)
 {
   int ci = I->call - TRACE_BARRIER;
-  const char *algo = c->in->algo[ci] ? c->in->algo[ci] : coll_defaults[ci];
+  int64_t bytes = I->call == TRACE_BARRIER ? 0 : I->bytes;
+  /* --coll, else what Open MPI 4.1 runs by default for this P and size */
+  const char *algo = c->in->algo[ci], *gen = algo;
+  if (!algo)
+    {
+      algo = coll_decide (coll_ops[ci], P, bytes);
+      gen = coll_decide_generator (coll_ops[ci], algo);
+      if (!gen)
+        {
+          snprintf (c->err, c->errsize, "%s on %d ranks, %" PRId64 " bytes: "
+                    "no generator for Open MPI's algorithm '%s' (choose one "
+                    "with --coll)", coll_ops[ci], (int) P, bytes,
+                    algo ? algo : "?");
+          return -1;
+        }
+    }
+  note_used (c, ci, algo, gen);
   char name[128];
-  snprintf (name, sizeof name, "coll:%s:%s", coll_ops[ci], algo);
+  snprintf (name, sizeof name, "coll:%s:%s", coll_ops[ci], gen);
   int rooted = I->call == TRACE_BCAST || I->call == TRACE_REDUCE
                || I->call == TRACE_GATHER || I->call == TRACE_SCATTER;
-  struct dag_coll dc = { name, P, I->call == TRACE_BARRIER ? 0 : I->bytes,
-                         rooted ? I->root : -1, 0 };
+  struct dag_coll dc = { name, P, bytes, rooted ? I->root : -1, 0 };
   struct gen g = { 0 };
   struct dag_sink s = { &g, sink_task, sink_msg, sink_dep, NULL };
   const char *e = dag_coll_run (&dc, &s);
@@ -956,6 +972,21 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
     }
   if (rc == 0 && in->cut)
     cut_unmatched (R, P, T, B, in->cut);
+  if (in->used && in->usedsize)
+    {
+      in->used[0] = '\0';
+      for (size_t i = 0; i < c.nused; i++)
+        {
+          size_t l = strlen (in->used);
+          if (strcmp (c.used[i].algo, c.used[i].gen) == 0)
+            snprintf (in->used + l, in->usedsize - l, "%s%s=%s", l ? " " : "",
+                      coll_ops[c.used[i].op], c.used[i].algo);
+          else
+            snprintf (in->used + l, in->usedsize - l, "%s%s=%s(as %s)",
+                      l ? " " : "", coll_ops[c.used[i].op], c.used[i].algo,
+                      c.used[i].gen);
+        }
+    }
   if (rc == 0)
     {
       fprintf (out, "num_ranks %d\n", (int) P);
@@ -1021,5 +1052,6 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
       free (I->exit);
     }
   free (c.inst);
+  free (c.used);
   return rc;
 }
