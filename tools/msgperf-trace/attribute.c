@@ -91,8 +91,10 @@ map_free (struct map *m)
 }
 
 /* The map's entry of the current row of R (columns CPROC, CTASK; CKIND
-   or -1), NULL for an unexpected message's handling.  Dies when the map
-   has no such operation.  */
+   or -1), NULL for an unexpected message's handling: a recv row whose
+   task is not a receive of the rank (it is the sender's label, maybe
+   one the rank does not have).  Dies when the map has no such
+   operation otherwise.  */
 static const struct mapent *
 lookup (const struct map *m, const char *mappath, tsv_reader *r,
         size_t cproc, size_t ctask, long ckind)
@@ -101,14 +103,67 @@ lookup (const struct map *m, const char *mappath, tsv_reader *r,
                         NULL, 0, NULL };
   const struct mapent *e = bsearch (&key, m->e, m->n, sizeof *m->e,
                                     mapent_cmp);
+  int recv = ckind >= 0
+             && strcmp (tsv_field (r, (size_t) ckind), "recv") == 0;
+  if (recv && (!e || strcmp (e->op, "recv") != 0))
+    return NULL;
   if (!e)
     tsv_die_field (r, ctask, "no task '%s' of rank %" PRId64 " in the map "
                    "'%s' (the --map of the msgperf-trace goal that made "
                    "this schedule?)", key.task, key.rank, mappath);
-  if (ckind >= 0 && strcmp (tsv_field (r, (size_t) ckind), "recv") == 0
-      && strcmp (e->op, "recv") != 0)
-    return NULL;
   return e;
+}
+
+/* A --gantt wait row names the operation whose interval follows it,
+   which may be an unexpected message's handling: it is held back, its
+   fields copied, and named as the next row is.  */
+struct held
+{
+  int on;
+  int64_t proc;
+  char *task;
+  char **f;
+  size_t n;
+};
+
+static void
+hold (struct held *h, tsv_reader *r, size_t cproc, size_t ctask)
+{
+  h->on = 1;
+  h->proc = tsv_int (r, cproc);
+  h->task = xstrdup (tsv_field (r, ctask));
+  h->n = tsv_ncols (r);
+  h->f = xmalloc (h->n * sizeof *h->f);
+  for (size_t i = 0; i < h->n; i++)
+    h->f[i] = xstrdup (tsv_field (r, i));
+}
+
+static void
+release (struct held *h)
+{
+  for (size_t i = 0; i < h->n; i++)
+    free (h->f[i]);
+  free (h->f);
+  free (h->task);
+  *h = (struct held) { 0 };
+}
+
+/* Is the current row of R a wait row (column CKIND, or -1)?  */
+static int
+is_wait (tsv_reader *r, long ckind)
+{
+  return ckind >= 0 && strcmp (tsv_field (r, (size_t) ckind), "wait") == 0;
+}
+
+/* The held wait row must be followed by its operation's row.  */
+static void
+check_held (const struct held *h, tsv_reader *r, size_t cproc, size_t ctask)
+{
+  if (h->on && (h->proc != tsv_int (r, cproc)
+                || strcmp (h->task, tsv_field (r, ctask)) != 0))
+    die ("%s:%ld: a wait of task '%s' (rank %" PRId64 ") not followed by "
+         "that task's row (is this a dag-predict --gantt stream?)",
+         tsv_name (r), tsv_lineno (r) - 1, h->task, h->proc);
 }
 
 /* --sum: (rank, call, kind) in the order first met.  */
@@ -142,6 +197,30 @@ static struct poptOption attribute_options[] = {
   POPT_TABLEEND
 };
 
+/* Add D to (RANK, CALL, KIND) of S.  */
+static void
+sum_add (struct sum **s, size_t *ns, size_t *cap, int64_t rank,
+         const char *call, const char *kind, double d)
+{
+  size_t i = 0;
+  while (i < *ns && !((*s)[i].rank == rank && strcmp ((*s)[i].call, call) == 0
+                      && strcmp ((*s)[i].kind, kind) == 0))
+    i++;
+  if (i == *ns)
+    {
+      if (*ns == *cap)
+        {
+          *cap = *cap ? 2 * *cap : 64;
+          *s = xrealloc (*s, *cap * sizeof **s);
+        }
+      (*s)[i] = (struct sum) { rank, call, "", 0, 0, i };
+      snprintf ((*s)[i].kind, sizeof (*s)[i].kind, "%s", kind);
+      (*ns)++;
+    }
+  (*s)[i].count++;
+  (*s)[i].time += d;
+}
+
 static void
 sum_rows (tsv_reader *r, tsv_writer *w, const struct map *m,
           const char *mappath)
@@ -153,43 +232,51 @@ sum_rows (tsv_reader *r, tsv_writer *w, const struct map *m,
   size_t cend = tsv_col_required (r, "end");
   struct sum *s = NULL;
   size_t ns = 0, cap = 0;
+  int held = 0;
+  int64_t held_proc = 0;
+  double held_d = 0;
+  char *held_task = NULL;
   while (tsv_next (r))
     {
-      const struct mapent *e = lookup (m, mappath, r, cproc, ctask,
-                                       (long) ckind);
-      int64_t rank = tsv_int (r, cproc);
-      const char *call = e ? e->call : "unexpected";
       const char *kind = tsv_field (r, ckind);
-      if (strlen (kind) >= sizeof s->kind)
+      if (strcmp (kind, "compute") != 0 && strcmp (kind, "send") != 0
+          && strcmp (kind, "recv") != 0 && strcmp (kind, "wait") != 0)
         tsv_die_field (r, ckind, "unknown kind '%s' (compute, send, recv "
                        "or wait)", kind);
+      int64_t rank = tsv_int (r, cproc);
       double d = tsv_num (r, cend, 0) - tsv_num (r, cstart, 0);
-      size_t i = 0;
-      while (i < ns && !(s[i].rank == rank && strcmp (s[i].call, call) == 0
-                         && strcmp (s[i].kind, kind) == 0))
-        i++;
-      if (i == ns)
+      if (held && (held_proc != rank
+                   || strcmp (held_task, tsv_field (r, ctask)) != 0))
+        die ("%s:%ld: a wait of task '%s' (rank %" PRId64 ") not followed "
+             "by that task's row (is this a dag-predict --gantt stream?)",
+             tsv_name (r), tsv_lineno (r) - 1, held_task, held_proc);
+      if (strcmp (kind, "wait") == 0)
         {
-          if (ns == cap)
-            {
-              cap = cap ? 2 * cap : 64;
-              s = xrealloc (s, cap * sizeof *s);
-            }
-          s[ns] = (struct sum) { rank, call, "", 0, 0, 0 };
-          snprintf (s[ns].kind, sizeof s[ns].kind, "%s", kind);
-          ns++;
+          held = 1;
+          held_proc = rank;
+          held_d = d;
+          free (held_task);
+          held_task = xstrdup (tsv_field (r, ctask));
+          continue;
         }
-      s[i].count++;
-      s[i].time += d;
+      const struct mapent *e = lookup (m, mappath, r, cproc, ctask,
+                                       (long) ckind);
+      const char *call = e ? e->call : "unexpected";
+      if (held)
+        sum_add (&s, &ns, &cap, rank, call, "wait", held_d);
+      held = 0;
+      sum_add (&s, &ns, &cap, rank, call, kind, d);
     }
+  if (held)
+    die ("%s: ends with a wait of task '%s' (rank %" PRId64 ") without "
+         "that task's row", tsv_name (r), held_task, held_proc);
+  free (held_task);
   tsv_copy_meta (w, r);
   tsv_write_tool_meta (w, "attribute");
   static const char *const cols[] = { "rank", "call", "kind", "count",
                                       "time" };
   tsv_write_header (w, 5, cols);
   /* by rank, each rank's in the order met */
-  for (size_t i = 0; i < ns; i++)
-    s[i].order = i;
   qsort (s, ns, sizeof *s, sum_cmp);
   for (size_t i = 0; i < ns; i++)
     {
@@ -201,6 +288,16 @@ sum_rows (tsv_reader *r, tsv_writer *w, const struct map *m,
       tsv_end_row (w);
     }
   free (s);
+}
+
+static void
+put_name (tsv_writer *w, const struct mapent *e)
+{
+  if (e)
+    tsv_put_int (w, e->seq);
+  else
+    tsv_put_na (w);
+  tsv_put_str (w, e ? e->call : "unexpected");
 }
 
 static void
@@ -222,17 +319,31 @@ name_rows (tsv_reader *r, tsv_writer *w, const struct map *m,
   cols[n + 1] = "call";
   tsv_write_header (w, n + 2, cols);
   free (cols);
+  struct held h = { 0 };
   while (tsv_next (r))
     {
+      check_held (&h, r, cproc, ctask);
+      if (is_wait (r, ckind))
+        {
+          hold (&h, r, cproc, ctask);
+          continue;
+        }
       const struct mapent *e = lookup (m, mappath, r, cproc, ctask, ckind);
+      if (h.on)
+        {
+          for (size_t i = 0; i < h.n; i++)
+            tsv_put_str (w, h.f[i]);
+          put_name (w, e);
+          tsv_end_row (w);
+          release (&h);
+        }
       tsv_put_fields (w, r);
-      if (e)
-        tsv_put_int (w, e->seq);
-      else
-        tsv_put_na (w);
-      tsv_put_str (w, e ? e->call : "unexpected");
+      put_name (w, e);
       tsv_end_row (w);
     }
+  if (h.on)
+    die ("%s: ends with a wait of task '%s' (rank %" PRId64 ") without "
+         "that task's row", tsv_name (r), h.task, h.proc);
 }
 
 int
