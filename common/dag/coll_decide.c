@@ -229,6 +229,32 @@ coll_decide (const char *op, int64_t P, int64_t bytes)
   return NULL;
 }
 
+const char *
+coll_decide_fixed_run (const char *op, const char *algo)
+{
+  if (op && algo && strcmp (algo, "chain") == 0
+      && (strcmp (op, "bcast") == 0 || strcmp (op, "reduce") == 0))
+    return "pipeline";
+  return algo;
+}
+
+const char *
+coll_decide_fallback (const char *op, const char *algo, int64_t P,
+                      int64_t count)
+{
+  if (!op || !algo || count < 0 || strcmp (op, "allreduce") != 0)
+    return algo;
+  if ((strcmp (algo, "ring") == 0 || strcmp (algo, "segmented_ring") == 0)
+      && count < P)
+    return "recursive_doubling";
+  int64_t pof2 = 1;
+  while (pof2 <= P / 2)
+    pof2 *= 2;
+  if (strcmp (algo, "rabenseifner") == 0 && count < pof2)
+    return "basic_linear";
+  return algo;
+}
+
 /* Does dag_coll generate OP:ALGO?  */
 static int
 generated (const char *op, const char *algo)

@@ -24,6 +24,22 @@
    BYTES >= 0; NULL for another OP, P < 2 or BYTES < 0.  */
 const char *coll_decide (const char *op, int64_t P, int64_t bytes);
 
+/* The algorithm the fixed rules' choice ALGO of OP runs: they give no
+   fan-out, and a chain of fan-out 0 is made a chain of one
+   (coll_base_topo.c), so bcast and reduce "chain" run as "pipeline";
+   ALGO itself otherwise.  (A chain forced by the user runs with the
+   component's fan-out, 4 by default, as dag_coll's chain.)  */
+const char *coll_decide_fixed_run (const char *op, const char *algo);
+
+/* What Open MPI runs instead of ALGO for a reduction of COUNT elements
+   (MPI's count, not bytes; -1: not known, then ALGO) on P ranks, when
+   the count is too small for it: allreduce ring and segmented_ring
+   (unsegmented by the fixed rules, so a ring) with COUNT < P: recursive
+   doubling; allreduce rabenseifner with COUNT below the largest power
+   of two <= P: basic_linear.  ALGO itself otherwise.  */
+const char *coll_decide_fallback (const char *op, const char *algo,
+                                  int64_t P, int64_t count);
+
 /* The dag_coll.h algorithm of OP that models Open MPI's ALGO: ALGO
    itself when dag_coll has it, else the nearest one it has (bcast
    split_binary_tree: binary_tree; reduce rabenseifner: linear, which Open MPI runs when the count is

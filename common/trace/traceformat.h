@@ -40,7 +40,8 @@
  *                    member's rank in the new communicator; else -1
  *     aux     56  4  new communicator id of a creation call (-1 for
  *                    MPI_COMM_NULL), index of the request in the array
- *                    of MPI_Waitall/any and MPI_Testall, else -1
+ *                    of MPI_Waitall/any and MPI_Testall, the element
+ *                    count of MPI_Reduce and MPI_Allreduce, else -1
  *     spare   60  4  zero
  *
  * A communicator creation record is followed by one TRACE_MEMBER record

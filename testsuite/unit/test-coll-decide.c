@@ -191,5 +191,29 @@ main (void)
   CHECK (strcmp (coll_decide_generator ("bcast", "knomial"), "knomial")
          == 0);
   CHECK (coll_decide_generator ("bcast", "no_such") == NULL);
+  /* the fixed rules' chains have one column */
+  CHECK (strcmp (coll_decide_fixed_run ("reduce", "chain"), "pipeline") == 0);
+  CHECK (strcmp (coll_decide_fixed_run ("bcast", "chain"), "pipeline") == 0);
+  CHECK (strcmp (coll_decide_fixed_run ("bcast", "binomial"), "binomial")
+         == 0);
+  /* Open MPI's switches on small counts (coll_base_allreduce.c) */
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "ring", 4, 3),
+                 "recursive_doubling") == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "ring", 4, 4), "ring")
+         == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "segmented_ring", 2, 1),
+                 "recursive_doubling") == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "ring", 2, -1), "ring")
+         == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "rabenseifner", 7, 3),
+                 "basic_linear") == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "rabenseifner", 7, 4),
+                 "rabenseifner") == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "rabenseifner", 8, 7),
+                 "basic_linear") == 0);
+  CHECK (strcmp (coll_decide_fallback ("allreduce", "rabenseifner", 8, 8),
+                 "rabenseifner") == 0);
+  CHECK (strcmp (coll_decide_fallback ("reduce", "ring", 4, 1), "ring")
+         == 0);
   return unit_done ();
 }

@@ -156,6 +156,7 @@ struct instance
   int call;                /* TRACE_BARRIER ... */
   int32_t root;
   int64_t bytes;
+  int64_t count;           /* a reduction's elements, or -1 */
   int32_t first_rank;      /* world rank that met it first */
   int32_t nparts;          /* the communicator's size */
   /* per comm rank: the operations of its part, their dependencies
@@ -345,15 +346,18 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
   if (!algo)
     {
       algo = coll_decide (coll_ops[ci], P, bytes);
-      gen = coll_decide_generator (coll_ops[ci], algo);
-      if (!gen)
-        {
-          snprintf (c->err, c->errsize, "%s on %d ranks, %" PRId64 " bytes: "
-                    "no generator for Open MPI's algorithm '%s' (choose one "
-                    "with --coll)", coll_ops[ci], (int) P, bytes,
-                    algo ? algo : "?");
-          return -1;
-        }
+      gen = coll_decide_fixed_run (coll_ops[ci], algo);
+    }
+  /* what Open MPI runs for a reduction of too few elements */
+  gen = coll_decide_fallback (coll_ops[ci], gen, P, I->count);
+  gen = coll_decide_generator (coll_ops[ci], gen);
+  if (!gen)
+    {
+      snprintf (c->err, c->errsize, "%s on %d ranks, %" PRId64 " bytes: "
+                "no generator for Open MPI's algorithm '%s' (choose one "
+                "with --coll)", coll_ops[ci], (int) P, bytes,
+                algo ? algo : "?");
+      return -1;
     }
   note_used (c, ci, algo, gen);
   char name[128];
@@ -684,8 +688,8 @@ conv_instance (struct rconv *x, const struct trace_record *r, uint64_t k,
       ck->inst[kth] = (int64_t) c->ninst;
       *ip = I = &c->inst[c->ninst++];
       *I = (struct instance) { lc->number, kth, r->call, r->root,
-                               r->bytes < 0 ? 0 : r->bytes, x->rank, lc->n,
-                               NULL, NULL };
+                               r->bytes < 0 ? 0 : r->bytes, r->aux,
+                               x->rank, lc->n, NULL, NULL };
       I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
       I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
       if (expand (c, I, lc->members, lc->n) != 0)

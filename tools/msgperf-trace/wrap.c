@@ -490,18 +490,28 @@ MPI_Waitany (int count, MPI_Request reqs[], int *index, MPI_Status *status)
 }
 
 /* ---------------------------------------------------------------- collectives */
+/* A collective; COUNT (aux) is a reduction's element count, which Open
+   MPI's algorithms compare with the communicator size, -1 else.  */
 static int
-coll (enum trace_call call, double t0, int rc, MPI_Comm comm, int root,
-      int64_t bytes)
+coll_count (enum trace_call call, double t0, int rc, MPI_Comm comm,
+            int root, int64_t bytes, int count)
 {
   struct trace_record *r = rec (call, t0, now (), comm);
   if (r)
     {
       r->root = root;
       r->bytes = bytes;
+      r->aux = count;
       tracebuf_commit ();
     }
   return rc;
+}
+
+static int
+coll (enum trace_call call, double t0, int rc, MPI_Comm comm, int root,
+      int64_t bytes)
+{
+  return coll_count (call, t0, rc, comm, root, bytes, -1);
 }
 
 int
@@ -532,7 +542,8 @@ MPI_Reduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     return PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
   double t0 = now ();
   int rc = PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
-  return coll (TRACE_REDUCE, t0, rc, comm, root, nbytes (count, type));
+  return coll_count (TRACE_REDUCE, t0, rc, comm, root, nbytes (count, type),
+                     count);
 }
 
 int
@@ -543,7 +554,8 @@ MPI_Allreduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     return PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
   double t0 = now ();
   int rc = PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
-  return coll (TRACE_ALLREDUCE, t0, rc, comm, -1, nbytes (count, type));
+  return coll_count (TRACE_ALLREDUCE, t0, rc, comm, -1,
+                     nbytes (count, type), count);
 }
 
 /* The bytes one rank contributes: the send side, or the receive side's
