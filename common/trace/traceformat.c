@@ -219,6 +219,8 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_SCATTER] = "scatter", [TRACE_COMM_SPLIT] = "comm_split",
   [TRACE_COMM_DUP] = "comm_dup", [TRACE_CART_CREATE] = "cart_create",
   [TRACE_MEMBER] = "member", [TRACE_ABORT] = "abort",
+  [TRACE_COMM_CREATE] = "comm_create", [TRACE_WAITSOME] = "waitsome",
+  [TRACE_TESTANY] = "testany", [TRACE_TESTSOME] = "testsome",
 };
 
 const char *

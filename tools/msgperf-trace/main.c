@@ -439,14 +439,17 @@ static struct poptOption profile_options[] = {
 
 /* Is record K the second or later record of one call (a member row after
    its communicator's creation, the receive half of a Sendrecv, the next
-   request of one Waitall or Testall)?  */
+   request of one Waitall, Testall, Waitsome, Testsome or unsuccessful
+   Testany)?  */
 static int
 continues_call (const struct trace_record *r, const struct trace_record *prev)
 {
   if (r->call == TRACE_MEMBER || r->call == TRACE_SENDRECV_RECV)
     return 1;
   return prev && r->call == prev->call
-         && (r->call == TRACE_WAITALL || r->call == TRACE_TESTALL)
+         && (r->call == TRACE_WAITALL || r->call == TRACE_TESTALL
+             || r->call == TRACE_WAITSOME || r->call == TRACE_TESTSOME
+             || r->call == TRACE_TESTANY)
          && r->t_start == prev->t_start && r->t_end == prev->t_end;
 }
 

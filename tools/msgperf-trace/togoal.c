@@ -791,10 +791,12 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
                                  0 });
       return 0;
     case TRACE_WAIT: case TRACE_WAITALL: case TRACE_WAITANY:
-    case TRACE_TEST: case TRACE_TESTALL:
+    case TRACE_WAITSOME: case TRACE_TEST: case TRACE_TESTALL:
+    case TRACE_TESTANY: case TRACE_TESTSOME:
       conv_wait (x, r);
       return 0;
     case TRACE_COMM_SPLIT: case TRACE_COMM_DUP: case TRACE_CART_CREATE:
+    case TRACE_COMM_CREATE:
       if (r->aux >= 0)
         {
           struct localcomm *nc = local_get (&x->L, r->aux);

@@ -42,7 +42,8 @@ comm_id (MPI_Comm comm)
   if (comm == MPI_COMM_NULL)
     return -1;
   int32_t id = tracebuf_comm_id ((uintptr_t) comm);
-  /* Made by a call the library does not trace (MPI_Comm_create ...): an
+  /* Made by a call the library does not trace (MPI_Comm_create_group,
+     MPI_Intercomm_create ...): an
      id at its first use, without member records.  */
   return id >= 0 ? id : tracebuf_comm_add ((uintptr_t) comm);
 }
@@ -489,6 +490,118 @@ MPI_Waitany (int count, MPI_Request reqs[], int *index, MPI_Status *status)
   return rc;
 }
 
+/* Testany: the completed request, or, when none was, one unsuccessful
+   record per request it looked at.  */
+int
+MPI_Testany (int count, MPI_Request reqs[], int *index, int *flag,
+             MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Testany (count, reqs, index, flag, status);
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Testany (count, reqs, index, flag, st);
+  double t1 = now ();
+  int any = 0;
+  if (keys && *flag && *index != MPI_UNDEFINED && *index >= 0
+      && *index < count)
+    {
+      completion (TRACE_TESTANY, t0, t1, keys[*index], st, 1, *index);
+      any = 1;
+    }
+  else if (keys && !*flag)
+    for (int i = 0; i < count; i++)
+      if (keys[i])
+        {
+          completion (TRACE_TESTANY, t0, t1, keys[i], NULL, 0, i);
+          any = 1;
+        }
+  if (!any)
+    {
+      struct trace_record *r = rec (TRACE_TESTANY, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  return rc;
+}
+
+/* Waitsome and Testsome: one record per completed request, or, for a
+   Testsome that completed none, one unsuccessful record per request it
+   looked at.  */
+static int
+some (enum trace_call call, int count, MPI_Request reqs[], int *outcount,
+      int indices[], MPI_Status statuses[])
+{
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own_small[16], *own = NULL;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE)
+    {
+      own = count <= 16 ? own_small
+            : malloc ((size_t) (count > 0 ? count : 1) * sizeof *own);
+      st = own ? own : MPI_STATUSES_IGNORE;
+    }
+  double t0 = now ();
+  int rc = call == TRACE_WAITSOME
+           ? PMPI_Waitsome (count, reqs, outcount, indices, st)
+           : PMPI_Testsome (count, reqs, outcount, indices, st);
+  double t1 = now ();
+  int any = 0;
+  if (keys && *outcount != MPI_UNDEFINED && *outcount > 0)
+    for (int j = 0; j < *outcount; j++)
+      {
+        int i = indices[j];
+        if (i >= 0 && i < count && keys[i])
+          {
+            completion (call, t0, t1, keys[i],
+                        st == MPI_STATUSES_IGNORE ? NULL : &st[j], 1, i);
+            any = 1;
+          }
+      }
+  else if (keys && *outcount == 0)
+    for (int i = 0; i < count; i++)
+      if (keys[i])
+        {
+          completion (call, t0, t1, keys[i], NULL, 0, i);
+          any = 1;
+        }
+  if (!any)
+    {
+      struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  if (own != own_small)
+    free (own);
+  return rc;
+}
+
+int
+MPI_Waitsome (int count, MPI_Request reqs[], int *outcount, int indices[],
+              MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Waitsome (count, reqs, outcount, indices, statuses);
+  return some (TRACE_WAITSOME, count, reqs, outcount, indices, statuses);
+}
+
+int
+MPI_Testsome (int count, MPI_Request reqs[], int *outcount, int indices[],
+              MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Testsome (count, reqs, outcount, indices, statuses);
+  return some (TRACE_TESTSOME, count, reqs, outcount, indices, statuses);
+}
+
 /* ---------------------------------------------------------------- collectives */
 /* A collective; COUNT (aux) is a reduction's element count, which Open
    MPI's algorithms compare with the communicator size, -1 else.  */
@@ -682,6 +795,16 @@ MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
   double t0 = now ();
   int rc = PMPI_Comm_split (comm, color, key, newcomm);
   return created (TRACE_COMM_SPLIT, t0, rc, comm, *newcomm);
+}
+
+int
+MPI_Comm_create (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+  if (!tracebuf_on)
+    return PMPI_Comm_create (comm, group, newcomm);
+  double t0 = now ();
+  int rc = PMPI_Comm_create (comm, group, newcomm);
+  return created (TRACE_COMM_CREATE, t0, rc, comm, *newcomm);
 }
 
 int
