@@ -221,6 +221,8 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_MEMBER] = "member", [TRACE_ABORT] = "abort",
   [TRACE_COMM_CREATE] = "comm_create", [TRACE_WAITSOME] = "waitsome",
   [TRACE_TESTANY] = "testany", [TRACE_TESTSOME] = "testsome",
+  [TRACE_SEND_INIT] = "send_init", [TRACE_RECV_INIT] = "recv_init",
+  [TRACE_START_SEND] = "start_send", [TRACE_START_RECV] = "start_recv",
 };
 
 const char *

@@ -27,7 +27,8 @@
  *     t_end    8  8  MPI_Wtime when it returned
  *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
  *                    or -1 for a call that moves no data
- *     request 24  8  request id (1, 2 ... per rank), or -1
+ *     request 24  8  request id (1, 2 ... per rank; a persistent
+ *                    request gets a new one at each start), or -1
  *     seq     32  4  0, 1, 2 ... in call order on the rank
  *     call    36  2  enum trace_call
  *     flags   38  2  TRACE_R_* (completed, any source, any tag)
@@ -72,6 +73,7 @@ enum trace_call
   TRACE_ABORT,
   /* added after version 1's first calls, so that their numbers stay */
   TRACE_COMM_CREATE, TRACE_WAITSOME, TRACE_TESTANY, TRACE_TESTSOME,
+  TRACE_SEND_INIT, TRACE_RECV_INIT, TRACE_START_SEND, TRACE_START_RECV,
   TRACE_NCALLS
 };
 

@@ -131,7 +131,7 @@ communicators (int rank, int size)
 }
 
 /* Mode "more" (2 ranks): MPI_Comm_create, Waitsome, Testany and
-   Testsome, each outcome made certain by the order of the messages
+   Testsome, persistent requests, each outcome made certain by the order of the messages
    (MPI's non-overtaking: a message received means the earlier ones of
    its sender have arrived; a rank blocked in a receive sends nothing).  */
 static void
@@ -193,6 +193,34 @@ more (int rank)
       if (n != 1)
         MPI_Wait (&r[0], MPI_STATUS_IGNORE);
     }
+  /* persistent requests, each started twice: rank 0 with Startall and
+     Waitall, rank 1 with Start and Wait */
+  MPI_Request p[2];
+  int pb[8] = { 0 };
+  if (rank == 0)
+    {
+      MPI_Send_init (pb, 4, MPI_INT, 1, 31, MPI_COMM_WORLD, &p[0]);
+      MPI_Recv_init (pb + 4, 2, MPI_INT, 1, 32, MPI_COMM_WORLD, &p[1]);
+      for (int i = 0; i < 2; i++)
+        {
+          MPI_Startall (2, p);
+          MPI_Waitall (2, p, MPI_STATUSES_IGNORE);
+        }
+    }
+  else
+    {
+      MPI_Recv_init (pb, 4, MPI_INT, 0, 31, MPI_COMM_WORLD, &p[0]);
+      MPI_Send_init (pb + 4, 2, MPI_INT, 0, 32, MPI_COMM_WORLD, &p[1]);
+      for (int i = 0; i < 2; i++)
+        {
+          MPI_Start (&p[0]);
+          MPI_Start (&p[1]);
+          MPI_Wait (&p[0], MPI_STATUS_IGNORE);
+          MPI_Wait (&p[1], MPI_STATUS_IGNORE);
+        }
+    }
+  MPI_Request_free (&p[0]);
+  MPI_Request_free (&p[1]);
   MPI_Comm_free (&c);
   MPI_Group_free (&g);
   MPI_Group_free (&wg);

@@ -570,6 +570,7 @@ conv_comm (struct rconv *x, const struct trace_record *r, uint64_t k,
   if (!(r->call == TRACE_SEND || r->call == TRACE_SSEND
         || r->call == TRACE_ISEND || r->call == TRACE_ISSEND
         || r->call == TRACE_RECV || r->call == TRACE_IRECV
+        || r->call == TRACE_START_SEND || r->call == TRACE_START_RECV
         || r->call == TRACE_SENDRECV || r->call == TRACE_SENDRECV_RECV
         || is_coll (r->call)))
     return 0;
@@ -591,8 +592,10 @@ conv_p2p (struct rconv *x, const struct trace_record *r, uint64_t k,
           struct op o)
 {
   int nb = r->call == TRACE_ISEND || r->call == TRACE_ISSEND
-           || r->call == TRACE_IRECV;
-  if (r->call == TRACE_RECV || r->call == TRACE_IRECV)
+           || r->call == TRACE_IRECV || r->call == TRACE_START_SEND
+           || r->call == TRACE_START_RECV;
+  if (r->call == TRACE_RECV || r->call == TRACE_IRECV
+      || r->call == TRACE_START_RECV)
     o.kind = OP_RECV;
   if (o.peer < 0 && o.kind == OP_SEND)
     return fail (x->c, x->rank, k, "%s without a destination",
@@ -779,6 +782,7 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
     case TRACE_SEND: case TRACE_SSEND:
     case TRACE_RECV:
     case TRACE_ISEND: case TRACE_ISSEND: case TRACE_IRECV:
+    case TRACE_START_SEND: case TRACE_START_RECV:
       return conv_p2p (x, r, k, o);
     case TRACE_SENDRECV:
       depset_copy (&x->sr_entry, &x->state);

@@ -331,6 +331,173 @@ MPI_Sendrecv (const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return rc;
 }
 
+/* ---------------------------------------------------------------- persistent
+   MPI_Send_init, MPI_Ssend_init and MPI_Recv_init are recorded with what
+   they set up (no request id: nothing is posted yet); each MPI_Start of
+   the request is a start_send or start_recv record with those values and
+   a new request id, which its wait or test completes like an Isend's or
+   Irecv's.  */
+struct persistent
+{
+  uintptr_t key;
+  struct tracebuf_req p;
+};
+
+static struct persistent *pers;
+static size_t npers, cappers;
+
+static struct persistent *
+pers_find (uintptr_t key)
+{
+  for (size_t i = 0; i < npers; i++)
+    if (pers[i].key == key)
+      return &pers[i];
+  return NULL;
+}
+
+static int
+init_like (enum trace_call call, double t0, int rc, int count,
+           MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+           MPI_Request *req)
+{
+  double t1 = now ();
+  struct tracebuf_req p;
+  memset (&p, 0, sizeof p);
+  p.bytes = nbytes (count, type);
+  p.comm = comm_id (comm);
+  p.peer = peer == MPI_ANY_SOURCE ? -1 : peer;
+  p.tag = tag == MPI_ANY_TAG ? -1 : tag;
+  p.call = (uint16_t) (call == TRACE_RECV_INIT ? TRACE_START_RECV
+                                               : TRACE_START_SEND);
+  p.flags = call == TRACE_RECV_INIT ? wild (peer, tag) : 0;
+  if (rc == MPI_SUCCESS && *req != MPI_REQUEST_NULL)
+    {
+      struct persistent *e = pers_find ((uintptr_t) *req);
+      if (!e && npers == cappers)
+        {
+          size_t n = cappers ? 2 * cappers : 16;
+          struct persistent *q = realloc (pers, n * sizeof *q);
+          if (q)
+            {
+              pers = q;
+              cappers = n;
+            }
+        }
+      if (!e && npers < cappers)
+        e = &pers[npers++];
+      if (e)
+        *e = (struct persistent) { (uintptr_t) *req, p };
+    }
+  struct trace_record *r = rec (call, t0, t1, comm);
+  if (r)
+    {
+      r->peer = p.peer;
+      r->tag = p.tag;
+      r->bytes = p.bytes;
+      r->flags = (uint16_t) (TRACE_R_DONE | p.flags);
+      tracebuf_commit ();
+    }
+  return rc;
+}
+
+int
+MPI_Send_init (const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Send_init (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Send_init (buf, count, type, dest, tag, comm, req);
+  return init_like (TRACE_SEND_INIT, t0, rc, count, type, dest, tag, comm,
+                    req);
+}
+
+int
+MPI_Ssend_init (const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Ssend_init (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Ssend_init (buf, count, type, dest, tag, comm, req);
+  return init_like (TRACE_SEND_INIT, t0, rc, count, type, dest, tag, comm,
+                    req);
+}
+
+int
+MPI_Recv_init (void *buf, int count, MPI_Datatype type, int source, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Recv_init (buf, count, type, source, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Recv_init (buf, count, type, source, tag, comm, req);
+  return init_like (TRACE_RECV_INIT, t0, rc, count, type, source, tag, comm,
+                    req);
+}
+
+/* One started persistent request: a new id, and its record.  */
+static void
+started (double t0, double t1, MPI_Request req)
+{
+  struct persistent *e = pers_find ((uintptr_t) req);
+  if (!e)
+    return;            /* not made by a traced call */
+  struct tracebuf_req p = e->p;
+  int64_t id = tracebuf_request_new ((uintptr_t) req, &p);
+  struct trace_record *r = tracebuf_next ();
+  if (!r)
+    return;
+  r->call = p.call;
+  r->t_start = t0;
+  r->t_end = t1;
+  r->comm = p.comm;
+  r->peer = p.peer;
+  r->tag = p.tag;
+  r->bytes = p.bytes;
+  r->request = id;
+  r->flags = p.flags;
+  tracebuf_commit ();
+}
+
+int
+MPI_Start (MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Start (req);
+  double t0 = now ();
+  int rc = PMPI_Start (req);
+  if (rc == MPI_SUCCESS)
+    started (t0, now (), *req);
+  return rc;
+}
+
+int
+MPI_Startall (int count, MPI_Request reqs[])
+{
+  if (!tracebuf_on)
+    return PMPI_Startall (count, reqs);
+  double t0 = now ();
+  int rc = PMPI_Startall (count, reqs);
+  double t1 = now ();
+  for (int i = 0; rc == MPI_SUCCESS && i < count; i++)
+    started (t0, t1, reqs[i]);
+  return rc;
+}
+
+/* A freed persistent request's handle may come back for another.  */
+int
+MPI_Request_free (MPI_Request *req)
+{
+  if (tracebuf_on && *req != MPI_REQUEST_NULL)
+    {
+      struct persistent *e = pers_find ((uintptr_t) *req);
+      if (e)
+        *e = pers[--npers];
+    }
+  return PMPI_Request_free (req);
+}
+
 /* ---------------------------------------------------------------- waits
    One record per request a call completes (or, for an unsuccessful test,
    per request it looked at), with what the request posted; a receive's
@@ -357,7 +524,7 @@ completion (enum trace_call call, double t0, double t1, uintptr_t key,
   r->bytes = p.bytes;
   r->aux = index;
   r->flags = (uint16_t) (p.flags | (done ? TRACE_R_DONE : 0));
-  if (done && st && p.call == TRACE_IRECV)
+  if (done && st && (p.call == TRACE_IRECV || p.call == TRACE_START_RECV))
     {
       r->peer = st->MPI_SOURCE;
       r->tag = st->MPI_TAG;
