@@ -759,8 +759,12 @@ release (struct sim *s, int32_t v, int kind, double t)
       if (t >= s->ns[w].ready)
         {
           s->ns[w].ready = t;
+          /* Started by V's start (irequires): on the critical path it
+             follows what started V, not V, whose interval can later
+             span a message handled after W began (match_pair), which
+             would make the path go back in time and loop.  */
           if (s->rpred)
-            s->rpred[w] = v;
+            s->rpred[w] = kind == DAG_IREQUIRES ? s->cp_pred[v] : v;
         }
       if ((--s->ns[w].link & NS_NONE) == 0)
         {

@@ -9,4 +9,11 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
 	common/dag/dag_gen.c common/dag/dag_gen.h \
 	common/dag/dag_coll.c common/dag/dag_coll.h \
+	common/dag/coll_decide.c common/dag/coll_decide.h \
 	common/dag/diamond.c common/dag/diamond.h
+
+## Open MPI 4.1's default collective algorithms (coll_decide.c).
+check_PROGRAMS += testsuite/unit/test-coll-decide
+testsuite_unit_test_coll_decide_SOURCES = testsuite/unit/test-coll-decide.c \
+	testsuite/unit/unit.h
+testsuite_unit_test_coll_decide_LDADD = $(MSGPERF_LIBS)

@@ -219,6 +219,10 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_SCATTER] = "scatter", [TRACE_COMM_SPLIT] = "comm_split",
   [TRACE_COMM_DUP] = "comm_dup", [TRACE_CART_CREATE] = "cart_create",
   [TRACE_MEMBER] = "member", [TRACE_ABORT] = "abort",
+  [TRACE_COMM_CREATE] = "comm_create", [TRACE_WAITSOME] = "waitsome",
+  [TRACE_TESTANY] = "testany", [TRACE_TESTSOME] = "testsome",
+  [TRACE_SEND_INIT] = "send_init", [TRACE_RECV_INIT] = "recv_init",
+  [TRACE_START_SEND] = "start_send", [TRACE_START_RECV] = "start_recv",
 };
 
 const char *

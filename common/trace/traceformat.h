@@ -27,7 +27,8 @@
  *     t_end    8  8  MPI_Wtime when it returned
  *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
  *                    or -1 for a call that moves no data
- *     request 24  8  request id (1, 2 ... per rank), or -1
+ *     request 24  8  request id (1, 2 ... per rank; a persistent
+ *                    request gets a new one at each start), or -1
  *     seq     32  4  0, 1, 2 ... in call order on the rank
  *     call    36  2  enum trace_call
  *     flags   38  2  TRACE_R_* (completed, any source, any tag)
@@ -40,7 +41,8 @@
  *                    member's rank in the new communicator; else -1
  *     aux     56  4  new communicator id of a creation call (-1 for
  *                    MPI_COMM_NULL), index of the request in the array
- *                    of MPI_Waitall/any and MPI_Testall, else -1
+ *                    of MPI_Waitall/any and MPI_Testall, the element
+ *                    count of MPI_Reduce and MPI_Allreduce, else -1
  *     spare   60  4  zero
  *
  * A communicator creation record is followed by one TRACE_MEMBER record
@@ -69,6 +71,9 @@ enum trace_call
   TRACE_ALLGATHER, TRACE_ALLTOALL, TRACE_GATHER, TRACE_SCATTER,
   TRACE_COMM_SPLIT, TRACE_COMM_DUP, TRACE_CART_CREATE, TRACE_MEMBER,
   TRACE_ABORT,
+  /* added after version 1's first calls, so that their numbers stay */
+  TRACE_COMM_CREATE, TRACE_WAITSOME, TRACE_TESTANY, TRACE_TESTSOME,
+  TRACE_SEND_INIT, TRACE_RECV_INIT, TRACE_START_SEND, TRACE_START_RECV,
   TRACE_NCALLS
 };
 

@@ -130,6 +130,102 @@ communicators (int rank, int size)
   MPI_Comm_free (&ring);
 }
 
+/* Mode "more" (2 ranks): MPI_Comm_create, Waitsome, Testany and
+   Testsome, persistent requests, each outcome made certain by the order of the messages
+   (MPI's non-overtaking: a message received means the earlier ones of
+   its sender have arrived; a rank blocked in a receive sends nothing).  */
+static void
+more (int rank)
+{
+  MPI_Group wg, g;
+  MPI_Comm c;
+  int order[2] = { 1, 0 }, v = rank, s, buf[8] = { 0 }, idx, flag, n;
+  int ids[2];
+  MPI_Request r[2];
+  MPI_Comm_group (MPI_COMM_WORLD, &wg);
+  MPI_Group_incl (wg, 2, order, &g);
+  MPI_Comm_create (MPI_COMM_WORLD, g, &c);
+  MPI_Allreduce (&v, &s, 1, MPI_INT, MPI_SUM, c);
+  if (rank == 1)
+    {
+      MPI_Send (buf, 1, MPI_INT, 0, 21, MPI_COMM_WORLD);
+      MPI_Send (buf, 2, MPI_INT, 0, 22, MPI_COMM_WORLD);
+      MPI_Send (buf, 0, MPI_INT, 0, 20, MPI_COMM_WORLD);
+      MPI_Recv (buf, 0, MPI_INT, 0, 24, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send (buf, 1, MPI_INT, 0, 23, MPI_COMM_WORLD);
+      MPI_Send (buf, 0, MPI_INT, 0, 25, MPI_COMM_WORLD);
+      MPI_Recv (buf, 0, MPI_INT, 0, 27, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send (buf, 3, MPI_INT, 0, 26, MPI_COMM_WORLD);
+      MPI_Send (buf, 0, MPI_INT, 0, 28, MPI_COMM_WORLD);
+    }
+  else
+    {
+      /* 21 and 22 are here once 20 is: both complete at once */
+      MPI_Recv (buf, 0, MPI_INT, 1, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Irecv (buf, 1, MPI_INT, 1, 21, MPI_COMM_WORLD, &r[0]);
+      MPI_Irecv (buf + 2, 2, MPI_INT, 1, 22, MPI_COMM_WORLD, &r[1]);
+      n = 0;
+      while (n < 2)
+        {
+          int k;
+          MPI_Waitsome (2, r, &k, ids, MPI_STATUSES_IGNORE);
+          n += k;
+        }
+      /* 23 is sent only after 24: the first Testany fails, the second,
+         after 25, succeeds */
+      MPI_Irecv (buf, 1, MPI_INT, 1, 23, MPI_COMM_WORLD, &r[0]);
+      MPI_Testany (1, r, &idx, &flag, MPI_STATUS_IGNORE);
+      if (flag)
+        fail ("testany succeeded before the message was sent");
+      MPI_Send (buf, 0, MPI_INT, 1, 24, MPI_COMM_WORLD);
+      MPI_Recv (buf, 0, MPI_INT, 1, 25, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Testany (1, r, &idx, &flag, MPI_STATUS_IGNORE);
+      if (!flag)
+        MPI_Wait (&r[0], MPI_STATUS_IGNORE);
+      /* the same with Testsome */
+      MPI_Irecv (buf, 4, MPI_INT, MPI_ANY_SOURCE, 26, MPI_COMM_WORLD, &r[0]);
+      MPI_Testsome (1, r, &n, ids, MPI_STATUSES_IGNORE);
+      if (n != 0)
+        fail ("testsome succeeded before the message was sent");
+      MPI_Send (buf, 0, MPI_INT, 1, 27, MPI_COMM_WORLD);
+      MPI_Recv (buf, 0, MPI_INT, 1, 28, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Testsome (1, r, &n, ids, MPI_STATUSES_IGNORE);
+      if (n != 1)
+        MPI_Wait (&r[0], MPI_STATUS_IGNORE);
+    }
+  /* persistent requests, each started twice: rank 0 with Startall and
+     Waitall, rank 1 with Start and Wait */
+  MPI_Request p[2];
+  int pb[8] = { 0 };
+  if (rank == 0)
+    {
+      MPI_Send_init (pb, 4, MPI_INT, 1, 31, MPI_COMM_WORLD, &p[0]);
+      MPI_Recv_init (pb + 4, 2, MPI_INT, 1, 32, MPI_COMM_WORLD, &p[1]);
+      for (int i = 0; i < 2; i++)
+        {
+          MPI_Startall (2, p);
+          MPI_Waitall (2, p, MPI_STATUSES_IGNORE);
+        }
+    }
+  else
+    {
+      MPI_Recv_init (pb, 4, MPI_INT, 0, 31, MPI_COMM_WORLD, &p[0]);
+      MPI_Send_init (pb + 4, 2, MPI_INT, 0, 32, MPI_COMM_WORLD, &p[1]);
+      for (int i = 0; i < 2; i++)
+        {
+          MPI_Start (&p[0]);
+          MPI_Start (&p[1]);
+          MPI_Wait (&p[0], MPI_STATUS_IGNORE);
+          MPI_Wait (&p[1], MPI_STATUS_IGNORE);
+        }
+    }
+  MPI_Request_free (&p[0]);
+  MPI_Request_free (&p[1]);
+  MPI_Comm_free (&c);
+  MPI_Group_free (&g);
+  MPI_Group_free (&wg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -146,6 +242,8 @@ main (int argc, char **argv)
       collectives (rank, size);
       communicators (rank, size);
     }
+  else if (strcmp (mode, "more") == 0)
+    more (rank);
   else if (strcmp (mode, "abort") == 0 || strcmp (mode, "term") == 0)
     {
       int x = 0;
@@ -164,7 +262,7 @@ main (int argc, char **argv)
                 MPI_STATUS_IGNORE);
     }
   else
-    fail ("unknown mode (calls, abort, term)");
+    fail ("unknown mode (calls, more, abort, term)");
   MPI_Finalize ();
   return 0;
 }

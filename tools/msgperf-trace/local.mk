@@ -28,7 +28,8 @@ tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
 ## built, and reads traces, in every configuration.
 bin_PROGRAMS += tools/msgperf-trace/msgperf-trace
 tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c \
-	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h
+	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h \
+	tools/msgperf-trace/attribute.c tools/msgperf-trace/attribute.h
 tools_msgperf_trace_msgperf_trace_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DTRACE_LIBDIR='"$(libdir)"'
 tools_msgperf_trace_msgperf_trace_LDADD = common/trace/libtraceformat.a \

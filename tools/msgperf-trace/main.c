@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "err.h"
 #include "num.h"
 #include "readfile.h"
+#include "attribute.h"
 #include "togoal.h"
 #include "traceformat.h"
 #include "tsv.h"
@@ -94,7 +96,11 @@ run_help (FILE *fp)
            "  dump DIR       print the traces of DIR as a msgperf stream "
            "('msgperf-trace dump --help')\n"
            "  goal DIR       write the traces of DIR as a GOAL schedule "
-           "('msgperf-trace goal --help')\n");
+           "('msgperf-trace goal --help')\n"
+           "  profile DIR    time in each MPI call kind and in compute, "
+           "per rank\n"
+           "  attribute MAP  name dag-predict --gantt/--critical-path rows "
+           "by source call\n");
 }
 
 static int
@@ -424,11 +430,128 @@ dump (int argc, const char **argv)
   return 0;
 }
 
+/* ------------------------------------------------------------- profile */
+
+static struct poptOption profile_options[] = {
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+/* Is record K the second or later record of one call (a member row after
+   its communicator's creation, the receive half of a Sendrecv, the next
+   request of one Waitall, Testall, Waitsome, Testsome or unsuccessful
+   Testany)?  */
+static int
+continues_call (const struct trace_record *r, const struct trace_record *prev)
+{
+  if (r->call == TRACE_MEMBER || r->call == TRACE_SENDRECV_RECV)
+    return 1;
+  return prev && r->call == prev->call
+         && (r->call == TRACE_WAITALL || r->call == TRACE_TESTALL
+             || r->call == TRACE_WAITSOME || r->call == TRACE_TESTSOME
+             || r->call == TRACE_TESTANY)
+         && r->t_start == prev->t_start && r->t_end == prev->t_end;
+}
+
+struct callsum
+{
+  unsigned call;      /* TRACE_NCALLS: compute */
+  int64_t count;
+  double us;
+};
+
+/* The measured breakdown of one rank: time outside MPI (compute), then
+   each call kind in the order of its first call.  */
+static void
+profile_rank (tsv_writer *w, const struct rank_trace *t)
+{
+  const struct trace_header *h = &t->h;
+  double tick = h->wtick > 0 ? h->wtick * 1e6 : 0;
+  struct callsum *s = xcalloc (1, sizeof *s);
+  size_t ns = 1;
+  s[0].call = UINT_MAX;
+  struct trace_record prev = { 0 };
+  double prev_end = 0;
+  for (uint64_t k = 0; k < h->nrecords; k++)
+    {
+      struct trace_record r;
+      size_t off;
+      trace_decode_record (t->data, k, &r, &off);
+      double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
+      if (!continues_call (&r, k ? &prev : NULL))
+        {
+          if (k > 0)
+            {
+              s[0].count++;
+              s[0].us += ts > prev_end ? ts - prev_end : 0;
+            }
+          size_t i = 1;
+          while (i < ns && s[i].call != r.call)
+            i++;
+          if (i == ns)
+            {
+              s = xrealloc (s, ++ns * sizeof *s);
+              s[i] = (struct callsum) { r.call, 0, 0 };
+            }
+          s[i].count++;
+          s[i].us += te > ts ? te - ts : 0;
+        }
+      if (k == 0 || te > prev_end)
+        prev_end = te;
+      prev = r;
+    }
+  for (size_t i = 0; i < ns; i++)
+    {
+      tsv_put_int (w, h->rank);
+      tsv_put_str (w, i ? trace_call_name (s[i].call) : "compute");
+      tsv_put_int (w, s[i].count);
+      put_time (w, s[i].us, tick);
+      tsv_end_row (w);
+    }
+  free (s);
+}
+
+static int
+profile (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, profile_options, "DIR", NULL);
+  const char **args = poptGetArgs (con);
+  if (!args || !args[0])
+    die_usage ("profile: missing DIR (the --dir of the traced run)");
+  if (args[1])
+    die_usage ("profile: one DIR only, got also '%s'", args[1]);
+  const char *dir = args[0];
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  tsv_writer *w = tsv_writer_open (NULL);
+  tsv_write_tool_meta (w, "profile");
+  tsv_meta (w, "nprocs", "%d", (int) size);
+  tsv_meta (w, "trace_dir", "%s", dir);
+  int complete = dump_completeness (w, dir, t, nt, size);
+  tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  tsv_meta_time_unit (w, "us");
+  static const char *const cols[] = { "rank", "call", "count", "time" };
+  tsv_write_header (w, 4, cols);
+  for (size_t i = 0; i < nt; i++)
+    profile_rank (w, &t[i]);
+  tsv_writer_close (w);
+  for (size_t i = 0; i < nt; i++)
+    {
+      free (t[i].path);
+      free (t[i].data);
+    }
+  free (t);
+  poptFreeContext (con);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- goal */
 
 static const char *opt_algo[TOGOAL_NCOLL];
 static char *opt_coll_arg[TOGOAL_NCOLL];  /* popt's copies, freed at the end */
 static int opt_partial;
+static char *opt_scale_compute, *opt_map;
 
 enum { OPT_COLL = 1 };
 
@@ -439,6 +562,12 @@ static struct poptOption goal_options[] = {
   { "partial", '\0', POPT_ARG_NONE, &opt_partial, 0,
     "convert an incomplete trace (a rank that aborted, or a missing rank) "
     "up to each rank's last recorded call", NULL },
+  { "scale-compute", '\0', POPT_ARG_STRING, &opt_scale_compute, 0,
+    "multiply every compute time by F (what-if: a CPU F times as slow; "
+    "default 1)", "F" },
+  { "map", '\0', POPT_ARG_STRING, &opt_map, 0,
+    "write each operation's source call to FILE (rank task op seq call), "
+    "for msgperf-trace attribute", "FILE" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
@@ -484,6 +613,22 @@ goal_option (int val, poptContext con)
   opt_algo[op] = eq + 1;
 }
 
+/* One row of --map: the operation LABEL of RANK comes from record SEQ,
+   call CALL.  */
+static void
+map_row (void *ctx, int32_t rank, const char *label, uint64_t seq,
+         const char *call)
+{
+  tsv_writer *w = ctx;
+  tsv_put_int (w, rank);
+  tsv_put_str (w, label);
+  tsv_put_str (w, label[0] == 'c' ? "calc" : label[0] == 's' ? "send"
+                  : "recv");
+  tsv_put_int (w, (int64_t) seq);
+  tsv_put_str (w, call);
+  tsv_end_row (w);
+}
+
 static int
 goal (int argc, const char **argv)
 {
@@ -494,6 +639,11 @@ goal (int argc, const char **argv)
   if (args[1])
     die_usage ("goal: one DIR only, got also '%s'", args[1]);
   const char *dir = args[0];
+  double scale = 1;
+  if (opt_scale_compute)
+    scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
+  if (opt_map && !*opt_map)
+    die_usage ("--map: empty file name");
   size_t nt;
   int32_t size;
   struct rank_trace *t = load_traces (dir, &nt, &size);
@@ -533,8 +683,25 @@ goal (int argc, const char **argv)
       incomplete = 1;
     }
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
-  struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut };
+  struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
+                             scale, NULL, NULL, NULL, 0 };
+  char used[1024];
+  in.used = used;
+  in.usedsize = sizeof used;
   memcpy (in.algo, opt_algo, sizeof in.algo);
+  tsv_writer *mw = NULL;
+  if (opt_map)
+    {
+      mw = tsv_writer_open (opt_map);
+      tsv_write_tool_meta (mw, "goal");
+      tsv_meta (mw, "nprocs", "%d", (int) size);
+      tsv_meta (mw, "trace_dir", "%s", dir);
+      static const char *const mcols[] = { "rank", "task", "op", "seq",
+                                           "call" };
+      tsv_write_header (mw, 5, mcols);
+      in.map = map_row;
+      in.map_ctx = mw;
+    }
   /* into memory first: nothing is written when the conversion fails */
   char *text = NULL;
   size_t len = 0;
@@ -554,13 +721,13 @@ goal (int argc, const char **argv)
   free (cut);
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
-  printf ("// collectives:");
-  for (int i = 0; i < TOGOAL_NCOLL; i++)
-    printf (" %s=%s", togoal_coll_op (i),
-            opt_algo[i] ? opt_algo[i] : togoal_coll_default (i));
-  printf ("\n");
+  printf ("// collectives: %s\n", *used ? used : "none");
+  if (opt_scale_compute)
+    printf ("// compute times multiplied by %s\n", opt_scale_compute);
   fwrite (text, 1, len, stdout);
   free (text);
+  if (mw)
+    tsv_writer_close (mw);
   for (size_t i = 0; i < nt; i++)
     {
       free (recs[i]);
@@ -585,6 +752,18 @@ main (int argc, char **argv)
       cli.subcommand = "goal";
       argv[1] = (char *) "msgperf-trace goal";
       return goal (argc - 1, (const char **) argv + 1);
+    }
+  if (argc >= 2 && strcmp (argv[1], "profile") == 0)
+    {
+      cli.subcommand = "profile";
+      argv[1] = (char *) "msgperf-trace profile";
+      return profile (argc - 1, (const char **) argv + 1);
+    }
+  if (argc >= 2 && strcmp (argv[1], "attribute") == 0)
+    {
+      cli.subcommand = "attribute";
+      argv[1] = (char *) "msgperf-trace attribute";
+      return attribute (argc - 1, (const char **) argv + 1);
     }
   if (argc >= 2 && strcmp (argv[1], "dump") == 0)
     {

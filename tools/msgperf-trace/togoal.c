@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_decide.h"
 #include "dag_coll.h"
 #include "num.h"
 #include "togoal.h"
@@ -38,23 +39,10 @@ static const char *const coll_ops[TOGOAL_NCOLL] = {
   "gather", "scatter"
 };
 
-/* Fixed defaults (msgperf-trace(1)): Open MPI's usual choices for small
-   messages.  */
-static const char *const coll_defaults[TOGOAL_NCOLL] = {
-  "bruck", "binomial", "binomial", "recursive_doubling",
-  "recursive_doubling", "pairwise", "binomial", "binomial"
-};
-
 const char *
 togoal_coll_op (int i)
 {
   return i >= 0 && i < TOGOAL_NCOLL ? coll_ops[i] : NULL;
-}
-
-const char *
-togoal_coll_default (int i)
-{
-  return i >= 0 && i < TOGOAL_NCOLL ? coll_defaults[i] : NULL;
 }
 
 /* ------------------------------------------------------------ vectors */
@@ -119,6 +107,8 @@ struct op
   int64_t tag;       /* the trace's tag (-1 any), or the instance */
   double calc;       /* us */
   size_t dep0, ndep; /* in the rank's dependency list */
+  uint64_t src;      /* the record it comes from (a calc: the record
+                        it precedes) */
 };
 
 struct rankops
@@ -127,11 +117,13 @@ struct rankops
   size_t n, cap;
   struct dep *deps;
   size_t nd, capd;
+  uint64_t cur;      /* the record being converted */
 };
 
 static size_t
 add_op (struct rankops *r, struct op o, const struct depset *deps)
 {
+  o.src = r->cur;
   o.dep0 = r->nd;
   o.ndep = deps ? deps->n : 0;
   for (size_t i = 0; i < o.ndep; i++)
@@ -164,6 +156,7 @@ struct instance
   int call;                /* TRACE_BARRIER ... */
   int32_t root;
   int64_t bytes;
+  int64_t count;           /* a reduction's elements, or -1 */
   int32_t first_rank;      /* world rank that met it first */
   int32_t nparts;          /* the communicator's size */
   /* per comm rank: the operations of its part, their dependencies
@@ -182,7 +175,20 @@ struct conv
   int64_t max_tag;
   char *err;
   size_t errsize;
+  /* the algorithms expanded: operation, Open MPI's name, generator */
+  struct used { int op; const char *algo, *gen; } *used;
+  size_t nused, capused;
 };
+
+static void
+note_used (struct conv *c, int op, const char *algo, const char *gen)
+{
+  for (size_t i = 0; i < c->nused; i++)
+    if (c->used[i].op == op && strcmp (c->used[i].algo, algo) == 0)
+      return;
+  GROW (c->used, c->nused, c->capused);
+  c->used[c->nused++] = (struct used) { op, algo, gen };
+}
 
 static int32_t
 comm_number (struct conv *c, const int32_t *m, int32_t n, int32_t occ)
@@ -334,13 +340,31 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
         int32_t P)
 {
   int ci = I->call - TRACE_BARRIER;
-  const char *algo = c->in->algo[ci] ? c->in->algo[ci] : coll_defaults[ci];
+  int64_t bytes = I->call == TRACE_BARRIER ? 0 : I->bytes;
+  /* --coll, else what Open MPI 4.1 runs by default for this P and size */
+  const char *algo = c->in->algo[ci], *gen = algo;
+  if (!algo)
+    {
+      algo = coll_decide (coll_ops[ci], P, bytes);
+      gen = coll_decide_fixed_run (coll_ops[ci], algo);
+    }
+  /* what Open MPI runs for a reduction of too few elements */
+  gen = coll_decide_fallback (coll_ops[ci], gen, P, I->count);
+  gen = coll_decide_generator (coll_ops[ci], gen);
+  if (!gen)
+    {
+      snprintf (c->err, c->errsize, "%s on %d ranks, %" PRId64 " bytes: "
+                "no generator for Open MPI's algorithm '%s' (choose one "
+                "with --coll)", coll_ops[ci], (int) P, bytes,
+                algo ? algo : "?");
+      return -1;
+    }
+  note_used (c, ci, algo, gen);
   char name[128];
-  snprintf (name, sizeof name, "coll:%s:%s", coll_ops[ci], algo);
+  snprintf (name, sizeof name, "coll:%s:%s", coll_ops[ci], gen);
   int rooted = I->call == TRACE_BCAST || I->call == TRACE_REDUCE
                || I->call == TRACE_GATHER || I->call == TRACE_SCATTER;
-  struct dag_coll dc = { name, P, I->call == TRACE_BARRIER ? 0 : I->bytes,
-                         rooted ? I->root : -1, 0, 0 };
+  struct dag_coll dc = { name, P, bytes, rooted ? I->root : -1, 0, 0 };
   struct gen g = { 0 };
   struct dag_sink s = { &g, sink_task, sink_msg, sink_dep, NULL };
   const char *e = dag_coll_run (&dc, &s);
@@ -358,9 +382,9 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
       struct gmsg *m = &g.m[i];
       int32_t sr = g.t[m->from].rank, dr = g.t[m->to].rank;
       struct op so = { OP_SEND, members[dr], m->bytes, -1,
-                       (int64_t) (I - c->inst), 0, 0, 0 };
+                       (int64_t) (I - c->inst), 0, 0, 0, 0 };
       struct op ro = { OP_RECV, members[sr], m->bytes, -1,
-                       (int64_t) (I - c->inst), 0, 0, 0 };
+                       (int64_t) (I - c->inst), 0, 0, 0, 0 };
       m->send_op = (int64_t) add_op (&I->part[sr], so, NULL);
       m->recv_op = (int64_t) add_op (&I->part[dr], ro, NULL);
     }
@@ -523,10 +547,12 @@ conv_gap (struct rconv *x, const struct trace_record *r, uint64_t k,
     {
       char buf[NUM_BUFSIZE];
       num_format_measured (ts - *prev_end, tick, -1, buf);
-      double gap;
-      if (num_parse_str (buf, &gap) == NUM_OK && gap > 0)
+      double gap = 0;
+      if (num_parse_str (buf, &gap) == NUM_OK)
+        gap *= x->c->in->scale_compute;
+      if (gap > 0)
         {
-          struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0 };
+          struct op o = { OP_CALC, -1, 0, -1, -1, gap, 0, 0, 0 };
           chain (x, add_op (x->R, o, &x->state), 0);
         }
     }
@@ -544,6 +570,7 @@ conv_comm (struct rconv *x, const struct trace_record *r, uint64_t k,
   if (!(r->call == TRACE_SEND || r->call == TRACE_SSEND
         || r->call == TRACE_ISEND || r->call == TRACE_ISSEND
         || r->call == TRACE_RECV || r->call == TRACE_IRECV
+        || r->call == TRACE_START_SEND || r->call == TRACE_START_RECV
         || r->call == TRACE_SENDRECV || r->call == TRACE_SENDRECV_RECV
         || is_coll (r->call)))
     return 0;
@@ -565,8 +592,10 @@ conv_p2p (struct rconv *x, const struct trace_record *r, uint64_t k,
           struct op o)
 {
   int nb = r->call == TRACE_ISEND || r->call == TRACE_ISSEND
-           || r->call == TRACE_IRECV;
-  if (r->call == TRACE_RECV || r->call == TRACE_IRECV)
+           || r->call == TRACE_IRECV || r->call == TRACE_START_SEND
+           || r->call == TRACE_START_RECV;
+  if (r->call == TRACE_RECV || r->call == TRACE_IRECV
+      || r->call == TRACE_START_RECV)
     o.kind = OP_RECV;
   if (o.peer < 0 && o.kind == OP_SEND)
     return fail (x->c, x->rank, k, "%s without a destination",
@@ -662,8 +691,8 @@ conv_instance (struct rconv *x, const struct trace_record *r, uint64_t k,
       ck->inst[kth] = (int64_t) c->ninst;
       *ip = I = &c->inst[c->ninst++];
       *I = (struct instance) { lc->number, kth, r->call, r->root,
-                               r->bytes < 0 ? 0 : r->bytes, x->rank, lc->n,
-                               NULL, NULL };
+                               r->bytes < 0 ? 0 : r->bytes, r->aux,
+                               x->rank, lc->n, NULL, NULL };
       I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
       I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
       if (expand (c, I, lc->members, lc->n) != 0)
@@ -739,7 +768,7 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
   if (lc && !is_coll (r->call) && r->tag > x->c->max_tag)
     x->c->max_tag = r->tag;
   struct op o = { OP_SEND, peer, r->bytes < 0 ? 0 : r->bytes,
-                  lc ? lc->number : -1, r->tag, 0, 0, 0 };
+                  lc ? lc->number : -1, r->tag, 0, 0, 0, 0 };
   /* MPI_PROC_NULL (a negative rank other than MPI_ANY_SOURCE's -1): no
      message */
   if (lc && !is_coll (r->call) && r->peer < -1)
@@ -753,6 +782,7 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
     case TRACE_SEND: case TRACE_SSEND:
     case TRACE_RECV:
     case TRACE_ISEND: case TRACE_ISSEND: case TRACE_IRECV:
+    case TRACE_START_SEND: case TRACE_START_RECV:
       return conv_p2p (x, r, k, o);
     case TRACE_SENDRECV:
       depset_copy (&x->sr_entry, &x->state);
@@ -765,10 +795,12 @@ conv_record (struct rconv *x, const struct trace_record *r, uint64_t k)
                                  0 });
       return 0;
     case TRACE_WAIT: case TRACE_WAITALL: case TRACE_WAITANY:
-    case TRACE_TEST: case TRACE_TESTALL:
+    case TRACE_WAITSOME: case TRACE_TEST: case TRACE_TESTALL:
+    case TRACE_TESTANY: case TRACE_TESTSOME:
       conv_wait (x, r);
       return 0;
     case TRACE_COMM_SPLIT: case TRACE_COMM_DUP: case TRACE_CART_CREATE:
+    case TRACE_COMM_CREATE:
       if (r->aux >= 0)
         {
           struct localcomm *nc = local_get (&x->L, r->aux);
@@ -809,6 +841,7 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
   for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
     {
       const struct trace_record *r = &tr->rec[k];
+      R->cur = k;
       /* compute before the call */
       conv_gap (&x, r, k, tick, tr->h->t0, &prev_end);
       rc = conv_record (&x, r, k);
@@ -949,6 +982,21 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
     }
   if (rc == 0 && in->cut)
     cut_unmatched (R, P, T, B, in->cut);
+  if (in->used && in->usedsize)
+    {
+      in->used[0] = '\0';
+      for (size_t i = 0; i < c.nused; i++)
+        {
+          size_t l = strlen (in->used);
+          if (strcmp (c.used[i].algo, c.used[i].gen) == 0)
+            snprintf (in->used + l, in->usedsize - l, "%s%s=%s", l ? " " : "",
+                      coll_ops[c.used[i].op], c.used[i].algo);
+          else
+            snprintf (in->used + l, in->usedsize - l, "%s%s=%s(as %s)",
+                      l ? " " : "", coll_ops[c.used[i].op], c.used[i].algo,
+                      c.used[i].gen);
+        }
+    }
   if (rc == 0)
     {
       fprintf (out, "num_ranks %d\n", (int) P);
@@ -981,6 +1029,10 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
                            label (&p->ops[d->op], (size_t) d->op, b,
                                   sizeof b));
                 }
+              if (in->map)
+                in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
+                         o->kind == OP_CALC ? "compute"
+                         : trace_call_name (in->ranks[r].rec[o->src].call));
             }
           fprintf (out, "}\n");
         }
@@ -1010,5 +1062,6 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
       free (I->exit);
     }
   free (c.inst);
+  free (c.used);
   return rc;
 }

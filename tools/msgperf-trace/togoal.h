@@ -23,8 +23,6 @@
 /* "bcast", "reduce", ... for TRACE_BARRIER + i (i < TOGOAL_NCOLL).  */
 const char *togoal_coll_op (int i);
 
-/* The default algorithm of each (dag_coll.h's names).  */
-const char *togoal_coll_default (int i);
 
 /* One rank's trace: its header and decoded records.  */
 struct togoal_rank
@@ -38,12 +36,28 @@ struct togoal_input
 {
   int32_t size;                   /* world size: ranks[0 .. size-1] */
   const struct togoal_rank *ranks;
-  const char *algo[TOGOAL_NCOLL]; /* NULL: the default */
+  /* NULL: what Open MPI 4.1 runs by default for the call's
+     communicator size and bytes (coll_decide.h) */
+  const char *algo[TOGOAL_NCOLL];
   int precision;                  /* of the calcs: num_format's */
   /* When not NULL (an incomplete trace): cut each rank's schedule before
      its first message that no operation of the peer matches, until
      every message is matched, and count there the operations cut.  */
   uint64_t *cut;                  /* [size] */
+  double scale_compute;           /* the calcs are the gaps times this */
+  /* When not NULL: called for every operation written, with its rank,
+     its label, and the sequence number and call name of the record it
+     comes from ("compute" for a calc, which comes from the gap before
+     that record), so that dag-predict's per-operation output can be
+     named by source call (msgperf-trace attribute).  */
+  void (*map) (void *ctx, int32_t rank, const char *label, uint64_t seq,
+               const char *call);
+  void *map_ctx;
+  /* When not NULL: set to the algorithms expanded, "OP=ALGO ..." in the
+     order first met (Open MPI's name, "(as GEN)" after it when another
+     generator models it), "" for none.  */
+  char *used;
+  size_t usedsize;
 };
 
 /* Write the GOAL schedule of IN to OUT.  Returns 0, or -1 with a message

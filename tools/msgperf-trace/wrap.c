@@ -42,7 +42,8 @@ comm_id (MPI_Comm comm)
   if (comm == MPI_COMM_NULL)
     return -1;
   int32_t id = tracebuf_comm_id ((uintptr_t) comm);
-  /* Made by a call the library does not trace (MPI_Comm_create ...): an
+  /* Made by a call the library does not trace (MPI_Comm_create_group,
+     MPI_Intercomm_create ...): an
      id at its first use, without member records.  */
   return id >= 0 ? id : tracebuf_comm_add ((uintptr_t) comm);
 }
@@ -330,6 +331,173 @@ MPI_Sendrecv (const void *sbuf, int scount, MPI_Datatype stype, int dest,
   return rc;
 }
 
+/* ---------------------------------------------------------------- persistent
+   MPI_Send_init, MPI_Ssend_init and MPI_Recv_init are recorded with what
+   they set up (no request id: nothing is posted yet); each MPI_Start of
+   the request is a start_send or start_recv record with those values and
+   a new request id, which its wait or test completes like an Isend's or
+   Irecv's.  */
+struct persistent
+{
+  uintptr_t key;
+  struct tracebuf_req p;
+};
+
+static struct persistent *pers;
+static size_t npers, cappers;
+
+static struct persistent *
+pers_find (uintptr_t key)
+{
+  for (size_t i = 0; i < npers; i++)
+    if (pers[i].key == key)
+      return &pers[i];
+  return NULL;
+}
+
+static int
+init_like (enum trace_call call, double t0, int rc, int count,
+           MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+           MPI_Request *req)
+{
+  double t1 = now ();
+  struct tracebuf_req p;
+  memset (&p, 0, sizeof p);
+  p.bytes = nbytes (count, type);
+  p.comm = comm_id (comm);
+  p.peer = peer == MPI_ANY_SOURCE ? -1 : peer;
+  p.tag = tag == MPI_ANY_TAG ? -1 : tag;
+  p.call = (uint16_t) (call == TRACE_RECV_INIT ? TRACE_START_RECV
+                                               : TRACE_START_SEND);
+  p.flags = call == TRACE_RECV_INIT ? wild (peer, tag) : 0;
+  if (rc == MPI_SUCCESS && *req != MPI_REQUEST_NULL)
+    {
+      struct persistent *e = pers_find ((uintptr_t) *req);
+      if (!e && npers == cappers)
+        {
+          size_t n = cappers ? 2 * cappers : 16;
+          struct persistent *q = realloc (pers, n * sizeof *q);
+          if (q)
+            {
+              pers = q;
+              cappers = n;
+            }
+        }
+      if (!e && npers < cappers)
+        e = &pers[npers++];
+      if (e)
+        *e = (struct persistent) { (uintptr_t) *req, p };
+    }
+  struct trace_record *r = rec (call, t0, t1, comm);
+  if (r)
+    {
+      r->peer = p.peer;
+      r->tag = p.tag;
+      r->bytes = p.bytes;
+      r->flags = (uint16_t) (TRACE_R_DONE | p.flags);
+      tracebuf_commit ();
+    }
+  return rc;
+}
+
+int
+MPI_Send_init (const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Send_init (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Send_init (buf, count, type, dest, tag, comm, req);
+  return init_like (TRACE_SEND_INIT, t0, rc, count, type, dest, tag, comm,
+                    req);
+}
+
+int
+MPI_Ssend_init (const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Ssend_init (buf, count, type, dest, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Ssend_init (buf, count, type, dest, tag, comm, req);
+  return init_like (TRACE_SEND_INIT, t0, rc, count, type, dest, tag, comm,
+                    req);
+}
+
+int
+MPI_Recv_init (void *buf, int count, MPI_Datatype type, int source, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Recv_init (buf, count, type, source, tag, comm, req);
+  double t0 = now ();
+  int rc = PMPI_Recv_init (buf, count, type, source, tag, comm, req);
+  return init_like (TRACE_RECV_INIT, t0, rc, count, type, source, tag, comm,
+                    req);
+}
+
+/* One started persistent request: a new id, and its record.  */
+static void
+started (double t0, double t1, MPI_Request req)
+{
+  struct persistent *e = pers_find ((uintptr_t) req);
+  if (!e)
+    return;            /* not made by a traced call */
+  struct tracebuf_req p = e->p;
+  int64_t id = tracebuf_request_new ((uintptr_t) req, &p);
+  struct trace_record *r = tracebuf_next ();
+  if (!r)
+    return;
+  r->call = p.call;
+  r->t_start = t0;
+  r->t_end = t1;
+  r->comm = p.comm;
+  r->peer = p.peer;
+  r->tag = p.tag;
+  r->bytes = p.bytes;
+  r->request = id;
+  r->flags = p.flags;
+  tracebuf_commit ();
+}
+
+int
+MPI_Start (MPI_Request *req)
+{
+  if (!tracebuf_on)
+    return PMPI_Start (req);
+  double t0 = now ();
+  int rc = PMPI_Start (req);
+  if (rc == MPI_SUCCESS)
+    started (t0, now (), *req);
+  return rc;
+}
+
+int
+MPI_Startall (int count, MPI_Request reqs[])
+{
+  if (!tracebuf_on)
+    return PMPI_Startall (count, reqs);
+  double t0 = now ();
+  int rc = PMPI_Startall (count, reqs);
+  double t1 = now ();
+  for (int i = 0; rc == MPI_SUCCESS && i < count; i++)
+    started (t0, t1, reqs[i]);
+  return rc;
+}
+
+/* A freed persistent request's handle may come back for another.  */
+int
+MPI_Request_free (MPI_Request *req)
+{
+  if (tracebuf_on && *req != MPI_REQUEST_NULL)
+    {
+      struct persistent *e = pers_find ((uintptr_t) *req);
+      if (e)
+        *e = pers[--npers];
+    }
+  return PMPI_Request_free (req);
+}
+
 /* ---------------------------------------------------------------- waits
    One record per request a call completes (or, for an unsuccessful test,
    per request it looked at), with what the request posted; a receive's
@@ -356,7 +524,7 @@ completion (enum trace_call call, double t0, double t1, uintptr_t key,
   r->bytes = p.bytes;
   r->aux = index;
   r->flags = (uint16_t) (p.flags | (done ? TRACE_R_DONE : 0));
-  if (done && st && p.call == TRACE_IRECV)
+  if (done && st && (p.call == TRACE_IRECV || p.call == TRACE_START_RECV))
     {
       r->peer = st->MPI_SOURCE;
       r->tag = st->MPI_TAG;
@@ -489,19 +657,141 @@ MPI_Waitany (int count, MPI_Request reqs[], int *index, MPI_Status *status)
   return rc;
 }
 
-/* ---------------------------------------------------------------- collectives */
+/* Testany: the completed request, or, when none was, one unsuccessful
+   record per request it looked at.  */
+int
+MPI_Testany (int count, MPI_Request reqs[], int *index, int *flag,
+             MPI_Status *status)
+{
+  if (!tracebuf_on)
+    return PMPI_Testany (count, reqs, index, flag, status);
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  double t0 = now ();
+  int rc = PMPI_Testany (count, reqs, index, flag, st);
+  double t1 = now ();
+  int any = 0;
+  if (keys && *flag && *index != MPI_UNDEFINED && *index >= 0
+      && *index < count)
+    {
+      completion (TRACE_TESTANY, t0, t1, keys[*index], st, 1, *index);
+      any = 1;
+    }
+  else if (keys && !*flag)
+    for (int i = 0; i < count; i++)
+      if (keys[i])
+        {
+          completion (TRACE_TESTANY, t0, t1, keys[i], NULL, 0, i);
+          any = 1;
+        }
+  if (!any)
+    {
+      struct trace_record *r = rec (TRACE_TESTANY, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  return rc;
+}
+
+/* Waitsome and Testsome: one record per completed request, or, for a
+   Testsome that completed none, one unsuccessful record per request it
+   looked at.  */
 static int
-coll (enum trace_call call, double t0, int rc, MPI_Comm comm, int root,
-      int64_t bytes)
+some (enum trace_call call, int count, MPI_Request reqs[], int *outcount,
+      int indices[], MPI_Status statuses[])
+{
+  uintptr_t small[64];
+  uintptr_t *keys = keys_of (count, reqs, small, 64);
+  MPI_Status own_small[16], *own = NULL;
+  MPI_Status *st = statuses;
+  if (statuses == MPI_STATUSES_IGNORE)
+    {
+      own = count <= 16 ? own_small
+            : malloc ((size_t) (count > 0 ? count : 1) * sizeof *own);
+      st = own ? own : MPI_STATUSES_IGNORE;
+    }
+  double t0 = now ();
+  int rc = call == TRACE_WAITSOME
+           ? PMPI_Waitsome (count, reqs, outcount, indices, st)
+           : PMPI_Testsome (count, reqs, outcount, indices, st);
+  double t1 = now ();
+  int any = 0;
+  if (keys && *outcount != MPI_UNDEFINED && *outcount > 0)
+    for (int j = 0; j < *outcount; j++)
+      {
+        int i = indices[j];
+        if (i >= 0 && i < count && keys[i])
+          {
+            completion (call, t0, t1, keys[i],
+                        st == MPI_STATUSES_IGNORE ? NULL : &st[j], 1, i);
+            any = 1;
+          }
+      }
+  else if (keys && *outcount == 0)
+    for (int i = 0; i < count; i++)
+      if (keys[i])
+        {
+          completion (call, t0, t1, keys[i], NULL, 0, i);
+          any = 1;
+        }
+  if (!any)
+    {
+      struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
+      if (r)
+        tracebuf_commit ();
+    }
+  if (keys != small)
+    free (keys);
+  if (own != own_small)
+    free (own);
+  return rc;
+}
+
+int
+MPI_Waitsome (int count, MPI_Request reqs[], int *outcount, int indices[],
+              MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Waitsome (count, reqs, outcount, indices, statuses);
+  return some (TRACE_WAITSOME, count, reqs, outcount, indices, statuses);
+}
+
+int
+MPI_Testsome (int count, MPI_Request reqs[], int *outcount, int indices[],
+              MPI_Status statuses[])
+{
+  if (!tracebuf_on)
+    return PMPI_Testsome (count, reqs, outcount, indices, statuses);
+  return some (TRACE_TESTSOME, count, reqs, outcount, indices, statuses);
+}
+
+/* ---------------------------------------------------------------- collectives */
+/* A collective; COUNT (aux) is a reduction's element count, which Open
+   MPI's algorithms compare with the communicator size, -1 else.  */
+static int
+coll_count (enum trace_call call, double t0, int rc, MPI_Comm comm,
+            int root, int64_t bytes, int count)
 {
   struct trace_record *r = rec (call, t0, now (), comm);
   if (r)
     {
       r->root = root;
       r->bytes = bytes;
+      r->aux = count;
       tracebuf_commit ();
     }
   return rc;
+}
+
+static int
+coll (enum trace_call call, double t0, int rc, MPI_Comm comm, int root,
+      int64_t bytes)
+{
+  return coll_count (call, t0, rc, comm, root, bytes, -1);
 }
 
 int
@@ -532,7 +822,8 @@ MPI_Reduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     return PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
   double t0 = now ();
   int rc = PMPI_Reduce (sbuf, rbuf, count, type, op, root, comm);
-  return coll (TRACE_REDUCE, t0, rc, comm, root, nbytes (count, type));
+  return coll_count (TRACE_REDUCE, t0, rc, comm, root, nbytes (count, type),
+                     count);
 }
 
 int
@@ -543,7 +834,8 @@ MPI_Allreduce (const void *sbuf, void *rbuf, int count, MPI_Datatype type,
     return PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
   double t0 = now ();
   int rc = PMPI_Allreduce (sbuf, rbuf, count, type, op, comm);
-  return coll (TRACE_ALLREDUCE, t0, rc, comm, -1, nbytes (count, type));
+  return coll_count (TRACE_ALLREDUCE, t0, rc, comm, -1,
+                     nbytes (count, type), count);
 }
 
 /* The bytes one rank contributes: the send side, or the receive side's
@@ -670,6 +962,16 @@ MPI_Comm_split (MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
   double t0 = now ();
   int rc = PMPI_Comm_split (comm, color, key, newcomm);
   return created (TRACE_COMM_SPLIT, t0, rc, comm, *newcomm);
+}
+
+int
+MPI_Comm_create (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+  if (!tracebuf_on)
+    return PMPI_Comm_create (comm, group, newcomm);
+  double t0 = now ();
+  int rc = PMPI_Comm_create (comm, group, newcomm);
+  return created (TRACE_COMM_CREATE, t0, rc, comm, *newcomm);
 }
 
 int
