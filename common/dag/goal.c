@@ -82,13 +82,22 @@ tok_is (const struct tok *t, const char *w)
 
 /* ------------------------------------------------------------ labels */
 
+/* The hash of a label: H, the running value h * 33 + c over its bytes
+   from 0 (which the fast path of a line computes as it scans), mixed
+   with its length.  */
+static inline uint32_t
+label_hash_end (uint64_t h, size_t len)
+{
+  return (uint32_t) dag_mix64 (h + len);
+}
+
 static uint32_t
 label_hash (const char *s, size_t len)
 {
-  uint64_t h = len;
+  uint64_t h = 0;
   for (size_t i = 0; i < len; i++)
     h = (h << 5) + h + (unsigned char) s[i];
-  return (uint32_t) dag_mix64 (h);
+  return label_hash_end (h, len);
 }
 
 /* The slot of label S (LEN bytes) in the current block, or the empty
@@ -565,6 +574,209 @@ statement (struct goal *g, struct tok *tk, int n)
   dag_add_edge (g->d, b, a, ireq ? DAG_IREQUIRES : DAG_REQUIRES);
 }
 
+/* ------------------------------------------------- fast path of a line */
+
+/* The lines of a generated schedule, inside a rank block, one space
+   between words and a newline at the end:
+     [LABEL: ]send|recv DIGITSb to|from DIGITS[ tag DIGITS]
+     [LABEL: ]calc DIGITS
+     LABEL requires|irequires LABEL
+     }
+   are read here in one pass over their bytes, without splitting them
+   into tokens first.  Anything else, or anything wrong (a number out of
+   range, an unknown or repeated label), is left to the general path
+   (return 0, nothing changed), which reads the line again and words
+   the error; so this path only has to accept a subset of what the
+   general one accepts, and do what it does then.  */
+
+/* A label at *P: [A-Za-z][A-Za-z0-9_]*; advances *P past it, sets its
+   hash.  Returns its length, 0 if there is none.  */
+static inline size_t
+fast_ident (const char **p, uint32_t *hash)
+{
+  const char *q = *p;
+  unsigned char c = (unsigned char) *q;
+  if (!((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+    return 0;
+  uint64_t h = 0;
+  for (;;)
+    {
+      c = (unsigned char) *q;
+      if (!(((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+            || (c >= '0' && c <= '9') || c == '_'))
+        break;
+      h = (h << 5) + h + c;
+      q++;
+    }
+  size_t len = (size_t) (q - *p);
+  *hash = label_hash_end (h, len);
+  *p = q;
+  return len;
+}
+
+/* Up to 18 decimal digits at *P, at most MAX; advances *P.  Returns 0
+   when there are none, too many, or the value is over MAX.  */
+static inline int
+fast_uint (const char **p, int64_t max, int64_t *v)
+{
+  const char *q = *p;
+  uint64_t u = 0;
+  while ((unsigned) (*q - '0') < 10)
+    {
+      u = u * 10 + (uint64_t) (*q - '0');
+      q++;
+      if (q - *p > 18)
+        return 0;
+    }
+  if (q == *p || u > (uint64_t) max)
+    return 0;
+  *v = (int64_t) u;
+  *p = q;
+  return 1;
+}
+
+/* Does the word W (a constant) follow at P?  Advances P past it.  The
+   bytes are compared one by one up to the first that differs (not by
+   memcmp, which may read them all): the line's newline stops it.  */
+static inline int
+fast_word (const char **p, const char *w)
+{
+  const char *q = *p;
+  for (; *w; w++, q++)
+    if (*q != *w)
+      return 0;
+  *p = q;
+  return 1;
+}
+#define FAST_WORD(p, w) fast_word (&(p), w)
+
+static int
+is_op_word (const char *s, size_t len)
+{
+  return len == 4 && (memcmp (s, "send", 4) == 0 || memcmp (s, "recv", 4)
+                      == 0 || memcmp (s, "calc", 4) == 0);
+}
+
+/* The line at G->p (which ends at EOL, a newline) in a rank block;
+   returns 1 when it was read here.  No byte past the newline is read:
+   every scan stops at the first byte that does not fit.  */
+static int
+fast_line (struct goal *g, const char *eol)
+{
+  const char *q = g->p;
+  struct dag *d = g->d;
+  if (q[0] == '}' && q + 1 == eol)
+    {
+      g->rank = -1;
+      return 1;
+    }
+  const char *lab = NULL;
+  size_t lablen = 0;
+  uint32_t labhash = 0;
+  if (!is_op_word (q, (size_t) (eol - q) >= 4 ? 4 : 0)
+      || (q + 4 < eol && q[4] == ':'))
+    {
+      lab = q;
+      lablen = fast_ident (&q, &labhash);
+      if (!lablen || is_op_word (lab, lablen))
+        return 0;
+      if (*q == ':' && q[1] == ' ')
+        q += 2;
+      else if (*q == ' ')
+        {
+          /* LABEL requires|irequires LABEL */
+          q++;
+          int ireq = *q == 'i';
+          q += ireq;
+          if (!FAST_WORD (q, "requires "))
+            return 0;
+          const char *b = q;
+          uint32_t bhash;
+          size_t blen = fast_ident (&q, &bhash);
+          if (!blen || q != eol)
+            return 0;
+          struct label_slot *sa = label_find (&g->labels, d, labhash, lab,
+                                              lablen);
+          struct label_slot *sb = label_find (&g->labels, d, bhash, b,
+                                              blen);
+          if (sa->block != g->labels.block || sb->block != g->labels.block)
+            return 0;
+          dag_add_edge (d, sb->node, sa->node, ireq ? DAG_IREQUIRES
+                                                    : DAG_REQUIRES);
+          return 1;
+        }
+      else
+        return 0;
+    }
+  int32_t v, line = (int32_t) g->line, me = (int32_t) g->rank;
+  if (q[0] == 'c')
+    {
+      int64_t w;
+      if (!FAST_WORD (q, "calc ") || !fast_uint (&q, INT64_C (999999999999999),
+                                                 &w) || q != eol)
+        return 0;
+      struct label_slot *sl = NULL;
+      if (lab)
+        {
+          labels_grow (&g->labels);
+          sl = label_find (&g->labels, d, labhash, lab, lablen);
+          if (sl->block == g->labels.block)
+            return 0;
+        }
+      v = dag_add_calc (d, me, (double) w, lab ? dag_intern (d, lab, lablen)
+                                               : -1, line);
+      if (sl)
+        {
+          sl->hash = labhash;
+          sl->name = dag_node_name (d, (size_t) v);
+          sl->node = v;
+          sl->block = g->labels.block;
+          g->labels.n++;
+        }
+      return 1;
+    }
+  int send;
+  if (FAST_WORD (q, "send "))
+    send = 1;
+  else if (FAST_WORD (q, "recv "))
+    send = 0;
+  else
+    return 0;
+  int64_t bytes, peer, tag = 0;
+  if (!fast_uint (&q, INT64_MAX / 2, &bytes) || *q++ != 'b' || *q++ != ' ')
+    return 0;
+  if (send ? !FAST_WORD (q, "to ") : !FAST_WORD (q, "from "))
+    return 0;
+  if (!fast_uint (&q, g->num_ranks - 1, &peer))
+    return 0;
+  if (q != eol)
+    {
+      if (!FAST_WORD (q, " tag ")
+          || !fast_uint (&q, INT32_MAX - 1, &tag) || q != eol)
+        return 0;
+    }
+  struct label_slot *sl = NULL;
+  if (lab)
+    {
+      labels_grow (&g->labels);
+      sl = label_find (&g->labels, d, labhash, lab, lablen);
+      if (sl->block == g->labels.block)
+        return 0;
+    }
+  int32_t name = lab ? dag_intern (d, lab, lablen) : -1;
+  v = send ? dag_add_send (d, me, (int32_t) peer, bytes, tag, name, line)
+           : dag_add_recv (d, me, (int32_t) peer, bytes, tag, name, line);
+  if (sl)
+    {
+      sl->hash = labhash;
+      sl->name = name;
+      sl->node = v;
+      sl->block = g->labels.block;
+      g->labels.n++;
+    }
+  return 1;
+}
+
 /* Give back the pages of a mapped text read so far (before the current
    line), every 16 MiB.  */
 static void
@@ -608,8 +820,29 @@ parse (const char *text, size_t len, const char *name, struct dag *d,
   labels_grow (&g.labels);
   struct tok tk[MAXTOK];
   int n;
-  while ((n = next_line (&g, tk)) >= 0)
+  for (;;)
     {
+      /* A whole line (ending in a newline) in a rank block, outside a
+         comment: first the fast path.  */
+      if (g.rank >= 0 && !g.in_comment && g.p < g.end)
+        {
+          const char *eol = memchr (g.p, '\n', (size_t) (g.end - g.p));
+          if (eol)
+            {
+              g.line++;
+              g.line_start = g.p;
+              if (fast_line (&g, eol))
+                {
+                  g.p = eol + 1;
+                  if (g.release)
+                    release_pages (&g);
+                  continue;
+                }
+              g.line--;
+            }
+        }
+      if ((n = next_line (&g, tk)) < 0)
+        break;
       if (n == 0)
         continue;
       statement (&g, tk, n);
