@@ -14,11 +14,20 @@
 #   a2a    linear all-to-all: for i = 1 .. P - 1, send to (r + i) mod P
 #          and receive from (r - i) mod P, no dependencies
 # The number of operations goes to the file COUNT.
-function send(b, to) { id++; ops++; printf "l%d: send %db to %d tag 0\n", id, b, to; return id }
-function recv(b, fr) { id++; ops++; printf "l%d: recv %db from %d tag 0\n", id, b, fr; return id }
+function send(b, to) {
+  id++; ops++
+  printf "l%d: send %db to %d tag 0\n", id, b, to
+  return id
+}
+function recv(b, fr) {
+  id++; ops++
+  printf "l%d: recv %db from %d tag 0\n", id, b, fr
+  return id
+}
 BEGIN {
   if (pat !~ /^(bcast|ring|a2a)$/ || P < 1) {
-    print "schedgen-goal.awk: pat=bcast|ring|a2a P=RANKS B=BYTES" > "/dev/stderr"
+    print "schedgen-goal.awk: pat=bcast|ring|a2a P=RANKS B=BYTES" \
+      > "/dev/stderr"
     exit 2
   }
   printf "num_ranks %d\n", P
