@@ -464,14 +464,18 @@ slurp (const char *path, size_t *len)
 
 /* A regular file PATH mapped read-only (its LEN bytes), or NULL (not a
    regular file, empty, or the mapping failed: the caller reads it
-   instead).  The GOAL reader goes through it once, from the start.  */
+   instead).  The GOAL reader goes through it once, from the start.  A
+   named pipe is not opened here (its writer's data would be lost when
+   it is closed).  */
 static char *
 map_schedule (const char *path, size_t *len)
 {
+  struct stat st;
+  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return NULL;
   int fd = open (path, O_RDONLY);
   if (fd < 0)
     return NULL;
-  struct stat st;
   void *p = MAP_FAILED;
   if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
       && (uintmax_t) st.st_size <= SIZE_MAX)
