@@ -18,7 +18,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "dag.h"
@@ -464,6 +467,34 @@ slurp (const char *path, size_t *len)
   if (st != READFILE_OK)
     die ("%s: read error: %s", name, strerror (errno));
   return text;
+}
+
+/* A regular file PATH mapped read-only (its LEN bytes), or NULL (not a
+   regular file, empty, or the mapping failed: the caller reads it
+   instead).  The GOAL reader goes through it once, from the start.  A
+   named pipe is not opened here (its writer's data would be lost when
+   it is closed).  */
+static char *
+map_schedule (const char *path, size_t *len)
+{
+  struct stat st;
+  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return NULL;
+  int fd = open (path, O_RDONLY);
+  if (fd < 0)
+    return NULL;
+  void *p = MAP_FAILED;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
+      && (uintmax_t) st.st_size <= SIZE_MAX)
+    {
+      *len = (size_t) st.st_size;
+      p = mmap (NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+  close (fd);
+  if (p == MAP_FAILED)
+    return NULL;
+  (void) madvise (p, *len, MADV_SEQUENTIAL);
+  return p;
 }
 
 /* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
@@ -924,11 +955,19 @@ read_schedule_file (struct predict_job *j)
   dag_init (&j->d, name);
   if (j->goal)
     {
-      if (!text)
+      char *map = text || from_stdin ? NULL : map_schedule (path, &len);
+      if (!text && !map)
         text = slurp (path, &len);
+      const char *t = map ? map : text;
       /* A byte order mark is no part of the first statement.  */
-      size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-      goal_parse (text + bom, len - bom, name, &j->d);
+      size_t bom = len >= 3 && memcmp (t, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+      if (map)
+        {
+          goal_parse_mapped (t + bom, len - bom, name, &j->d);
+          munmap (map, len);
+        }
+      else
+        goal_parse (t + bom, len - bom, name, &j->d);
     }
   else
     {

@@ -27,6 +27,14 @@
 void goal_parse (const char *text, size_t len, const char *name,
                  struct dag *d);
 
+/* The same over a private read-only mapping of a file (mmap): the pages
+   already read are given back to the system as the reading goes
+   (madvise MADV_DONTNEED; they stay in the page cache and read back
+   the same if touched again), so that a schedule's text does not add
+   to the peak memory.  TEXT must stay mapped until it returns.  */
+void goal_parse_mapped (const char *text, size_t len, const char *name,
+                        struct dag *d);
+
 /* Native TSV: one stream with a `kind` column (rows `task`: id, proc,
    work; `msg`: from, to, bytes; `dep`: from, to; unused fields NA).  */
 void dag_read_native (tsv_reader *r, struct dag *d);
