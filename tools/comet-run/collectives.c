@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* collectives.c: the MPI collectives as users call them, one kernel per
- * call: alltoall, allgather, allreduce, reduce, scatter, gather and bcast.
+ * call: alltoall, allgather, allreduce, reduce, scatter, gather and bcast;
+ * and reduce_local, the reduction's arithmetic alone (MPI_Reduce_local,
+ * every rank on its own buffers), whose time per byte is the cost
+ * dag-predict's --reduce-cost charges the collectives' combines.
  *
  * Each sweeps --sizes as MPI's count of MPI_BYTE (MPI_UNSIGNED_CHAR for
  * the reductions): the bytes one rank sends to one other rank, so an
@@ -28,7 +31,7 @@ enum { TAG_COLL_ACK = 14 };
 enum coll_kind
 {
   K_ALLTOALL, K_ALLGATHER, K_ALLREDUCE, K_REDUCE, K_SCATTER, K_GATHER,
-  K_BCAST
+  K_BCAST, K_REDUCE_LOCAL
 };
 
 /* One kernel's call on the adjacency matrix.  */
@@ -99,7 +102,28 @@ cc_call (const struct cc_arg *a, char *s, char *r)
       COMET_MPI (MPI_Bcast (a->me == a->root ? s : r, n, MPI_BYTE, a->root,
                             a->comm), "MPI_Bcast");
       break;
+    case K_REDUCE_LOCAL:
+      /* r = s + r, as a reduction combines a received vector into its
+         own (the same datatype and operation as allreduce).  */
+      COMET_MPI (MPI_Reduce_local (s, r, n, MPI_UNSIGNED_CHAR, MPI_SUM),
+                 "MPI_Reduce_local");
+      break;
     }
+}
+
+/* reduce_local's operands for the check: S in 1..127 (never 0, so that a
+   call that did nothing changes the result) and R's start in 0..127, so
+   that their sum stays below 256.  */
+static unsigned char
+rl_s (int me, int64_t n, int64_t i)
+{
+  return (unsigned char) (1 + cc_pattern (me, 0, n, i) % 127);
+}
+
+static unsigned char
+rl_r0 (int me, int64_t n, int64_t i)
+{
+  return (unsigned char) (cc_pattern (me, 1, n, i) % 128);
 }
 
 /* Does the kernel's time need the receivers' acknowledgement?  The root
@@ -150,6 +174,7 @@ cc_due_bytes (const struct cc_arg *a)
       return n * p;
     case K_ALLREDUCE:
     case K_SCATTER:
+    case K_REDUCE_LOCAL:
       return n;
     case K_REDUCE:
       return a->me == a->root ? n : 0;
@@ -186,6 +211,8 @@ cc_due (const struct cc_arg *a, size_t b, int64_t i)
       return cc_pattern ((int) b, a->root, n, i);
     case K_BCAST:
       return cc_pattern (a->root, p, n, i);
+    case K_REDUCE_LOCAL:
+      return (unsigned char) (rl_s (a->me, n, i) + rl_r0 (a->me, n, i));
     }
   return 0;
 }
@@ -228,6 +255,10 @@ cc_fill_send (const struct cc_arg *a, unsigned char *s)
       for (int64_t i = 0; i < n; i++)
         s[i] = cc_addend (a->me, p, n, i);
       break;
+    case K_REDUCE_LOCAL:
+      for (int64_t i = 0; i < n; i++)
+        s[i] = rl_s (a->me, n, i);
+      break;
     }
 }
 
@@ -251,9 +282,12 @@ cc_verify (const struct cc_arg *a, const char *kernel)
   size_t n = (size_t) a->count;
   cc_fill_send (a, s);
   /* The complement of the due content: a no-op leaves every byte
-     wrong.  */
+     wrong.  reduce_local's receive buffer is an operand: its start,
+     which differs from the due sum in every byte.  */
   for (size_t k = 0; k < due; k++)
-    r[k] = (unsigned char) ~cc_due (a, k / n, (int64_t) (k % n));
+    r[k] = a->kind == K_REDUCE_LOCAL
+           ? rl_r0 (a->me, (int64_t) n, (int64_t) k)
+           : (unsigned char) ~cc_due (a, k / n, (int64_t) (k % n));
   if (!cc_broken (kernel))
     cc_call (a, (char *) s, (char *) r);
   for (size_t k = 0; k < due; k++)
@@ -356,4 +390,10 @@ void
 kernel_bcast (struct comet_ctx *c)
 {
   collective_sweep (c, K_BCAST, "bcast");
+}
+
+void
+kernel_reduce_local (struct comet_ctx *c)
+{
+  collective_sweep (c, K_REDUCE_LOCAL, "reduce_local");
 }

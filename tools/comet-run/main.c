@@ -109,6 +109,10 @@ static const struct comet_kernel kernels[] = {
   { "bcast", kernel_bcast,
     "MPI_Bcast of --sizes bytes, timed to the last acknowledgement, verified",
     2, COL_BYTES | COL_MBPS },
+  { "reduce_local", kernel_reduce_local,
+    "MPI_Reduce_local sum of --sizes bytes, each rank alone: the "
+    "reduction's arithmetic (dag-predict --reduce-cost)",
+    2, COL_BYTES | COL_MBPS },
   { "tree-roundtrip", kernel_tree_roundtrip,
     "multicast then sum reduction through each --topology tree",
     2, COL_TREE },
