@@ -213,6 +213,24 @@ int comet_mpi_count (int64_t n, const char *what);  /* fits an MPI int */
 const char *comet_self_exchange (const struct comet_ctx *c,
                                  const char *kernel, const char *direction);
 
+/* Verification (verify.c), outside every timed region.
+   MSGPERF_COMET_BREAK=KERNEL, a testing aid: KERNEL's verification
+   exchange skips its transfer, so that the testsuite can show that the
+   check fails.  */
+int comet_broken (const char *kernel);
+/* Byte I of the verification message number SEQ from rank SRC to rank
+   DST (ranks of the adjacency matrix; DST -1 for a broadcast).  */
+unsigned char comet_pattern (int64_t seq, int src, int dst, int64_t i);
+void comet_fill (void *buf, size_t len, int64_t seq, int src, int dst);
+/* The complement of what comet_fill writes: a receive that does not
+   happen leaves every byte wrong.  */
+void comet_prefill (void *buf, size_t len, int64_t seq, int src, int dst);
+/* End the run (status 1) naming KERNEL, SIZE and RANK unless BUF holds
+   what comet_fill writes.  */
+void comet_check (const char *kernel, int64_t size, int rank,
+                  const void *buf, size_t len, int64_t seq, int src,
+                  int dst);
+
 /* Kernel functions: run every measurement of the kernel, emit its rows.
    Collective over c->comm.  */
 typedef void (*comet_kernel_fn) (struct comet_ctx *c);
