@@ -41,6 +41,8 @@ struct comet_opts
   int grid_rows, grid_cols;   /* --grid, or 0 */
   double timeout;
   int progress;
+  int tree_sync;              /* --sync: enum ov_sync_mode, OV_WAIT_ALL
+                                 or OV_DO_NOT_WAIT */
   const char **topologies;    /* --topology specs of the tree kernels */
   char **topology_text;       /* contents of file: specs, else NULL */
   size_t ntopologies;
@@ -83,7 +85,8 @@ enum
   COL_OVERLAP = 1 << 7,    /* tsync, tcomm, tcomp, overlap, overlap_raw,
                               overlap_flag */
   COL_TREE = 1 << 8,       /* topology, depth, fanout */
-  COL_RATE = 1 << 9        /* per_s */
+  COL_RATE = 1 << 9,       /* per_s */
+  COL_PACKETS = 1 << 10    /* packets */
 };
 
 /* One output row; fields a kernel does not fill stay NA.  */
@@ -103,6 +106,9 @@ struct comet_row
   const char *topology;                 /* NULL: NA */
   int depth, fanout;                    /* -1: NA */
   double rate;                          /* per second; NaN: NA */
+  int64_t packets;                      /* reduction packets the tree's
+                                           root receives per wave; -1:
+                                           NA */
   double t_quantum;                     /* step of a sample, us (NaN:
                                            unknown, 6 digits instead) */
 };

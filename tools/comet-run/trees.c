@@ -32,6 +32,9 @@ struct tree_arg
   struct overlay ov;
   const char *spec, *text;
   struct tf_params p;
+  struct ov_sync sync;     /* --sync */
+  long packets;            /* reduction packets the root received in the
+                              verification wave */
   double one;              /* every rank's contribution */
   struct tf_buf down, up;  /* multicast packet, reduction result */
 };
@@ -43,14 +46,14 @@ op_roundtrip (void *arg)
 {
   struct tree_arg *a = arg;
   ov_multicast (&a->ov, &a->down);
-  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, NULL, &a->up, NULL);
+  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, &a->sync, &a->up, NULL);
 }
 
 static void
 op_reduce (void *arg)
 {
   struct tree_arg *a = arg;
-  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, NULL, &a->up, NULL);
+  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, &a->sync, &a->up, NULL);
 }
 
 static void
@@ -112,9 +115,11 @@ tree_verify (const char *kernel, struct tree_arg *a, int multicast,
       want[1] += (double) (k + 1) * (k + 1) + s;
     }
   struct tf_buf out;
+  struct ov_wave w = { 0, 0, 0, NULL, 0 };
   tf_buf_init (&out);
   if (!skip)
-    ov_reduce (&a->ov, TF_SUM, &p, mine, NULL, &out, NULL);
+    ov_reduce (&a->ov, TF_SUM, &p, mine, &a->sync, &out, &w);
+  a->packets = w.packets;
   if (root)
     for (int k = 0; k < 2; k++)
       if (out.len != 2 || out.v[k] != want[k])
@@ -141,6 +146,7 @@ build (struct tree_arg *a, size_t i, const struct comet_opts *o)
   a->spec = o->topologies[i];
   a->text = o->topology_text[i];
   a->p.m = 1;
+  a->sync.mode = (enum ov_sync_mode) o->tree_sync;
   a->one = 1;
   tf_buf_init (&a->down);
   tf_buf_init (&a->up);
@@ -201,6 +207,8 @@ run (struct comet_ctx *c, const char *kernel, comet_op op, int rate,
       comet_row_result (&row, &res);
       if (rate && res.s.median > 0)
         row.rate = 1e6 / res.s.median;
+      if (verify)
+        row.packets = a.packets;
       comet_emit (c, &row);
       release (&a);
     }
@@ -253,6 +261,8 @@ comet_tree_meta (struct comet_ctx *c)
           if (bound[r] > worst_bound)
             worst_bound = bound[r];
         }
+      tsv_meta (c->w, "tree_sync", "%s", o->tree_sync == OV_DO_NOT_WAIT
+                ? "do-not-wait" : "wait-for-all");
       tsv_meta (c->w, "clock_skew_topology", "%s", a.spec);
       tsv_meta (c->w, "clock_skew", "%s", text);
       tsv_meta (c->w, "clock_skew_max", "%.3f", worst * 1e6);
