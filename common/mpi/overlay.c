@@ -283,7 +283,150 @@ ov_multicast (struct overlay *ov, struct tf_buf *b)
 
 /* ---------------------------------------------------------------- up */
 
-enum { HDR = 3 };   /* wave, contributed, missing */
+enum { HDR = 4 };   /* wave, contributed, missing, origin (the rank that
+                       made the packet) */
+
+/* Send this rank's packet of the wave up: the header, then PAY.  */
+static void
+send_up (struct overlay *ov, double contributed, double missing,
+         const struct tf_buf *pay)
+{
+  struct tf_buf msg;
+  double head[HDR] = { ov->wave, contributed, missing, ov->rank };
+  tf_buf_init (&msg);
+  if (tf_buf_append (&msg, head, HDR) < 0
+      || tf_buf_append (&msg, pay->v, pay->len) < 0)
+    mpu_die (EXIT_DATA, "overlay: %s", tf_nomem);
+  mpu_check (MPI_Send (msg.v, (int) msg.len, MPI_DOUBLE, ov->parent,
+                       TAG_UP, ov->comm), "MPI_Send");
+  tf_buf_free (&msg);
+}
+
+/* The index of child SRC; dies for a rank that is not a child.  */
+static int
+child_index (const struct overlay *ov, int src, int n)
+{
+  int c = 0;
+  while (c < ov->nchildren && ov->children[c] != src)
+    c++;
+  if (c == ov->nchildren || n < HDR)
+    mpu_die (EXIT_DATA, "overlay: unexpected reduction packet from "
+             "rank %d", src);
+  return c;
+}
+
+/* At the root: count packet IN (from the child SRC) in WAVE.  */
+static void
+note_packet (struct ov_wave *wave, const double *in)
+{
+  if (!wave)
+    return;
+  if (wave->order && wave->packets < wave->order_cap)
+    wave->order[wave->packets] = (int) in[3];
+  wave->packets++;
+}
+
+/* Do Not Wait, the third mode of section 2.4 ("output packets
+   immediately"): a rank sends its own packet up at once, then forwards
+   every packet from below unchanged, one by one, as it arrives; no rank
+   but the root aggregates, and the root combines the packets in the
+   order they arrive.  Child c owes child_subtree[c] packets per wave,
+   which MPI delivers in the order the child sent them; only the children
+   that still owe packets are polled, so that a child's packet of the
+   next wave stays queued.  */
+static void
+reduce_no_wait (struct overlay *ov, enum tf_kind kind,
+                const struct tf_params *p, struct tf_buf *pay,
+                struct tf_buf *out, struct ov_wave *wave)
+{
+  int root = ov->parent < 0;
+  if (!root)
+    {
+      send_up (ov, 1, 0, pay);
+      tf_buf_free (pay);
+    }
+  int *owed = xcalloc ((size_t) ov->nchildren + 1, sizeof *owed);
+  int left = 0, owing = 0;
+  for (int c = 0; c < ov->nchildren; c++)
+    {
+      owed[c] = ov->child_subtree[c];
+      left += owed[c];
+      owing += owed[c] > 0;
+    }
+  double contributed = 1;
+  while (left > 0)
+    {
+      int src = -1;
+      if (owing == 1)
+        for (int c = 0; c < ov->nchildren; c++)
+          if (owed[c])
+            src = ov->children[c];
+      while (src < 0)
+        for (int c = 0; c < ov->nchildren && src < 0; c++)
+          if (owed[c])
+            {
+              int flag = 0;
+              mpu_check (MPI_Iprobe (ov->children[c], TAG_UP, ov->comm,
+                                     &flag, MPI_STATUS_IGNORE),
+                         "MPI_Iprobe");
+              if (flag)
+                src = ov->children[c];
+            }
+      double *in;
+      int n = recv_any (ov->comm, src, TAG_UP, MPI_DOUBLE, sizeof (double),
+                        (void **) &in, NULL);
+      int c = child_index (ov, src, n);
+      if (in[0] < ov->wave)
+        {
+          free (in);        /* late packet of an earlier timed-out wave */
+          continue;
+        }
+      if (in[0] != ov->wave || in[1] != 1)
+        mpu_die (EXIT_DATA, "overlay: rank %d sent wave %.0f (%.0f ranks) "
+                 "during wave %.0f without waiting", src, in[0], in[1],
+                 ov->wave);
+      if (root)
+        {
+          const char *e = tf_combine (kind, p, pay, in + HDR,
+                                      (size_t) n - HDR);
+          if (e == tf_nomem)
+            mpu_die (EXIT_DATA, "overlay: %s", e);
+          if (e)
+            mpu_die (EXIT_DATA, "overlay: packet from rank %.0f: %s", in[3],
+                     e);
+          contributed++;
+          note_packet (wave, in);
+        }
+      else
+        mpu_check (MPI_Send (in, n, MPI_DOUBLE, ov->parent, TAG_UP,
+                             ov->comm), "MPI_Send");
+      free (in);
+      left--;
+      if (--owed[c] == 0)
+        owing--;
+    }
+  free (owed);
+  if (root)
+    {
+      if (tf_finish (kind, p, pay))
+        mpu_die (EXIT_DATA, "overlay: %s", tf_nomem);
+      if (out)
+        {
+          tf_buf_free (out);
+          *out = *pay;
+        }
+      else
+        tf_buf_free (pay);
+      if (wave)
+        {
+          wave->contributed = (long) contributed;
+          wave->missing = 0;
+        }
+    }
+  else if (out)
+    out->len = 0;
+  ov->wave++;
+}
 
 void
 ov_reduce (struct overlay *ov, enum tf_kind kind, const struct tf_params *p,
@@ -307,6 +450,13 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
   struct tf_buf pay = *mine;
   const char *e;
   tf_buf_init (mine);
+  if (wave)
+    wave->packets = 0;
+  if (sync && sync->mode == OV_DO_NOT_WAIT)
+    {
+      reduce_no_wait (ov, kind, p, &pay, out, wave);
+      return;
+    }
 
   int timed = sync && sync->mode == OV_TIMEOUT;
   double deadline = MPI_Wtime () + (timed ? sync->timeout * ov->height : 0);
@@ -346,12 +496,7 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
       double *in;
       int n = recv_any (ov->comm, src, TAG_UP, MPI_DOUBLE, sizeof (double),
                         (void **) &in, NULL);
-      int c = 0;
-      while (c < ov->nchildren && ov->children[c] != src)
-        c++;
-      if (c == ov->nchildren || n < HDR)
-        mpu_die (EXIT_DATA, "overlay: unexpected reduction packet from "
-                 "rank %d", src);
+      int c = child_index (ov, src, n);
       if (in[0] < ov->wave)
         {
           free (in);        /* late packet of an earlier wave */
@@ -369,6 +514,8 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
       missing += in[2];
       got[c] = 1;
       ngot++;
+      if (ov->parent < 0)
+        note_packet (wave, in);
       free (in);
     }
   for (int c = 0; c < ov->nchildren; c++)
@@ -378,15 +525,7 @@ ov_reduce_packet (struct overlay *ov, enum tf_kind kind,
 
   if (ov->parent >= 0)
     {
-      struct tf_buf msg;
-      double head[HDR] = { ov->wave, contributed, missing };
-      tf_buf_init (&msg);
-      if (tf_buf_append (&msg, head, HDR) < 0
-          || tf_buf_append (&msg, pay.v, pay.len) < 0)
-        mpu_die (EXIT_DATA, "overlay: %s", tf_nomem);
-      mpu_check (MPI_Send (msg.v, (int) msg.len, MPI_DOUBLE, ov->parent,
-                           TAG_UP, ov->comm), "MPI_Send");
-      tf_buf_free (&msg);
+      send_up (ov, contributed, missing, &pay);
       tf_buf_free (&pay);
       if (out)
         out->len = 0;

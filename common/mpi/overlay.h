@@ -81,7 +81,11 @@ char *ov_check_topology (const char *spec, int nranks);
    other ranks).  */
 void ov_multicast (struct overlay *ov, struct tf_buf *b);
 
-enum ov_sync_mode { OV_WAIT_ALL, OV_TIMEOUT };
+/* Section 2.4's three synchronisation modes: wait for every child's
+   packet; wait at most a time; do not wait (every rank's packet goes up
+   on its own as soon as it is made or arrives, and only the root
+   combines).  */
+enum ov_sync_mode { OV_WAIT_ALL, OV_TIMEOUT, OV_DO_NOT_WAIT };
 
 struct ov_sync
 {
@@ -94,12 +98,22 @@ struct ov_wave
 {
   long contributed; /* ranks whose values are in the result */
   long missing;     /* ranks whose values did not arrive in time */
+  long packets;     /* reduction packets the root received: one per child
+                       that answered, or with OV_DO_NOT_WAIT one per
+                       other rank */
+  int *order;       /* NULL, or room for ORDER_CAP ranks: the rank that
+                       made each packet, in the order of arrival (a
+                       child, or with OV_DO_NOT_WAIT any rank) */
+  long order_cap;
 };
 
 /* One upward wave.  Every rank passes its P->m values VALS; at the root
    OUT receives the filtered and finished result (treefilter.h) and WAVE
    (may be NULL) the counts; elsewhere OUT is left empty.  With
-   OV_TIMEOUT, packets of an earlier wave that arrive late are dropped.  */
+   OV_TIMEOUT, packets of an earlier wave that arrive late are dropped.
+   With OV_DO_NOT_WAIT the root's result is the same for the filters
+   whose combination does not depend on the order (sum, min, max ...),
+   but it is made from one packet per rank instead of one per child.  */
 void ov_reduce (struct overlay *ov, enum tf_kind kind,
                 const struct tf_params *p, const double *vals,
                 const struct ov_sync *sync, struct tf_buf *out,

@@ -6,8 +6,9 @@
  * topology files) and every filter, the reduction through the tree must
  * equal, exactly, both the reduction through the flat overlay and the
  * reduction computed at rank 0 from every rank's values (which are a
- * function of the rank).  Then multicast, the timeout mode and the clock
- * skew.  Rank 0 prints one line per check ("ok" or what differed) and
+ * function of the rank), and so must the reduction in the do-not-wait
+ * mode.  Then the do-not-wait packet order on a chain, multicast, the
+ * timeout mode and the clock skew.  Rank 0 prints one line per check ("ok" or what differed) and
  * exits 1 if any failed.
  *
  * Usage: test-overlay [SKEW_LIMIT_US]   (default 5) */
@@ -94,13 +95,18 @@ check_topology (const char *spec, struct overlay *flat)
       struct tf_params p = { 6, 0.1, 0, 1, 8 };
       double v[6];
       values_of (mpu_rank, f->kind, v);
-      struct tf_buf a, b, want;
+      struct tf_buf a, b, d, want;
       tf_buf_init (&a);
       tf_buf_init (&b);
+      tf_buf_init (&d);
       tf_buf_init (&want);
-      struct ov_wave w = { 0, 0 };
+      struct ov_wave w = { 0, 0, 0, NULL, 0 }, wd = { 0, 0, 0, NULL, 0 };
+      struct ov_sync nowait = { OV_DO_NOT_WAIT, 0 };
       ov_reduce (&ov, f->kind, &p, v, NULL, &a, &w);
       ov_reduce (flat, f->kind, &p, v, NULL, &b, NULL);
+      /* Do Not Wait: the same result (every filter here combines
+         exactly in any order), from one packet per other rank.  */
+      ov_reduce (&ov, f->kind, &p, v, &nowait, &d, &wd);
       if (mpu_rank == 0)
         {
           /* The same reduction done at rank 0 alone, in rank order.  */
@@ -121,15 +127,19 @@ check_topology (const char *spec, struct overlay *flat)
           tf_buf_free (&one);
         }
       char what[300];
-      snprintf (what, sizeof what, "%.200s %s: tree = flat = direct", spec,
-                f->name);
+      snprintf (what, sizeof what, "%.200s %s: tree = flat = direct = "
+                "do-not-wait", spec, f->name);
       for (char *c = what; *c; c++)
         if (*c == '\n')
           *c = ' ';
       report (what, same (&a, &b) && same (&a, &want)
-              && w.contributed == mpu_size && w.missing == 0);
+              && w.contributed == mpu_size && w.missing == 0
+              && same (&d, &a) && wd.contributed == mpu_size
+              && wd.missing == 0 && wd.packets == mpu_size - 1
+              && w.packets == ov.nchildren);
       tf_buf_free (&a);
       tf_buf_free (&b);
+      tf_buf_free (&d);
       tf_buf_free (&want);
     }
   ov_free (&ov);
@@ -233,6 +243,63 @@ main (int argc, char **argv)
       printf ("  %s\n", err.msg);
   }
 
+  /* The order of the packets at the root on a chain 0 - 1 - ... - n-1.
+     Wait for all: one packet, from rank 1, that holds every rank.  Do
+     Not Wait: n - 1 packets, in the order 1, 2, ..., n - 1, whatever the
+     timing: every rank sends its own packet before it forwards any from
+     below, and MPI keeps the order of one sender's messages.  Then a
+     wait-for-all wave works after it.  */
+  {
+    char spec[32];
+    snprintf (spec, sizeof spec, "b:1^%d", n > 1 ? n - 1 : 1);
+    struct overlay ov;
+    if (n > 1 && ov_build (&ov, spec, NULL, MPI_COMM_WORLD, &err) == 0)
+      {
+        struct tf_params q = { 1, 0, 0, 1, 0 };
+        double one = 1;
+        int *o1 = calloc ((size_t) n, sizeof *o1);
+        int *o2 = calloc ((size_t) n, sizeof *o2);
+        int *o3 = calloc ((size_t) n, sizeof *o3);
+        struct ov_wave w1 = { 0, 0, 0, o1, n }, w2 = { 0, 0, 0, o2, n };
+        struct ov_wave w3 = { 0, 0, 0, o3, n };
+        struct ov_sync nowait = { OV_DO_NOT_WAIT, 0 };
+        struct tf_buf s1, s2, s3;
+        tf_buf_init (&s1);
+        tf_buf_init (&s2);
+        tf_buf_init (&s3);
+        ov_reduce (&ov, TF_SUM, &q, &one, NULL, &s1, &w1);
+        ov_reduce (&ov, TF_SUM, &q, &one, &nowait, &s2, &w2);
+        ov_reduce (&ov, TF_SUM, &q, &one, NULL, &s3, &w3);
+        int ordered = w2.packets == n - 1;
+        for (int k = 0; k < n - 1 && ordered; k++)
+          ordered = o2[k] == k + 1;
+        if (mpu_rank == 0)
+          {
+            fprintf (stderr, "chain %s: wait-for-all %ld packet(s), "
+                     "do-not-wait %ld, from", spec, w1.packets, w2.packets);
+            for (long k = 0; k < w2.packets && k < n; k++)
+              fprintf (stderr, " %d", o2[k]);
+            fputc ('\n', stderr);
+          }
+        report ("chain: do-not-wait passes every rank's packet up alone, "
+                "in rank order",
+                mpu_rank != 0
+                || (w1.packets == 1 && o1[0] == 1 && s1.v[0] == n
+                    && ordered && s2.v[0] == n && w2.contributed == n
+                    && w3.packets == 1 && s3.v[0] == n));
+        free (o1);
+        free (o2);
+        free (o3);
+        tf_buf_free (&s1);
+        tf_buf_free (&s2);
+        tf_buf_free (&s3);
+        ov_free (&ov);
+      }
+    else
+      report ("chain: do-not-wait passes every rank's packet up alone, "
+              "in rank order", n == 1);
+  }
+
   /* Multicast down a tree: every rank gets the root's packet; the
      reduction of what arrived proves it.  */
   {
@@ -276,7 +343,7 @@ main (int argc, char **argv)
     struct tf_buf s1, s2;
     tf_buf_init (&s1);
     tf_buf_init (&s2);
-    struct ov_wave w1 = { 0, 0 }, w2 = { 0, 0 };
+    struct ov_wave w1 = { 0, 0, 0, NULL, 0 }, w2 = { 0, 0, 0, NULL, 0 };
     if (n > 1 && mpu_rank == n - 1)
       {
         struct timespec ts = { 0, 300000000L };

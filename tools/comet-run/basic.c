@@ -65,6 +65,58 @@ op_echo (void *arg)
     }
 }
 
+/* The rank in c->comm of the other member of PAIR.  */
+static int
+pair_peer (struct comet_ctx *c, MPI_Comm pair, int me)
+{
+  MPI_Group gp, gc;
+  int other = 1 - me, peer;
+  mpu_check (MPI_Comm_group (pair, &gp), "MPI_Comm_group");
+  mpu_check (MPI_Comm_group (c->comm, &gc), "MPI_Comm_group");
+  mpu_check (MPI_Group_translate_ranks (gp, 1, &other, gc, &peer),
+             "MPI_Group_translate_ranks");
+  MPI_Group_free (&gp);
+  MPI_Group_free (&gc);
+  return peer;
+}
+
+/* One untimed round trip of the echo with checked content (verify.c):
+   the partner checks the test node's message, the test node the reply,
+   which is the partner's own (a reply of the bytes received would pass a
+   partner that sent back a stale buffer).  */
+static void
+echo_verify (struct comet_ctx *c, struct pair_arg *p, const char *kernel,
+             int peer, int64_t seq, int64_t size)
+{
+  int skip = comet_broken (kernel);
+  size_t n = (size_t) p->count;
+  char *s = p->bufs.send, *r = p->bufs.recv;
+  if (p->me == 0)
+    {
+      comet_fill (s, n, seq, c->rank, peer);
+      if (!skip)
+        mpu_check (MPI_Send (s, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
+                   "MPI_Send");
+      comet_prefill (r, n, seq, peer, c->rank);
+      if (!skip)
+        mpu_check (MPI_Recv (r, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm,
+                             MPI_STATUS_IGNORE), "MPI_Recv");
+      comet_check (kernel, size, c->rank, r, n, seq, peer, c->rank);
+    }
+  else
+    {
+      comet_prefill (r, n, seq, peer, c->rank);
+      if (!skip)
+        mpu_check (MPI_Recv (r, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
+                             MPI_STATUS_IGNORE), "MPI_Recv");
+      comet_check (kernel, size, c->rank, r, n, seq, peer, c->rank);
+      comet_fill (s, n, seq, c->rank, peer);
+      if (!skip)
+        mpu_check (MPI_Send (s, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
+                   "MPI_Send");
+    }
+}
+
 void
 comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
                   int hops, int64_t load, int emit, double *mbps)
@@ -74,9 +126,11 @@ comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
   p.comm = pair;
   MPI_Comm_rank (pair, &p.me);
   comet_bufs_init (c->opt, &p.bufs, (size_t) sweep_max (sizes));
+  int peer = pair_peer (c, pair, p.me);
   for (size_t i = 0; i < sizes->n; i++)
     {
       p.count = comet_mpi_count (sizes->v[i], "message size");
+      echo_verify (c, &p, kernel, peer, (int64_t) i, sizes->v[i]);
       /* One-way time: half the measured round trip (Section 2.2.1).  */
       struct comet_timing t = { pair, 0, 0, op_echo, &p, 2.0, 0 };
       struct comet_result res;
@@ -123,12 +177,9 @@ kernel_echo (struct comet_ctx *c)
    them; MPI_Sendrecv is the deadlock-free formulation of the same
    simultaneous exchange.  */
 static void
-op_pairwise (void *arg)
+pair_exchange (struct pair_arg *p, char *s, char *r)
 {
-  struct pair_arg *p = arg;
   int other = 1 - p->me;
-  char *s, *r;
-  comet_bufs_next (&p->bufs, &s, &r);
   /* --buffers shared: MPI_Sendrecv_replace, the one buffer both ways.  */
   if (s == r)
     {
@@ -141,6 +192,32 @@ op_pairwise (void *arg)
   COMET_MPI (MPI_Sendrecv (s, p->count, MPI_BYTE, other, TAG_PAIR,
                            r, p->count, MPI_BYTE, other, TAG_PAIR,
                            p->comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+}
+
+static void
+op_pairwise (void *arg)
+{
+  struct pair_arg *p = arg;
+  char *s, *r;
+  comet_bufs_next (&p->bufs, &s, &r);
+  pair_exchange (p, s, r);
+}
+
+/* One untimed exchange of the pairwise kernel with checked content: each
+   side must receive the other's message (with --buffers shared, its own
+   message stays in the buffer unless the exchange happened).  */
+static void
+pairwise_verify (struct comet_ctx *c, struct pair_arg *p, int peer,
+                 int64_t seq, int64_t size)
+{
+  size_t n = (size_t) p->count;
+  char *s = p->bufs.send, *r = p->bufs.recv;
+  comet_fill (s, n, seq, c->rank, peer);
+  if (r != s)
+    comet_prefill (r, n, seq, peer, c->rank);
+  if (!comet_broken ("pairwise"))
+    pair_exchange (p, s, r);
+  comet_check ("pairwise", size, c->rank, r, n, seq, peer, c->rank);
 }
 
 void
@@ -159,9 +236,11 @@ kernel_pairwise (struct comet_ctx *c)
           p.comm = pair;
           MPI_Comm_rank (pair, &p.me);
           comet_bufs_init (c->opt, &p.bufs, (size_t) sweep_max (sizes));
+          int peer = pair_peer (c, pair, p.me);
           for (size_t i = 0; i < sizes->n; i++)
             {
               p.count = comet_mpi_count (sizes->v[i], "message size");
+              pairwise_verify (c, &p, peer, (int64_t) i, sizes->v[i]);
               struct comet_timing t = { pair, 0, 0, op_pairwise, &p, 1.0, 0 };
               struct comet_result res;
               comet_measure (c, &t, &res);
@@ -224,6 +303,25 @@ op_broadcast (void *arg)
                          MPI_STATUS_IGNORE), "MPI_Recv");
 }
 
+/* One untimed broadcast with checked content, checked on every
+   receiver.  */
+static void
+broadcast_verify (struct comet_ctx *c, struct coll_arg *a, int64_t seq,
+                  int64_t size)
+{
+  size_t n = (size_t) a->count;
+  char *buf = c->rank == a->root ? a->bufs->send : a->bufs->recv;
+  if (c->rank == a->root)
+    comet_fill (buf, n, seq, a->root, -1);
+  else
+    comet_prefill (buf, n, seq, a->root, -1);
+  if (!comet_broken ("broadcast"))
+    mpu_check (MPI_Bcast (buf, a->count, MPI_BYTE, a->root, a->comm),
+               "MPI_Bcast");
+  if (c->rank != a->root)
+    comet_check ("broadcast", size, c->rank, buf, n, seq, a->root, -1);
+}
+
 void
 kernel_broadcast (struct comet_ctx *c)
 {
@@ -234,6 +332,7 @@ kernel_broadcast (struct comet_ctx *c)
   for (size_t i = 0; i < sizes->n; i++)
     {
       a.count = comet_mpi_count (sizes->v[i], "message size");
+      broadcast_verify (c, &a, (int64_t) i, sizes->v[i]);
       struct comet_timing t = { c->comm, c->test, c->test, op_broadcast, &a,
                                 1.0, 0 };
       struct comet_result res;
@@ -260,12 +359,57 @@ op_globalsum (void *arg)
                             a->comm), "MPI_Allreduce");
 }
 
-/* Element I of rank R's vector: small whole numbers, so that every sum
-   is exact and the check is an equality.  */
+/* Element I of rank R's vector in the sum number SEQ of the sweep
+   (SEQ 0: the timed sums): small whole numbers, so that every sum is
+   exact and the check is an equality; (R + 1)^2 makes the sum tell a
+   missing or doubled rank from a correct one.  */
 static double
-gs_value (int r, int64_t i)
+gs_value (int r, int64_t seq, int64_t i)
 {
-  return (double) (r + 1) + (double) (i % 1024);
+  return (double) (r + 1) * (r + 1) + (double) (i % 1024)
+         + (double) (seq % 4096) * 4;
+}
+
+static double
+gs_sum (int p, int64_t seq, int64_t i)
+{
+  double s = 0;
+  for (int r = 0; r < p; r++)
+    s += gs_value (r, seq, i);
+  return s;
+}
+
+/* The first COUNT elements of OUT must be the sums of SEQ.  */
+static void
+gs_check (struct comet_ctx *c, const double *out, int count, int64_t seq)
+{
+  for (int i = 0; i < count; i++)
+    {
+      double want = gs_sum (c->size, seq, i);
+      if (out[i] != want)
+        mpu_die (EXIT_DATA, "globalsum: verification failed at veclen %d "
+                 "on rank %d: element %d is %.17g, the sum is %.17g", count,
+                 c->rank, i, out[i], want);
+    }
+}
+
+/* One untimed sum with its own contributions (sequence number SEQ + 1)
+   into a result filled with what is not due.  */
+static void
+gs_verify (struct comet_ctx *c, double *in, double *out, int count,
+           int64_t seq)
+{
+  for (int i = 0; i < count; i++)
+    {
+      in[i] = gs_value (c->rank, seq + 1, i);
+      out[i] = -gs_sum (c->size, seq + 1, i);
+    }
+  if (!comet_broken ("globalsum"))
+    mpu_check (MPI_Allreduce (in, out, count, MPI_DOUBLE, MPI_SUM, c->comm),
+               "MPI_Allreduce");
+  gs_check (c, out, count, seq + 1);
+  for (int i = 0; i < count; i++)
+    in[i] = gs_value (c->rank, 0, i);
 }
 
 void
@@ -275,12 +419,10 @@ kernel_globalsum (struct comet_ctx *c)
   int64_t maxn = sweep_max (v);
   double *in = xcalloc (1, (size_t) maxn * sizeof *in);
   double *out = xcalloc (1, (size_t) maxn * sizeof *out);
-  for (int64_t i = 0; i < maxn; i++)
-    in[i] = gs_value (c->rank, i);
-  double base = (double) c->size * (c->size + 1) / 2;
   for (size_t k = 0; k < v->n; k++)
     {
       int n = comet_mpi_count (v->v[k], "vector length");
+      gs_verify (c, in, out, n, (int64_t) k);
       for (int i = 0; i < n; i++)
         out[i] = -1;
       struct coll_arg a = { c->comm, c->test, in, out, n, NULL };
@@ -288,16 +430,9 @@ kernel_globalsum (struct comet_ctx *c)
                                 1.0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
-      /* Verification on every rank: a wrong sum is an error, not a
-         time.  */
-      for (int i = 0; i < n; i++)
-        {
-          double want = base + (double) c->size * (double) (i % 1024);
-          if (out[i] != want)
-            mpu_die (EXIT_DATA, "globalsum: verification failed at veclen "
-                     "%d: element %d is %.17g, the sum is %.17g", n, i,
-                     out[i], want);
-        }
+      /* The last timed sum, on every rank: a wrong sum is an error, not
+         a time.  */
+      gs_check (c, out, n, 0);
       struct comet_row row;
       comet_row_init (&row, "globalsum");
       row.veclen = v->v[k];

@@ -41,6 +41,8 @@ struct comet_opts
   int grid_rows, grid_cols;   /* --grid, or 0 */
   double timeout;
   int progress;
+  int tree_sync;              /* --sync: enum ov_sync_mode, OV_WAIT_ALL
+                                 or OV_DO_NOT_WAIT */
   const char **topologies;    /* --topology specs of the tree kernels */
   char **topology_text;       /* contents of file: specs, else NULL */
   size_t ntopologies;
@@ -83,7 +85,8 @@ enum
   COL_OVERLAP = 1 << 7,    /* tsync, tcomm, tcomp, overlap, overlap_raw,
                               overlap_flag */
   COL_TREE = 1 << 8,       /* topology, depth, fanout */
-  COL_RATE = 1 << 9        /* per_s */
+  COL_RATE = 1 << 9,       /* per_s */
+  COL_PACKETS = 1 << 10    /* packets */
 };
 
 /* One output row; fields a kernel does not fill stay NA.  */
@@ -103,6 +106,9 @@ struct comet_row
   const char *topology;                 /* NULL: NA */
   int depth, fanout;                    /* -1: NA */
   double rate;                          /* per second; NaN: NA */
+  int64_t packets;                      /* reduction packets the tree's
+                                           root receives per wave; -1:
+                                           NA */
   double t_quantum;                     /* step of a sample, us (NaN:
                                            unknown, 6 digits instead) */
 };
@@ -212,6 +218,24 @@ int comet_mpi_count (int64_t n, const char *what);  /* fits an MPI int */
    when it does.  Its rows then have no bandwidth.  */
 const char *comet_self_exchange (const struct comet_ctx *c,
                                  const char *kernel, const char *direction);
+
+/* Verification (verify.c), outside every timed region.
+   MSGPERF_COMET_BREAK=KERNEL, a testing aid: KERNEL's verification
+   exchange skips its transfer, so that the testsuite can show that the
+   check fails.  */
+int comet_broken (const char *kernel);
+/* Byte I of the verification message number SEQ from rank SRC to rank
+   DST (ranks of the adjacency matrix; DST -1 for a broadcast).  */
+unsigned char comet_pattern (int64_t seq, int src, int dst, int64_t i);
+void comet_fill (void *buf, size_t len, int64_t seq, int src, int dst);
+/* The complement of what comet_fill writes: a receive that does not
+   happen leaves every byte wrong.  */
+void comet_prefill (void *buf, size_t len, int64_t seq, int src, int dst);
+/* End the run (status 1) naming KERNEL, SIZE and RANK unless BUF holds
+   what comet_fill writes.  */
+void comet_check (const char *kernel, int64_t size, int rank,
+                  const void *buf, size_t len, int64_t seq, int src,
+                  int dst);
 
 /* Kernel functions: run every measurement of the kernel, emit its rows.
    Collective over c->comm.  */

@@ -115,10 +115,10 @@ static const struct comet_kernel kernels[] = {
     2, COL_BYTES | COL_MBPS },
   { "tree-roundtrip", kernel_tree_roundtrip,
     "multicast then sum reduction through each --topology tree",
-    2, COL_TREE },
+    2, COL_TREE | COL_PACKETS },
   { "tree-throughput", kernel_tree_throughput,
     "pipelined sum reductions through each --topology tree",
-    2, COL_TREE | COL_RATE },
+    2, COL_TREE | COL_RATE | COL_PACKETS },
   { "tree-startup", kernel_tree_startup,
     "building each --topology tree (topology down, reports up)",
     2, COL_TREE },
@@ -170,6 +170,7 @@ comet_row_init (struct comet_row *r, const char *kernel)
   r->topology = NULL;
   r->depth = r->fanout = -1;
   r->rate = NAN;
+  r->packets = -1;
   r->t_mean = NAN;
   r->ops = -1;
   r->t_quantum = NAN;
@@ -178,7 +179,7 @@ comet_row_init (struct comet_row *r, const char *kernel)
 static void
 write_header (tsv_writer *w)
 {
-  const char *names[32];
+  const char *names[40];
   size_t n = 0;
   names[n++] = "kernel";
   names[n++] = "nprocs";
@@ -200,6 +201,7 @@ write_header (tsv_writer *w)
     names[n++] = stats[i];
   if (out_columns & COL_MBPS) names[n++] = "MBps";
   if (out_columns & COL_RATE) names[n++] = "per_s";
+  if (out_columns & COL_PACKETS) names[n++] = "packets";
   if (out_columns & COL_OVERLAP)
     {
       names[n++] = "tsync";
@@ -339,6 +341,7 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   tsv_put_str (w, stats_stop_name (r->stop));
   if (out_columns & COL_MBPS) put_derived (w, r->mbps);
   if (out_columns & COL_RATE) put_derived (w, r->rate);
+  if (out_columns & COL_PACKETS) put_count (w, r->packets);
   if (out_columns & COL_OVERLAP)
     {
       put_derived (w, r->tsync);
@@ -400,7 +403,7 @@ static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
 static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
-static char *opt_iterations;
+static char *opt_iterations, *opt_sync;
 static int opt_progress, opt_no_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
@@ -476,6 +479,11 @@ static struct poptOption options[] = {
     "tree of the tree kernels, repeatable: flat, b:F^D, b:F1xF2.., k:K@N, "
     "g:L1:L2.. or file:PATH, see msgperf-trees(7) (default: flat and k:2)",
     "SPEC" },
+  { "sync", '\0', POPT_ARG_STRING, &opt_sync, 0,
+    "synchronisation of the tree kernels' reductions (MRNet, section "
+    "2.4): wait-for-all (a rank sends one packet when all its children's "
+    "have arrived) or do-not-wait (every packet goes up on its own as it "
+    "arrives) (default: wait-for-all)", "wait-for-all|do-not-wait" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal (under "
     "mpirun: after 5 s by default)", NULL },
@@ -604,6 +612,12 @@ parse_options (struct comet_opts *o)
   if (opt_grid && grid2d_parse (opt_grid, &o->grid_rows, &o->grid_cols) != 0)
     die_usage ("option '--grid': bad shape '%s' (ROWSxCOLS, e.g. 2x2)",
                opt_grid);
+  o->tree_sync = OV_WAIT_ALL;
+  if (opt_sync && strcmp (opt_sync, "do-not-wait") == 0)
+    o->tree_sync = OV_DO_NOT_WAIT;
+  else if (opt_sync && strcmp (opt_sync, "wait-for-all") != 0)
+    die_usage ("option '--sync': '%s' is neither 'wait-for-all' nor "
+               "'do-not-wait'", opt_sync);
   parse_topologies (o);
 }
 
