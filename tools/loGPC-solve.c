@@ -1322,7 +1322,7 @@ file_scale (const struct param_file *pf, const char **unit,
   conversion[0] = '\0';
   const char *pu = pf->time_unit ? pf->time_unit : o.time_unit;
   if (!pu && *unit)
-    die ("%s: no #@time_unit line, and the times are in %s: declare the "
+    die ("%s: no #@time_unit line, and the other times are in %s: declare the "
          "file's unit with a '#@time_unit=UNIT' line (s, ms, us, ns) or "
          "--time-unit UNIT", pf->name, *unit);
   if (pu && *unit && strcmp (pu, *unit) != 0)
@@ -1500,14 +1500,10 @@ plogp_range_meta (tsv_writer *w)
                 "the largest measured size %s: the last segment's slope",
                 mx, hi);
     }
-  /* Table 1 reads L at 1 byte */
-  double small = pl.small < 1 ? pl.small : 1;
-  if (pl.big >= 0 && small < t->pt[0].bytes)
-    {
-      num_format (small, -1, mx);
-      tsv_meta (w, "plogp_below", "sizes of %s bytes, below the smallest "
-                "measured size %s: that size's values", mx, lo);
-    }
+  /* Table 1 reads L at 1 byte, and G at 1 byte for smaller messages */
+  if (pl.big >= 0 && 1 < t->pt[0].bytes)
+    tsv_meta (w, "plogp_below", "1 byte (Table 1's short message), below "
+              "the smallest measured size %s: that size's values", lo);
   if (pl.clamped)
     tsv_meta (w, "plogp_L_clamped", "L + g(1) - os(1) - or(1) < 0 (o_r "
               "above g, Section 3): L taken as 0");
