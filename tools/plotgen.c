@@ -354,7 +354,9 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
   if (!sp->y)
     default_y (r, sp);
   size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
-  size_t *col = xrealloc (NULL, nc * sizeof *col);
+  /* Static: still reachable when a bad row ends the program.  */
+  static size_t *col;
+  col = xrealloc (NULL, nc * sizeof *col);
   size_t k = 0;
   col[k++] = tsv_col_required (r, sp->x);
   for (size_t j = 0; j < sp->ny; j++)
@@ -409,6 +411,7 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
           fit_column (r, (size_t) pc[i], i, g);
     }
   free (col);
+  col = NULL;
 }
 
 /* dag-predict --gantt: proc, start, end, kind.  One group per kind, in
