@@ -27,6 +27,7 @@
 #include "num.h"
 #include "readfile.h"
 #include "params.h"
+#include "plogp.h"
 #include "tsv.h"
 #include "xalloc.h"
 
@@ -164,7 +165,7 @@ static char *opt_a, *opt_b, *opt_bytes, *opt_packet, *opt_fixed,
 static int opt_exact;
 static char *opt_bytes_col = "bytes", *opt_time_col = "time";
 static int time_col_given;     /* fit, invert: --time-col was given */
-static char *opt_params, *opt_where;
+static char *opt_params, *opt_where, *opt_plogp;
 static struct param_set p_set; /* --set */
 
 enum { OPT_SET = 1 };
@@ -207,13 +208,132 @@ static const struct poptOption eval_options[] = {
   { "params", 'p', POPT_ARG_STRING, &opt_params, 0,
     "a and b from a row of a TSV file (e.g. hyper-reduce fit's output)",
     "FILE" },
+  { "plogp", '\0', POPT_ARG_STRING, &opt_plogp, 0,
+    "parameterized LogP: b of a message of x bytes is g(x) / x read from "
+    "per-size rows (logp-measure's: bytes, os, or, g, L)", "FILE" },
   { "where", '\0', POPT_ARG_STRING, &opt_where, 0,
-    "the --params row to use, by key columns", "KEY=VALUE[,...]" },
+    "the rows of --params and --plogp to use, by key columns",
+    "KEY=VALUE[,...]" },
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET,
     "a and b by name (repeatable; above --params)", "NAME=VALUE[,...]" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
+
+/* --plogp FILE: the per-size table of parameterized LogP (Kielmann,
+   Bal, Verstoep, Section 2), and the sizes it was read at.  */
+static struct
+{
+  struct param_file *pf;
+  size_t *rows;
+  size_t n;
+  struct plogp t;
+  int valid;
+  char conversion[128];
+  double big, small;
+} ptab = { .big = -1, .small = INFINITY };
+
+/* The table in UNIT (the inputs' or NULL): the file's times converted
+   (s, ms, us, ns); a file without #@time_unit beside inputs with one is
+   an error.  Returns the unit of the output.  */
+static const char *
+plogp_load (const char *unit)
+{
+  double scale = 1;
+  const char *pu = ptab.pf->time_unit;
+  if (!pu && unit)
+    die ("%s: no #@time_unit line, and the input's times are in %s: "
+         "declare the file's unit with a '#@time_unit=UNIT' line (s, ms, "
+         "us, ns)", ptab.pf->name, unit);
+  char *conversion = ptab.conversion;
+  if (pu && unit && strcmp (pu, unit) != 0)
+    {
+      if (param_time_scale (pu, unit, &scale) != 0)
+        die ("%s: its times are in %s and the input's in %s: only s, ms, "
+             "us and ns convert", ptab.pf->name, pu, unit);
+      char f[NUM_BUFSIZE];
+      num_format (scale, -1, f);
+      snprintf (conversion, sizeof ptab.conversion, "%s to %s (x%s)", pu,
+                unit, f);
+    }
+  double *v = xmalloc (ptab.n * 5 * sizeof *v);
+  param_file_sizes (ptab.pf, ptab.rows, ptab.n, scale, "--plogp", v);
+  struct plogp_point *pts = xmalloc (ptab.n * sizeof *pts);
+  for (size_t i = 0; i < ptab.n; i++)
+    pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
+                                    v[5 * i + 3] };
+  size_t which = 0;
+  /* b needs g only: pLogP's L plays no part */
+  enum plogp_status st = plogp_init (&ptab.t, pts, ptab.n, 0, &which);
+  free (pts);
+  free (v);
+  if (st == PLOGP_NOMEM)
+    die ("out of memory while reading the per-size table of %s",
+         ptab.pf->name);
+  if (st != PLOGP_OK)
+    die_at (ptab.pf->name, which < ptab.n ? ptab.pf->line[ptab.rows[which]] : 0, 0,
+            "--plogp: %s%s", plogp_status_text (st),
+            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
+            "--where src=I,dst=J)" : "");
+  ptab.valid = 1;
+  return unit ? unit : pu;
+}
+
+/* The table's provenance and range.  */
+static void
+plogp_meta (tsv_writer *w)
+{
+  if (!ptab.valid)
+    return;
+  param_file_write_meta_as (ptab.pf, w, "plogp_");
+  if (opt_where)
+    tsv_meta (w, "plogp_where", "%s", opt_where);
+  if (ptab.conversion[0])
+    tsv_meta (w, "plogp_time_conversion", "%s", ptab.conversion);
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
+  num_format (ptab.t.pt[0].bytes, -1, lo);
+  num_format (ptab.t.pt[ptab.t.n - 1].bytes, -1, hi);
+  tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", ptab.t.n, lo, hi);
+}
+
+/* b at X bytes: Table 1's G = g(m)/m read at m = X (g(1) below one
+   byte), the hyperbola's large-message slope at that size, so that
+   b x = g(x).  */
+static double
+plogp_b (double x)
+{
+  struct plogp_table1 t1;
+  plogp_table1 (&ptab.t, x, &t1);
+  ptab.big = x > ptab.big ? x : ptab.big;
+  ptab.small = x < ptab.small ? x : ptab.small;
+  return t1.G;
+}
+
+/* After the rows: the sizes read outside the table.  */
+static void
+plogp_range_meta (tsv_writer *w)
+{
+  if (!ptab.valid)
+    return;
+  const struct plogp *t = &ptab.t;
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
+  num_format (t->pt[0].bytes, -1, lo);
+  num_format (t->pt[t->n - 1].bytes, -1, hi);
+  if (ptab.big > t->pt[t->n - 1].bytes)
+    {
+      num_format (ptab.big, -1, mx);
+      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
+                "the largest measured size %s: the last segment's slope",
+                mx, hi);
+    }
+  double small = ptab.small < 1 ? 1 : ptab.small;
+  if (ptab.big >= 0 && small < t->pt[0].bytes)
+    {
+      num_format (small, -1, mx);
+      tsv_meta (w, "plogp_below", "messages of %s bytes, below the "
+                "smallest measured size %s: that size's values", mx, lo);
+    }
+}
 
 /* Where each of a, b, bytes comes from.  */
 struct eval_src
@@ -247,6 +367,7 @@ struct eval_job
   int packet;                   /* --packet, --fixed, --per-byte */
   struct eval_src *src;         /* a, b, bytes */
   int layered[2];               /* a, b from --params or --set */
+  int plogp_b;                  /* b from --plogp at every size */
   struct param_set ps;
   struct param_file *pf;
   const char *time2;            /* --exact's second time column */
@@ -308,8 +429,9 @@ eval_sources (struct eval_job *j)
   if (opt_b)
     dvec_push (&src[1].vals, opt_nonneg ("-b", opt_b));
   param_set_clear (&j->ps);
-  if (opt_where && !opt_params)
-    die_usage ("--where selects rows of --params FILE: give --params");
+  if (opt_where && !opt_params && !opt_plogp)
+    die_usage ("--where selects rows of --params FILE or --plogp FILE: "
+               "give one");
   if (opt_params)
     {
       static struct param_file *pf;
@@ -334,6 +456,20 @@ eval_sources (struct eval_job *j)
                    param_defs[id].name);
       j->layered[k] = 1;
       dvec_push (&src[k].vals, j->ps.v[id]);
+    }
+  if (opt_plogp)
+    {
+      /* b from the table, at the level of --params: the input's b
+         column stays above it; another b would leave it unused */
+      if (src[1].vals.n)
+        die_usage ("--plogp gives b at every message size: not with %s",
+                   j->packet ? "--fixed" : opt_b ? "-b"
+                   : j->ps.origin[PARAM_B] == PORIGIN_FILE
+                   ? "--params b" : "--set b");
+      ptab.pf = param_file_read (opt_plogp);
+      ptab.n = param_file_select (ptab.pf, opt_where, 1, NULL, &ptab.rows);
+      j->plogp_b = j->layered[1] = 1;
+      dvec_push (&src[1].vals, NAN);
     }
   if (opt_bytes)
     {
@@ -361,14 +497,16 @@ eval_from_options (struct eval_job *j, tsv_writer *w)
   const char *names[5];
   size_t nn = 0;
   for (int k = 0; k < 2; k++)
-    if (j->layered[k])
+    if (j->layered[k] && !(k == 1 && j->plogp_b))
       eval_need (j, k);
+  const char *unit = j->pf ? j->pf->time_unit : NULL;
+  if (ptab.pf)
+    unit = plogp_load (unit);
   write_common_meta (w, NULL, 0, "eval");
+  tsv_meta_time_unit (w, unit);
   if (j->pf)
-    {
-      tsv_meta_time_unit (w, j->pf->time_unit);
-      param_file_write_meta (j->pf, w);
-    }
+    param_file_write_meta (j->pf, w);
+  plogp_meta (w);
   names[nn++] = opt_bytes_col;
   names[nn++] = "a";
   names[nn++] = "b";
@@ -380,10 +518,13 @@ eval_from_options (struct eval_job *j, tsv_writer *w)
   for (size_t i = 0; i < src[2].vals.n; i++)
     {
       put_count (w, src[2].vals.v[i]);
+      if (j->plogp_b)
+        b = plogp_b (src[2].vals.v[i]);
       tsv_put_num (w, a);
       tsv_put_num (w, b);
       eval_row (w, src[2].vals.v[i], a, b, j->m, j->p, opt_exact);
     }
+  plogp_range_meta (w);
 }
 
 /* The input FILEs (standard input without one), which must share one
@@ -429,9 +570,11 @@ eval_columns (struct eval_job *j)
           /* the input's column is above --params and --set */
           src[k].vals.n = 0;
           src[k].col = c;
+          if (k == 1)
+            j->plogp_b = 0;
           continue;
         }
-      if (k < 2 && j->layered[k])
+      if (k < 2 && j->layered[k] && !(k == 1 && j->plogp_b))
         eval_need (j, k);
       if (src[k].vals.n)
         {
@@ -461,10 +604,14 @@ static void
 eval_params_meta (struct eval_job *j, tsv_writer *w)
 {
   struct param_file *pf = j->pf;
+  const char *in_unit = tsv_time_unit (j->rs, j->nfiles);
+  const char *u = ptab.pf ? plogp_load (in_unit) : NULL;
   write_common_meta (w, j->rs, j->nfiles, "eval");
+  plogp_meta (w);
+  if (u && !in_unit)
+    tsv_meta_time_unit (w, u);
   if (!pf)
     return;
-  const char *in_unit = tsv_time_unit (j->rs, j->nfiles);
   if (pf->time_unit && in_unit && strcmp (pf->time_unit, in_unit) != 0)
     {
       double scale;
@@ -535,6 +682,8 @@ eval_rows (struct eval_job *j, tsv_writer *w)
                                    "'%s'",
                                    tsv_field (r, (size_t) src[2].col));
                 }
+              if (j->plogp_b)
+                v[1] = plogp_b (v[2]);
               for (size_t i = 0; i < nin; i++)
                 tsv_put_strn (w, tsv_field (r, i), tsv_field_len (r, i));
               for (int k = 0; k < 3; k++)
@@ -582,6 +731,7 @@ cmd_eval (int argc, const char **argv)
       eval_params_meta (&j, w);
       tsv_write_header (w, j.nn, j.names);
       eval_rows (&j, w);
+      plogp_range_meta (w);
     }
   tsv_writer_close (w);
   for (size_t f = 0; f < j.nfiles; f++)
@@ -590,6 +740,9 @@ cmd_eval (int argc, const char **argv)
   free (j.names);
   for (int k = 0; k < 3; k++)
     free (j.src[k].vals.v);
+  plogp_free (&ptab.t);
+  free (ptab.rows);
+  param_file_free (ptab.pf);
   poptFreeContext (con);
   return 0;
 }

@@ -24,6 +24,7 @@
 #include "netspec.h"
 #include "num.h"
 #include "params.h"
+#include "plogp.h"
 #include "tsv.h"
 #include "xalloc.h"
 
@@ -100,7 +101,7 @@ enum
   OPT_SPARAM = 200,           /* OPT_SPARAM + enum sparam */
   OPT_PARAMS_FILE = 300, OPT_MAPPING, OPT_SEED, OPT_EXCLUDE_SELF,
   OPT_EXPLAIN, OPT_TIME_UNIT, OPT_ENUMERATE, OPT_KIND, OPT_STYLE, OPT_TORUS,
-  OPT_SET, OPT_WHERE
+  OPT_SET, OPT_WHERE, OPT_PLOGP
 };
 
 static struct
@@ -108,6 +109,7 @@ static struct
   struct params opt;          /* from options */
   struct params file;         /* from --params */
   const char *params_file;
+  const char *plogp_file;     /* --plogp: a per-size table */
   const char *where;          /* --where KEY=VALUE,... */
   const char *mapping;        /* identity, random or a file */
   uint64_t seed;
@@ -200,9 +202,13 @@ static struct poptOption run_table[] = {
   { "params", 'p', POPT_ARG_STRING, NULL, OPT_PARAMS_FILE,
     "read parameters from a row of FILE (columns named as options; e.g. "
     "logp-measure --summary)", "FILE" },
+  { "plogp", '\0', POPT_ARG_STRING, NULL, OPT_PLOGP,
+    "parameterized LogP: L, os, or, osl, orl and G of every message read "
+    "at its size from per-size rows (logp-measure's: bytes, os, or, g, L)",
+    "FILE" },
   { "where", '\0', POPT_ARG_STRING, NULL, OPT_WHERE,
-    "the --params row to use, by key columns (src, dst, bytes ...)",
-    "KEY=VALUE[,...]" },
+    "the rows of --params and --plogp to use, by key columns (src, dst, "
+    "bytes ...)", "KEY=VALUE[,...]" },
   { "set", 's', POPT_ARG_STRING, NULL, OPT_SET,
     "parameters by name, as the options (o sets os and or; repeatable)",
     "NAME=VALUE[,...]" },
@@ -270,6 +276,9 @@ handle_option (int val, poptContext con)
       return;
     case OPT_WHERE:
       o.where = arg;
+      return;
+    case OPT_PLOGP:
+      o.plogp_file = arg;
       return;
     case OPT_SET:
       param_set_parse (&o.opt.ps, arg, "--set", logpc_usable ());
@@ -586,6 +595,99 @@ network (const struct params *p, const char *traffic_dflt, int need_cube)
   c->valid = 1;
   explain_network (c, mapping);
   return c;
+}
+
+/* ------------------------------------------------------------ pLogP */
+
+/* --plogp FILE: the per-size table of parameterized LogP (Kielmann, Bal,
+   Verstoep, Section 2) and what the rows read from it.  */
+static struct
+{
+  struct param_file *pf;
+  size_t *rows;               /* the rows used (--where) */
+  size_t n;
+  struct plogp t;
+  int valid;                  /* T is built */
+  char conversion[128];       /* how its times were converted */
+  double big, small;          /* the largest and smallest sizes read */
+  int clamped;                /* Table 1's L came out negative */
+} pl = { .big = -1, .small = INFINITY };
+
+/* The table from the selected rows of --plogp, its times multiplied by
+   SCALE (into the output's unit).  */
+static void
+plogp_build (double scale)
+{
+  plogp_free (&pl.t);
+  double *v = xmalloc (pl.n * 5 * sizeof *v);
+  param_file_sizes (pl.pf, pl.rows, pl.n, scale, "--plogp", v);
+  struct plogp_point *pts = xmalloc (pl.n * sizeof *pts);
+  for (size_t i = 0; i < pl.n; i++)
+    {
+      pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
+                                      v[5 * i + 3] };
+      /* pLogP's L is the pair's: one value for the whole table */
+      if (v[5 * i + 4] != v[4])
+        die_at (pl.pf->name, pl.pf->line[pl.rows[i]], 0, "--plogp: L = %g "
+                "here and %g at line %ld: the rows are of several pairs "
+                "(select one with --where src=I,dst=J)", v[5 * i + 4], v[4],
+                pl.pf->line[pl.rows[0]]);
+    }
+  size_t which = 0;
+  enum plogp_status st = plogp_init (&pl.t, pts, pl.n, v[4], &which);
+  free (pts);
+  free (v);
+  if (st == PLOGP_NOMEM)
+    die ("out of memory while reading the per-size table of %s",
+         pl.pf->name);
+  if (st != PLOGP_OK)
+    die_at (pl.pf->name, which < pl.n ? pl.pf->line[pl.rows[which]] : 0, 0,
+            "--plogp: %s%s", plogp_status_text (st),
+            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
+            "--where src=I,dst=J)" : "");
+  pl.valid = 1;
+}
+
+/* The LogGP parameters of a message of P's bytes from the table (Table
+   1): L, os, or (and LoGPC's long-message osl, orl) and G, below the
+   options and the row's columns (msgperf(7), PARAMETERS: the table is a
+   parameter file).  */
+static void
+apply_plogp (struct params *p)
+{
+  if (!pl.valid)
+    return;
+  double B = need (p, PARAM_BYTES);
+  struct plogp_table1 t1;
+  plogp_table1 (&pl.t, B, &t1);
+  static const int ks[] = { PARAM_L, PARAM_OS, PARAM_OR, PARAM_OSL,
+                            PARAM_ORL, PARAM_G };
+  const double vs[] = { t1.L, t1.os, t1.or_, t1.os, t1.or_, t1.G };
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+    {
+      int k = ks[i];
+      if (p->ps.origin[k] == PORIGIN_OPTION || p->ps.origin[k] == PORIGIN_ROW)
+        continue;
+      param_set_value (&p->ps, k, vs[i], PORIGIN_FILE);
+      p->ps.file[k] = pl.pf->name;
+    }
+  if (probing)
+    return;
+  pl.big = B > pl.big ? B : pl.big;
+  pl.small = B < pl.small ? B : pl.small;
+  pl.clamped |= t1.clamped;
+  if (o.explain)
+    {
+      char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
+      char b4[NUM_BUFSIZE], b5[NUM_BUFSIZE];
+      EXPLAIN ("pLogP Table 1 at B = %s bytes: L = L + g(1) - os(1) - or(1) "
+               "= %s%s, os = osl = os(B) = %s, or = orl = or(B) = %s, "
+               "G = g(B) / B = %s%s", fmt (B, b1), fmt (t1.L, b2),
+               t1.clamped ? " (negative: clamped)" : "", fmt (t1.os, b3),
+               fmt (t1.or_, b4), fmt (t1.G, b5),
+               t1.beyond ? " (beyond the table: extrapolated)"
+               : t1.below ? " (below the table: its smallest size)" : "");
+    }
 }
 
 /* ------------------------------------------------------------ the model */
@@ -1207,47 +1309,78 @@ time_unit_again (tsv_reader *const *readers, size_t nr, const char *given)
    PROW[0] of PF, its times converted to UNIT when both are known), then
    the options.  Returns the output's unit (UNIT, else the file's);
    CONVERSION receives the conversion made, if any.  */
+/* The factor from parameter file PF's time unit into *UNIT (set to the
+   file's when still unknown), the conversion described in CONVERSION.
+   A file without #@time_unit takes --time-unit; without either, beside
+   an input or another file that has a unit, it is an error (msgperf(7),
+   PARAMETERS: never a silent mix).  */
+static double
+file_scale (const struct param_file *pf, const char **unit,
+            char conversion[128])
+{
+  double scale = 1;
+  conversion[0] = '\0';
+  const char *pu = pf->time_unit ? pf->time_unit : o.time_unit;
+  if (!pu && *unit)
+    die ("%s: no #@time_unit line, and the other times are in %s: declare the "
+         "file's unit with a '#@time_unit=UNIT' line (s, ms, us, ns) or "
+         "--time-unit UNIT", pf->name, *unit);
+  if (pu && *unit && strcmp (pu, *unit) != 0)
+    {
+      if (param_time_scale (pu, *unit, &scale) != 0)
+        die ("%s: its times are in %s and the output's in %s: only s, "
+             "ms, us and ns convert", pf->name, pu, *unit);
+      char f[NUM_BUFSIZE];
+      num_format (scale, -1, f);
+      snprintf (conversion, 128, "%s to %s (x%s)", pu, *unit, f);
+    }
+  if (!*unit)
+    *unit = pu;
+  return scale;
+}
+
 static const char *
 params_layers (const struct param_file *pf, const size_t *prow,
                const char *unit, char conversion[128], struct params *base)
 {
-  double scale = 1;
   conversion[0] = '\0';
   if (pf)
     {
-      const char *pu = pf->time_unit;
-      if (pu && unit && strcmp (pu, unit) != 0)
-        {
-          if (param_time_scale (pu, unit, &scale) != 0)
-            die ("%s: its times are in %s and the output's in %s: only s, "
-                 "ms, us and ns convert", pf->name, pu, unit);
-          char f[NUM_BUFSIZE];
-          num_format (scale, -1, f);
-          snprintf (conversion, 128, "%s to %s (x%s)", pu, unit, f);
-        }
-      if (!unit)
-        unit = pu;
+      double scale = file_scale (pf, &unit, conversion);
       for (int k = 0; k < NSPARAM; k++)
         free ((char *) o.file.s[k]);
       params_clear (&o.file);
       params_of_row (pf, prow[0], scale, &o.file);
     }
+  if (pl.pf)
+    plogp_build (file_scale (pl.pf, &unit, pl.conversion));
   params_clear (base);
   params_over (base, &o.file);
   params_over (base, &o.opt);
   return unit;
 }
 
+/* SUB's computation on P: the parameters of its message size read from
+   --plogp first (the distance has no message).  */
+static void
+compute (const struct sub *sub, struct params *p, double *out)
+{
+  if (sub->compute != do_distance)
+    apply_plogp (p);
+  sub->compute (p, out);
+}
+
 /* The dry run: does SUB need input rows beyond BASE?  */
 static int
 needs_input (const struct sub *sub, const struct params *base, double *out)
 {
+  struct params p = *base;
   int explain_was = o.explain;
   o.explain = 0;
   probing = 1;
   int needs = setjmp (probe_jmp) != 0;
   if (!needs)
-    sub->compute (base, out);
+    compute (sub, &p, out);
   probing = 0;
   o.explain = explain_was;
   /* the real run explains the network again */
@@ -1276,8 +1409,9 @@ struct job
 static void
 open_inputs (struct job *j, const char *input)
 {
-  if (o.where && !o.params_file)
-    die_usage ("--where selects rows of --params FILE: give --params");
+  if (o.where && !o.params_file && !o.plogp_file)
+    die_usage ("--where selects rows of --params FILE or --plogp FILE: "
+               "give one");
   if (o.params_file)
     {
       if (strcmp (o.params_file, "-") == 0 && (!input
@@ -1289,6 +1423,17 @@ open_inputs (struct job *j, const char *input)
       param_file_select (j->pf, o.where, 0,
                          "the file as the input stream (one row each)",
                          &j->prow);
+    }
+  if (o.plogp_file)
+    {
+      if (strcmp (o.plogp_file, "-") == 0
+          && ((o.params_file && strcmp (o.params_file, "-") == 0)
+              || (input && strcmp (input, "-") == 0)))
+        die_usage ("--plogp - and another stream cannot both be standard "
+                   "input");
+      /* every selected row is one size of the table */
+      pl.pf = param_file_read (o.plogp_file);
+      pl.n = param_file_select (pl.pf, o.where, 1, NULL, &pl.rows);
     }
   if (o.mapping && strcmp (o.mapping, "identity")
       && strcmp (o.mapping, "random"))
@@ -1335,6 +1480,35 @@ stdin_if_needed (struct job *j)
     j->unit = params_layers (j->pf, j->prow, u, j->conversion, &j->base);
 }
 
+/* --plogp: where the messages' sizes fell in the table (after the rows
+   of a sweep, which are written as they are computed): beyond its
+   largest size the last segment's slope, below its smallest that size's
+   values; and whether Table 1's L was clamped.  */
+static void
+plogp_range_meta (tsv_writer *w)
+{
+  if (!pl.valid)
+    return;
+  const struct plogp *t = &pl.t;
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
+  num_format (t->pt[0].bytes, -1, lo);
+  num_format (t->pt[t->n - 1].bytes, -1, hi);
+  if (pl.big > t->pt[t->n - 1].bytes)
+    {
+      num_format (pl.big, -1, mx);
+      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
+                "the largest measured size %s: the last segment's slope",
+                mx, hi);
+    }
+  /* Table 1 reads L at 1 byte, and G at 1 byte for smaller messages */
+  if (pl.big >= 0 && 1 < t->pt[0].bytes)
+    tsv_meta (w, "plogp_below", "1 byte (Table 1's short message), below "
+              "the smallest measured size %s: that size's values", lo);
+  if (pl.clamped)
+    tsv_meta (w, "plogp_L_clamped", "L + g(1) - os(1) - or(1) < 0 (o_r "
+              "above g, Section 3): L taken as 0");
+}
+
 /* The metadata: the input's, the tool's, the parameters' origin.  */
 static void
 write_meta (tsv_writer *w, const struct job *j)
@@ -1349,6 +1523,21 @@ write_meta (tsv_writer *w, const struct job *j)
         tsv_meta (w, "params_where", "%s", o.where);
       if (j->conversion[0])
         tsv_meta (w, "params_time_conversion", "%s", j->conversion);
+    }
+  if (pl.valid)
+    {
+      param_file_write_meta_as (pl.pf, w, "plogp_");
+      if (o.where)
+        tsv_meta (w, "plogp_where", "%s", o.where);
+      if (pl.conversion[0])
+        tsv_meta (w, "plogp_time_conversion", "%s", pl.conversion);
+      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
+      num_format (pl.t.pt[0].bytes, -1, lo);
+      num_format (pl.t.pt[pl.t.n - 1].bytes, -1, hi);
+      tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", pl.t.n, lo,
+                hi);
+      if (!j->in)
+        plogp_range_meta (w);
     }
   if (o.mapping)
     tsv_meta (w, "mapping", "%s", o.mapping);
@@ -1480,7 +1669,7 @@ write_rows (tsv_writer *w, struct job *j)
         }
       explain_row = tsv_lineno (in);
       row_params (j, pk, sk, &p);
-      j->sub.compute (&p, j->out);
+      compute (&j->sub, &p, j->out);
       warn_overflow (&j->sub, j->out, nc);
       for (size_t i = 0; i < ni; i++)
         if (from[i] < 0)
@@ -1536,13 +1725,16 @@ run (const struct sub *sub, int argc, const char **argv)
      stdout empty.  */
   if (!j.in)
     {
-      j.sub.compute (&j.base, j.out);
+      compute (&j.sub, &j.base, j.out);
       warn_overflow (&j.sub, j.out, j.nc);
     }
   tsv_writer *w = tsv_writer_open (NULL);
   write_meta (w, &j);
   if (j.in)
-    write_rows (w, &j);
+    {
+      write_rows (w, &j);
+      plogp_range_meta (w);
+    }
   else
     write_one_row (w, &j);
   tsv_writer_close (w);
@@ -1550,6 +1742,9 @@ run (const struct sub *sub, int argc, const char **argv)
     tsv_close (j.in);
   free (j.prow);
   param_file_free (j.pf);
+  plogp_free (&pl.t);
+  free (pl.rows);
+  param_file_free (pl.pf);
   free (j.out);
   poptFreeContext (con);
   return 0;

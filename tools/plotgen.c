@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "err.h"
 #include "hyperfit.h"
+#include "params.h"
 #include "num.h"
 #include "plotscript.h"
 #include "tsv.h"
@@ -44,7 +45,8 @@ extern char **environ;
 static char *opt_x, *opt_y, *opt_by, *opt_style, *opt_errorbars;
 static char *opt_title, *opt_xlabel, *opt_ylabel, *opt_size, *opt_output;
 static char *opt_data, *opt_fit, *opt_overlay, *opt_overlay_x, *opt_overlay_y;
-static char *opt_segments;
+static char *opt_segments, *opt_params, *opt_where;
+static struct param_set p_set;     /* --set */
 static int opt_logx, opt_logy, opt_script, opt_gantt, opt_matrix;
 static long opt_max_points = 100000;
 
@@ -82,6 +84,14 @@ static struct poptOption options[] = {
     "with --script: write the data to FILE and reference it", "FILE" },
   { "fit", '\0', POPT_ARG_STRING, &opt_fit, 0,
     "draw a fitted model over each series: hyperbolic or linear", "MODEL" },
+  { "params", 'p', POPT_ARG_STRING, &opt_params, 0,
+    "with --fit: the model's parameters (a and b, or alpha and beta) from "
+    "a row of FILE, drawn instead of fitted", "FILE" },
+  { "where", '\0', POPT_ARG_STRING, &opt_where, 0,
+    "the --params row to use, by key columns", "KEY=VALUE[,...]" },
+  { "set", 's', POPT_ARG_STRING, NULL, 1,
+    "with --fit: the model's parameters by name, above --params "
+    "(repeatable)", "NAME=VALUE[,...]" },
   { "segments", '\0', POPT_ARG_STRING, &opt_segments, 0,
     "with --fit: one fit per protocol segment, K segments or auto (as "
     "hyper-reduce fit; default 1)", "K|auto" },
@@ -153,6 +163,11 @@ struct group
   char *text;          /* the same rows as gnuplot data: the fields' own
                           text (checked numbers, or NA), one line a row */
   size_t tlen, tcap;
+  /* --fit's parameters from the series' own columns (a, b or alpha,
+     beta): the value, where it was read (0: no column, or NA) */
+  double pv[2];
+  long pline[2], pcol[2];
+  const char *pfile;
 };
 
 struct dataset
@@ -178,6 +193,7 @@ group_get (struct dataset *ds, const char *key)
   g->n = g->cap = 0;
   g->text = NULL;
   g->tlen = g->tcap = 0;
+  g->pline[0] = g->pline[1] = 0;
   return g;
 }
 
@@ -300,6 +316,36 @@ default_y (const tsv_reader *r, struct xyspec *sp)
   sp->y = split_list ("-y", "t", &sp->ny);
 }
 
+/* --fit's parameters: a and b (hyperbolic) or alpha and beta (linear).  */
+static int fit_ids[2] = { PARAM_A, PARAM_B };
+
+/* Parameter I of --fit in column C of R's row, for series G: NA leaves
+   it to --set and --params; a series has one curve, so its rows must
+   agree.  */
+static void
+fit_column (const tsv_reader *r, size_t c, int i, struct group *g)
+{
+  if (tsv_is_na (r, c))
+    return;
+  double v = tsv_num (r, c, 0);
+  int k = fit_ids[i];
+  if (!param_in_range (k, v))
+    tsv_die_field (r, c, "'%s' is out of range (%s expected for %s)",
+                   tsv_field (r, c), param_range_text (k),
+                   param_defs[k].help);
+  if (g->pline[i] && v != g->pv[i])
+    tsv_die_field (r, c, "'%s' differs from the series' %s at line %ld: "
+                   "one series, one curve (separate them with --by)",
+                   tsv_field (r, c), param_defs[k].name, g->pline[i]);
+  if (!g->pline[i])
+    {
+      g->pv[i] = v;
+      g->pline[i] = tsv_lineno (r);
+      g->pcol[i] = (long) c + 1;
+      g->pfile = tsv_name (r);
+    }
+}
+
 /* Read the XY columns of PATH into DS (stride 1 + ny [+ 2]).  */
 static void
 read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
@@ -308,7 +354,9 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
   if (!sp->y)
     default_y (r, sp);
   size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
-  size_t *col = xrealloc (NULL, nc * sizeof *col);
+  /* Static: still reachable when a bad row ends the program.  */
+  static size_t *col;
+  col = xrealloc (NULL, nc * sizeof *col);
   size_t k = 0;
   col[k++] = tsv_col_required (r, sp->x);
   for (size_t j = 0; j < sp->ny; j++)
@@ -334,6 +382,11 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
     }
   if (labcol >= 0)
     bycol = labcol;
+  /* --fit's parameters in the stream's own columns (the main inputs) */
+  long pc[2] = { -1, -1 };
+  if (opt_fit && !sp->by_optional)
+    for (int i = 0; i < 2; i++)
+      pc[i] = tsv_col (r, param_defs[fit_ids[i]].name);
   ds->stride = nc;
   struct group *last = NULL;
   while (tsv_next (r))
@@ -353,8 +406,12 @@ read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
       for (size_t i = 0; i < nc; i++)
         row[i] = drawable (r, col[i], tsv_num (r, col[i], 1));
       group_text (g, r, col, nc);
+      for (int i = 0; i < 2; i++)
+        if (pc[i] >= 0)
+          fit_column (r, (size_t) pc[i], i, g);
     }
   free (col);
+  col = NULL;
 }
 
 /* dag-predict --gantt: proc, start, end, kind.  One group per kind, in
@@ -619,6 +676,113 @@ axis_label (char **names, size_t n, const char *unit)
    series that cannot be fitted gets a warning and no curve.  */
 static size_t fit_segments = 1;    /* --segments: K, or 0 for auto */
 
+/* --fit's parameters below the series' columns: --params FILE (one
+   row, --where), then --set (msgperf(7), PARAMETERS).  */
+static struct param_set fit_base;
+static struct param_file *fit_file;
+
+/* --set NAME=VALUE (cli_parse's handler).  */
+static void
+set_handler (int val, poptContext con)
+{
+  char *arg = poptGetOptArg (con);
+  if (val == 1)
+    {
+      static const unsigned char fit_params[PARAM_NPARAM] = {
+        [PARAM_A] = 1, [PARAM_B] = 1, [PARAM_ALPHA] = 1, [PARAM_BETA] = 1
+      };
+      param_set_parse (&p_set, arg, "--set", fit_params);
+    }
+  free (arg);
+}
+
+/* The options that go with --fit's parameters.  */
+static void
+fit_options (void)
+{
+  static const int all[4] = { PARAM_A, PARAM_B, PARAM_ALPHA, PARAM_BETA };
+  int given = 0;
+  for (int i = 0; i < 4; i++)
+    if (param_given (&p_set, all[i]))
+      {
+        given = 1;
+        if (!opt_fit)
+          die_usage ("--set %s: the parameters are --fit's: give --fit",
+                     param_defs[all[i]].name);
+        if (all[i] != fit_ids[0] && all[i] != fit_ids[1])
+          die_usage ("--set %s: --fit %s takes %s and %s", param_defs[all[i]]
+                     .name, opt_fit, param_defs[fit_ids[0]].name,
+                     param_defs[fit_ids[1]].name);
+      }
+  if ((opt_params || opt_where) && !opt_fit)
+    die_usage ("--params gives --fit's parameters: give --fit");
+  if (opt_where && !opt_params)
+    die_usage ("--where selects rows of --params FILE: give --params");
+  if (opt_segments && (opt_params || given))
+    die_usage ("--segments fits one curve per segment: not with the "
+               "parameters of one curve (--params, --set)");
+}
+
+/* --params FILE in the inputs' time UNIT (s, ms, us, ns convert; a file
+   without #@time_unit beside inputs with one is an error), then --set.  */
+static void
+fit_params_read (const char *unit)
+{
+  param_set_clear (&fit_base);
+  if (opt_params)
+    {
+      fit_file = param_file_read (opt_params);
+      size_t *rows;
+      param_file_select (fit_file, opt_where, 0, NULL, &rows);
+      const char *pu = fit_file->time_unit;
+      double scale = 1;
+      if (!pu && unit)
+        die ("%s: no #@time_unit line, and the plotted times are in %s: "
+             "declare the file's unit with a '#@time_unit=UNIT' line (s, "
+             "ms, us, ns)", fit_file->name, unit);
+      if (pu && unit && param_time_scale (pu, unit, &scale) != 0)
+        die ("%s: its times are in %s and the plotted times in %s: only s, "
+             "ms, us and ns convert", fit_file->name, pu, unit);
+      unsigned char use[PARAM_NPARAM] = { 0 };
+      use[fit_ids[0]] = use[fit_ids[1]] = 1;
+      param_file_apply (fit_file, rows[0], &fit_base, scale, use);
+      free (rows);
+    }
+  param_set_over (&fit_base, &p_set);
+}
+
+/* The parameters of series G's curve: the series' columns above --set
+   above --params.  Returns 0 when none is given (fit them), 1 with both
+   in P; one NA or missing while the other is given is the NA policy's
+   error.  */
+static int
+fit_given (const struct group *g, double p[2])
+{
+  struct param_set ps = fit_base;
+  for (int i = 0; i < 2; i++)
+    if (g->pline[i])
+      {
+        int k = fit_ids[i];
+        param_set_value (&ps, k, g->pv[i], PORIGIN_ROW);
+        ps.file[k] = g->pfile;
+        ps.line[k] = g->pline[i];
+        ps.col[k] = g->pcol[i];
+      }
+  int any = 0;
+  for (int i = 0; i < 2; i++)
+    any |= param_given (&ps, fit_ids[i]) || ps.na[fit_ids[i]];
+  if (!any)
+    return 0;
+  for (int i = 0; i < 2; i++)
+    {
+      char hint[64];
+      snprintf (hint, sizeof hint, "--set %s=VALUE",
+                param_defs[fit_ids[i]].name);
+      p[i] = param_need (&ps, fit_ids[i], hint);
+    }
+  return 1;
+}
+
 /* A number for a legend: 4 significant digits.  */
 static const char *
 legend_num (double v)
@@ -633,6 +797,23 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
          enum plot_curve_kind kind, const char *title, unsigned linetype,
          struct plot_curve *c, size_t *nc)
 {
+  double given[2];
+  if (fit_given (g, given))
+    {
+      if (fit_segments != 1)
+        die_usage ("--segments fits one curve per segment: not with the "
+                   "series' own %s and %s columns",
+                   param_defs[fit_ids[0]].name, param_defs[fit_ids[1]].name);
+      const char *p1 = legend_num (given[0]), *p2 = legend_num (given[1]);
+      c[0] = (struct plot_curve) {
+        .kind = kind, .p1 = given[0], .p2 = given[1],
+        .linetype = linetype,
+        .title = kind == PLOT_CURVE_LINEAR
+          ? xasprintf ("%s: alpha=%s beta=%s (given)", title, p1, p2)
+          : xasprintf ("%s: a=%s b=%s (given)", title, p1, p2) };
+      *nc += 1;
+      return;
+    }
   double *x = xrealloc (NULL, g->n * sizeof *x);
   double *t = xrealloc (NULL, g->n * sizeof *t);
   size_t n = 0;
@@ -969,13 +1150,18 @@ choose_mode (struct plotjob *j)
       if (strcmp (opt_fit, "hyperbolic") == 0)
         j->fitkind = PLOT_CURVE_HYPERBOLIC;
       else if (strcmp (opt_fit, "linear") == 0)
-        j->fitkind = PLOT_CURVE_LINEAR;
+        {
+          j->fitkind = PLOT_CURVE_LINEAR;
+          fit_ids[0] = PARAM_ALPHA;
+          fit_ids[1] = PARAM_BETA;
+        }
       else
         die_usage ("--fit: unknown model '%s' (hyperbolic or linear)",
                    opt_fit);
     }
   if (opt_segments && !opt_fit)
     die_usage ("--segments goes with --fit");
+  fit_options ();
   if (opt_segments)
     fit_segments = strcmp (opt_segments, "auto") == 0 ? 0
       : (size_t) cli_int ("segments", opt_segments, 1, MAX_SEGMENTS);
@@ -1105,6 +1291,8 @@ read_inputs (struct plotjob *j, const char **files)
   if (opt_overlay && j->over_ds.rows == 0)
     warn ("%s: no rows: nothing to overlay", opt_overlay);
   j->unit = tsv_time_unit (readers, nreaders);
+  if (opt_fit)
+    fit_params_read (j->unit);
 }
 
 /* The series of the main inputs: one per group and -y column (with its
@@ -1303,8 +1491,9 @@ int
 main (int argc, char **argv)
 {
   cli_init (PROGRAM, argc, argv);
+  param_set_clear (&p_set);
   poptContext con = cli_parse (argc, (const char **) argv, options,
-                               "[FILE...]", NULL);
+                               "[FILE...]", set_handler);
   const char **files = poptGetArgs (con);
   static const char *const stdin_only[] = { "-", NULL };
   if (!files || !files[0])
@@ -1323,6 +1512,7 @@ main (int argc, char **argv)
     tsv_close (readers[i]);
   free (readers);
   plotjob_free (&j);
+  param_file_free (fit_file);
   for (size_t i = 0; i < nowned; i++)
     free (owned[i]);
   free (owned);

@@ -594,18 +594,61 @@ param_file_apply (const struct param_file *pf, size_t r,
 }
 
 void
-param_file_write_meta (const struct param_file *pf, tsv_writer *w)
+param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
+                  double scale, const char *user, double *out)
 {
-  tsv_meta (w, "params_file", "%s", pf->name);
+  static const char *const names[5] = { "bytes", "os", "or", "g", "L" };
+  long c[5];
+  for (int k = 0; k < 5; k++)
+    {
+      c[k] = param_file_col (pf, names[k]);
+      if (c[k] < 0)
+        die_at (pf->name, pf->header_line, 0, "%s needs a '%s' column (the "
+                "per-size rows of logp-measure: bytes, os, or, g, L)", user,
+                names[k]);
+    }
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 5; k++)
+      {
+        const char *f = pf->cell[rows[i] * pf->ncols + (size_t) c[k]];
+        double v;
+        if (num_is_na (f, strlen (f)))
+          die_at (pf->name, pf->line[rows[i]], c[k] + 1, "column '%s' is "
+                  "NA, and %s needs every size's %s (measure that size "
+                  "again, or delete its row)", names[k],
+                  user, names[k]);
+        if (num_parse_str (f, &v) != NUM_OK || !(v >= 0))
+          die_at (pf->name, pf->line[rows[i]], c[k] + 1, "column '%s': "
+                  "'%.60s' is not a number >= 0 (%s needs every size's %s)",
+                  names[k], f, user, names[k]);
+        out[i * 5 + (size_t) k] = k ? param_scale_value (v, scale) : v;
+      }
+}
+
+void
+param_file_write_meta_as (const struct param_file *pf, tsv_writer *w,
+                          const char *prefix)
+{
+  size_t plen = strlen (prefix);
+  char *key = xmalloc (plen + 8);
+  snprintf (key, plen + 8, "%sfile", prefix);
+  tsv_meta (w, key, "%s", pf->name);
+  free (key);
   for (size_t i = 0; i < pf->nmeta; i++)
     {
       const char *m = pf->meta[i], *eq = strchr (m, '=');
       size_t klen = eq ? (size_t) (eq - m) : strlen (m);
-      char *key = xmalloc (klen + 8);
-      snprintf (key, klen + 8, "params_%.*s", (int) klen, m);
+      key = xmalloc (plen + klen + 1);
+      snprintf (key, plen + klen + 1, "%s%.*s", prefix, (int) klen, m);
       tsv_meta (w, key, "%s", eq ? eq + 1 : "");
       free (key);
     }
+}
+
+void
+param_file_write_meta (const struct param_file *pf, tsv_writer *w)
+{
+  param_file_write_meta_as (pf, w, "params_");
 }
 
 /* ------------------------------------------------------------ units */

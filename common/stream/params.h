@@ -183,10 +183,24 @@ void param_file_apply (const struct param_file *pf, size_t r,
                        struct param_set *ps, double scale,
                        const unsigned char *usable);
 
+/* The per-size table of parameterized LogP (Kielmann, Bal, Verstoep,
+   Section 2; logp-measure's per-size rows): columns bytes, os, or, g and
+   L of rows ROWS[0..N-1] of PF, 5 numbers a row in OUT (bytes, os, or,
+   g, L), the times multiplied by SCALE.  USER names the option or model
+   in messages ("--plogp").  Dies at FILE:LINE (the header) on a missing
+   column, at FILE:LINE:COL on an NA or a value that is no number >= 0:
+   every size needs all of them, so nothing is defaulted.  */
+void param_file_sizes (const struct param_file *pf, const size_t *rows,
+                       size_t n, double scale, const char *user,
+                       double *out);
+
 /* Provenance: "#@params_file=NAME", then every metadata line of the file
    as "#@params_KEY=VALUE" (msgperf(7), PARAMETERS: never mixed with the
    output's own keys).  */
 void param_file_write_meta (const struct param_file *pf, tsv_writer *w);
+/* The same under another PREFIX ("plogp_": "#@plogp_file=NAME" ...).  */
+void param_file_write_meta_as (const struct param_file *pf, tsv_writer *w,
+                               const char *prefix);
 
 /* ------------------------------------------------------------ units */
 

@@ -51,6 +51,19 @@ main (void)
          && near (lg.g, 4) && !lg.clamped);
   /* ... so that os + L' + or = L + g(m) = 14 (r(m), Section 2) */
   CHECK (near (lg.os + lg.L + lg.or_, 14));
+  /* Table 1 at m = 550: at 1 byte (in [0, 100]) os 1.01, or 2, g 3.02,
+     so L = 10 + 3.02 - 1.01 - 2 = 10.01; os 6.5, or 2, g 14 at 550, and
+     G = 14 / 550.  */
+  struct plogp_table1 t1;
+  plogp_table1 (&t, 550, &t1);
+  CHECK (near (t1.L, 10.01) && near (t1.os, 6.5) && near (t1.or_, 2)
+         && near (t1.g, 14) && near (t1.G, 14.0 / 550));
+  CHECK (!t1.beyond && !t1.below && !t1.clamped);
+  /* below one byte G is g(1) / 1 = 3.02; beyond: g(2000) / 2000 */
+  plogp_table1 (&t, 0, &t1);
+  CHECK (near (t1.G, 3.02) && near (t1.os, 1.01) && !t1.below);
+  plogp_table1 (&t, 2000, &t1);
+  CHECK (near (t1.G, 43.0 / 2000) && t1.beyond);
   plogp_free (&t);
 
   /* Below the smallest size: the smallest size's values, flagged.  A
@@ -64,6 +77,9 @@ main (void)
   CHECK (v.beyond && v.os == 0.02 && v.or_ == 0.10 && v.g == 0.06);
   plogp_loggp (&t, 1, &lg);
   CHECK (lg.clamped && lg.L == 0);
+  /* Table 1's L is the same -0.01 at 1 byte, clamped too */
+  plogp_table1 (&t, 8, &t1);
+  CHECK (t1.clamped && t1.L == 0 && t1.beyond && near (t1.G, 0.06 / 8));
   plogp_free (&t);
 
   /* A falling last segment does not extrapolate below zero: g from 10

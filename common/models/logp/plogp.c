@@ -181,3 +181,23 @@ plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out)
   if (out->clamped)
     out->L = 0;
 }
+
+void
+plogp_table1 (const struct plogp *t, double m, struct plogp_table1 *out)
+{
+  struct plogp_at one, at;
+  plogp_eval (t, 1, &one);
+  double size = m >= 1 ? m : 1;
+  plogp_eval (t, size, &at);
+  /* Table 1: L = L + g(1) - o_s(1) - o_r(1), G = g(m)/m */
+  out->L = t->L + one.g - one.os - one.or_;
+  out->clamped = out->L < 0;
+  if (out->clamped)
+    out->L = 0;
+  out->os = at.os;
+  out->or_ = at.or_;
+  out->g = at.g;
+  out->G = at.g / size;
+  out->beyond = at.beyond;
+  out->below = at.below || one.below;
+}

@@ -68,4 +68,25 @@ struct plogp_loggp
 };
 void plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out);
 
+/* LogGP's parameters expressed in pLogP's, Table 1, for a message of M
+   bytes, for the models that charge a message a gap per byte G (LoGPC's
+   (B - 1) G, eqs. (1), (10)) or a time per byte b (the hyperbolic
+   model's large-message slope):
+     L  = L + g(1) - o_s(1) - o_r(1)  (Table 1, short messages of 1 byte;
+                                       clamped to 0, *CLAMPED set),
+     os, or_, g  = o_s(M), o_r(M), g(M)  (the overheads and gap measured
+                                       at the message's own size),
+     G  = g(M) / M                     (Table 1's G = g(m)/m, read at M
+                                       rather than at one large m; for
+                                       M < 1, g(1) / 1).
+   BEYOND and BELOW flag a read outside the table (at M or at 1 byte).  */
+struct plogp_table1
+{
+  double L, os, or_, g, G;
+  int clamped;
+  int beyond, below;
+};
+void plogp_table1 (const struct plogp *t, double m,
+                   struct plogp_table1 *out);
+
 #endif
