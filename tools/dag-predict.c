@@ -71,7 +71,7 @@ static size_t *prow, nprow;
 static const unsigned char *dag_usable (void);
 
 /* The collectives' options (dag_coll.h): -1 and 0 when not given.  */
-enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT };
+enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT, OPT_NWAY };
 static int64_t opt_coll_root = -1, opt_coll_segment = 0;
 
 static void
@@ -86,6 +86,9 @@ handle (int val, poptContext con)
       break;
     case OPT_COLL_SEGMENT:
       opt_coll_segment = cli_int ("segment", a, 1, INT64_C (1) << 50);
+      break;
+    case OPT_NWAY:
+      gen.nway = cli_int ("nway", a, 1, INT32_MAX);
       break;
     case OPT_SET:
       param_set_parse (&p_set, a, "--set", dag_usable ());
@@ -184,7 +187,11 @@ handle (int val, poptContext con)
   { "segment", '\0', POPT_ARG_STRING, NULL, OPT_COLL_SEGMENT, \
     "coll: segment size of the tree bcasts and reduces, and of "\
     "allreduce:segmented_ring, gather:linear_sync (default: "\
-    "none)", "BYTES" }
+    "none)", "BYTES" }, \
+  { "nway", '\0', POPT_ARG_STRING, NULL, OPT_NWAY, \
+    "nway-dissemination: peers per round (default 1)", "N" }, \
+  { "dims", '\0', POPT_ARG_STRING, &gen.dims, 0, \
+    "halo: ranks per dimension, XxY or XxYxZ", "DIMS" }
 
 #define MODEL_OPTIONS \
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
@@ -1576,6 +1583,10 @@ run_gen (int argc, const char **argv)
       if (opt_coll_segment > 0)
         tsv_meta (w, "segment", "%lld", (long long) opt_coll_segment);
     }
+  if (strcmp (gen.pattern, "nway-dissemination") == 0)
+    tsv_meta (w, "nway", "%lld", (long long) gen.nway);
+  if (strcmp (gen.pattern, "halo") == 0)
+    tsv_meta (w, "dims", "%s", gen.dims);
   tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
   tsv_meta_time_unit (w, opt_time_unit);
   static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
