@@ -74,7 +74,7 @@ static size_t *prow, nprow;
 static const unsigned char *dag_usable (void);
 
 /* The collectives' options (dag_coll.h): -1 and 0 when not given.  */
-enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT, OPT_COLL_REDUCE_COST };
+enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT, OPT_COLL_REDUCE_COST, OPT_NWAY };
 static int64_t opt_coll_root = -1, opt_coll_segment = 0;
 static double opt_reduce_cost = 0;      /* dag_coll.h: reduce_cost */
 
@@ -93,6 +93,9 @@ handle (int val, poptContext con)
       break;
     case OPT_COLL_REDUCE_COST:
       opt_reduce_cost = cli_double ("reduce-cost", a, 0, 1e9);
+      break;
+    case OPT_NWAY:
+      gen.nway = cli_int ("nway", a, 1, INT32_MAX);
       break;
     case OPT_SET:
       param_set_parse (&p_set, a, "--set", dag_usable ());
@@ -194,7 +197,11 @@ handle (int val, poptContext con)
     "none)", "BYTES" }, \
   { "reduce-cost", '\0', POPT_ARG_STRING, NULL, OPT_COLL_REDUCE_COST, \
     "coll: reduce and allreduce combine what they receive at T time "\
-    "units per byte (default 0: not modelled)", "T" }
+    "units per byte (default 0: not modelled)", "T" }, \
+  { "nway", '\0', POPT_ARG_STRING, NULL, OPT_NWAY, \
+    "nway-dissemination: peers per round (default 1)", "N" }, \
+  { "dims", '\0', POPT_ARG_STRING, &gen.dims, 0, \
+    "halo: ranks per dimension, XxY or XxYxZ", "DIMS" }
 
 #define MODEL_OPTIONS \
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0, \
@@ -1628,6 +1635,10 @@ run_gen (int argc, const char **argv)
       if (opt_reduce_cost > 0)
         tsv_meta (w, "reduce_cost", "%.17g", opt_reduce_cost);
     }
+  if (strcmp (gen.pattern, "nway-dissemination") == 0)
+    tsv_meta (w, "nway", "%lld", (long long) gen.nway);
+  if (strcmp (gen.pattern, "halo") == 0)
+    tsv_meta (w, "dims", "%s", gen.dims);
   tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
   tsv_meta_time_unit (w, opt_time_unit);
   static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",

@@ -669,6 +669,70 @@ bcast_knomial (struct cx *c, const struct coll_params *p)
   bcast_on (c, p, kids_knomial, 4);
 }
 
+/* split_binary_tree (coll_base_bcast.c, split_bintree): the buffer in
+   two halves, ceil(BYTES/2) and floor(BYTES/2); the root sends the
+   first half down the left subtree of the binary tree of binary_tree
+   (the odd virtual ranks) and the second down the right one (the even
+   ones), segment by segment, the two halves' segments in turn.  Then
+   virtual ranks 2i-1 and 2i swap halves; with P even the last virtual
+   rank, which has no partner, gets the second half from the root.  A
+   half of no bytes, or a segment larger than a half: pipeline, as Open
+   MPI does (its chain with fan-out 1).  */
+static void
+bcast_split_binary (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, root = p->root;
+  int64_t half[2] = { p->bytes - p->bytes / 2, p->bytes / 2 };
+  if (half[1] == 0 || p->seg > half[1])
+    {
+      bcast_pipeline (c, p);
+      return;
+    }
+  int64_t last[2], ns[2];
+  for (int h = 0; h < 2; h++)
+    ns[h] = segments (half[h], p->seg, &last[h]);
+  struct tree_c t;
+  tc_build (c, &t, P, root, kids_kary, 2);
+  size_t mark = c->used;
+  int32_t *cur = take (c, (size_t) P * sizeof *cur);
+#define SIDE(r) (((r) - root + P) % P % 2 == 1 ? 0 : 1)
+  for (int64_t k = 0; k < ns[0]; k++)
+    {
+      cur[root] = c->last[root] >= 0 && k == 0 ? c->last[root]
+                                                 : step (c, root);
+      for (int h = 0; h < 2; h++)
+        {
+          if (k >= ns[h])
+            continue;
+          int64_t size = k == ns[h] - 1 ? last[h] : p->seg;
+          for (int64_t i = 1; i < P; i++)
+            {
+              int64_t r = t.order[i];
+              if (SIDE (r) != h)
+                continue;
+              cur[r] = step (c, r);
+              c->s->msg (c->s->ctx, cur[t.parent[r]], cur[r], size);
+            }
+        }
+    }
+  c->used = mark;
+  tc_free (c, &t);
+  /* the swap: virtual rank v (odd: left, holds half 0) with v + 1 */
+  round_begin (c);
+  for (int64_t v = 1; v < P; v++)
+    {
+      int64_t r = (v + root) % P;
+      if (v % 2 == 1 && v + 1 < P)
+        round_msg (c, r, (r + 1) % P, half[0]);
+      else if (v % 2 == 0)
+        round_msg (c, r, (r + P - 1) % P, half[1]);
+      else
+        round_msg (c, root, r, half[1]);   /* P even: the last, odd */
+    }
+  round_end (c);
+#undef SIDE
+}
+
 static void
 reduce_chain (struct cx *c, const struct coll_params *p)
 {
@@ -1085,6 +1149,103 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
   c->used = mark;
 }
 
+/* Rabenseifner's reduce (coll_base_reduce.c, redscat_gather): the
+   reduce-scatter of allreduce:rabenseifner (with its folding in of the
+   extra ranks), then a binomial gather of the pieces to the root by
+   recursive doubling of the vector, distance halving: at the step of
+   distance m the rank whose partner is on the root's side of the
+   highest bits sends it all it holds and stops.  An odd root among the
+   first 2 (P - p) ranks, which was folded out, takes virtual rank 0's
+   place: rank 0 sends it its piece first.  Fewer bytes than p: linear,
+   as Open MPI does.  */
+static void
+reduce_rabenseifner (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
+  if (n < p2)
+    {
+      reduce_linear (c, p);
+      return;
+    }
+  int steps = 0;
+  while ((INT64_C (1) << steps) < p2)
+    steps++;
+  size_t mark = c->used;
+  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
+  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
+  unsigned char *done = take (c, (size_t) p2);
+#define RANK(v) ((v) < rem ? (v) * 2 : (v) + rem)
+  start_all (c);
+  if (rem)
+    {
+      int64_t lo = n / 2, hi = n - lo;
+      round_begin (c);
+      c->reducing = 1;          /* each combines the half it got */
+      for (int64_t r = 0; r < 2 * rem; r += 2)
+        {
+          round_msg (c, r, r + 1, hi);
+          round_msg (c, r + 1, r, lo);
+        }
+      round_end (c);
+      c->reducing = 0;
+      round_begin (c);
+      for (int64_t r = 1; r < 2 * rem; r += 2)
+        round_msg (c, r, r - 1, hi);
+      round_end (c);
+    }
+  for (int64_t v = 0; v < p2; v++)
+    {
+      int64_t w = n;
+      int k = 0;
+      for (int64_t m = 1; m < p2; m <<= 1, k++)
+        {
+          int64_t h = w / 2;
+          int low = RANK (v) < RANK (v ^ m);
+          recv[v * steps + k] = low ? h : w - h;
+          sent[v * steps + k] = low ? w - h : h;
+          w = recv[v * steps + k];
+        }
+    }
+  int k = 0;
+  c->reducing = 1;            /* the reduce-scatter by halving */
+  for (int64_t m = 1; m < p2; m <<= 1, k++)
+    {
+      round_begin (c);
+      for (int64_t v = 0; v < p2; v++)
+        round_msg (c, RANK (v), RANK (v ^ m), sent[v * steps + k]);
+      round_end (c);
+    }
+  c->reducing = 0;
+  /* the root's virtual rank; an odd folded-out root stands in for 0 */
+  int64_t vroot, zero = 0;
+  if (p->root < 2 * rem && p->root % 2)
+    {
+      vroot = 0;
+      zero = p->root;
+      round_begin (c);
+      round_msg (c, 0, p->root, recv[steps - 1]);
+      round_end (c);
+    }
+  else
+    vroot = p->root < 2 * rem ? p->root / 2 : p->root - rem;
+#define GRANK(v) ((v) == 0 ? zero : RANK (v))
+  for (int64_t m = p2 >> 1; m > 0; m >>= 1)
+    {
+      k--;
+      round_begin (c);
+      for (int64_t v = 0; v < p2; v++)
+        if (!done[v] && ((v ^ m) >> k) == (vroot >> k))
+          {
+            round_msg (c, GRANK (v), GRANK (v ^ m), recv[v * steps + k]);
+            done[v] = 1;
+          }
+      round_end (c);
+    }
+#undef GRANK
+#undef RANK
+  c->used = mark;
+}
+
 /* Segmented ring (coll_base_allreduce.c, ring_segmented): the
    reduce-scatter of the ring in phases, each block cut in as many parts
    (about BYTES / (P S) of them, S the segment); the allgather as in the
@@ -1269,6 +1430,22 @@ allgather_rd (struct cx *c, const struct coll_params *p)
         round_msg (c, r, r ^ d, d * p->bytes);
       round_end (c);
     }
+}
+
+/* linear (coll_base_allgather.c, basic_linear): a gather to rank 0,
+   then a broadcast of the P blocks from 0, as gather:basic_linear and
+   bcast:basic_linear (what the forced gather and bcast algorithms then
+   are, see the man page).  */
+static void gather_linear (struct cx *c, const struct coll_params *p);
+
+static void
+allgather_linear (struct cx *c, const struct coll_params *p)
+{
+  struct coll_params q = *p;
+  q.root = 0;
+  gather_linear (c, &q);
+  q.bytes = p->bytes * p->P;
+  bcast_linear (c, &q);
 }
 
 /* Neighbor exchange (coll_base_allgather.c, P even; ring when odd, as
@@ -1479,6 +1656,7 @@ static const struct coll_algo algos[] = {
   { "bcast", "binary_tree", bcast_binary, ROOTED | SEGMENTED, 0 },
   { "bcast", "binomial", bcast_binomial, ROOTED | SEGMENTED, 0 },
   { "bcast", "knomial", bcast_knomial, ROOTED | SEGMENTED, 0 },
+  { "bcast", "split_binary_tree", bcast_split_binary, ROOTED | SEGMENTED, 0 },
   { "bcast", "scatter_allgather", bcast_scatter_allgather, ROOTED, -1 },
   { "bcast", "scatter_allgather_ring", bcast_scatter_allgather_ring, ROOTED,
     -1 },
@@ -1489,12 +1667,14 @@ static const struct coll_algo algos[] = {
   { "reduce", "binomial", reduce_binomial, ROOTED | SEGMENTED, 0 },
   { "reduce", "in-order_binary", reduce_in_order_binary,
     ROOTED | SEGMENTED, 0 },
+  { "reduce", "rabenseifner", reduce_rabenseifner, ROOTED, -1 },
   { "allreduce", "basic_linear", allreduce_linear, 0, -1 },
   { "allreduce", "nonoverlapping", allreduce_nonoverlapping, 0, 0 },
   { "allreduce", "recursive_doubling", allreduce_rd, 0, 0 },
   { "allreduce", "ring", allreduce_ring, 0, -1 },
   { "allreduce", "segmented_ring", allreduce_segmented_ring, SEGMENTED, -1 },
   { "allreduce", "rabenseifner", allreduce_rabenseifner, 0, -1 },
+  { "allgather", "linear", allgather_linear, 0, -1 },
   { "allgather", "ring", allgather_ring, 0, -1 },
   { "allgather", "recursive_doubling", allgather_rd, 0, 0 },
   { "allgather", "bruck", allgather_bruck, 0, 0 },
@@ -1532,6 +1712,8 @@ const char *const dag_coll_algorithms[][2] = {
   { "bcast:binary_tree", "binary tree, per segment" },
   { "bcast:binomial", "binomial tree, nearest child first, per segment" },
   { "bcast:knomial", "4-nomial tree, farthest children first, per segment" },
+  { "bcast:split_binary_tree",
+    "each half down one side of a binary tree, per segment; then a swap" },
   { "bcast:scatter_allgather",
     "binomial scatter, recursive doubling allgather" },
   { "bcast:scatter_allgather_ring", "binomial scatter, ring allgather" },
@@ -1542,6 +1724,8 @@ const char *const dag_coll_algorithms[][2] = {
   { "reduce:binomial", "in-order binomial tree, per segment" },
   { "reduce:in-order_binary",
     "in-order binary tree to P-1, then to the root, per segment" },
+  { "reduce:rabenseifner",
+    "recursive halving reduce-scatter, binomial gather to the root" },
   { "allreduce:basic_linear", "reduce:linear, then bcast:basic_linear" },
   { "allreduce:nonoverlapping",
     "reduce (binomial) to 0, then bcast (binomial) from 0" },
@@ -1552,6 +1736,7 @@ const char *const dag_coll_algorithms[][2] = {
     "the ring, its reduce-scatter in phases of segments" },
   { "allreduce:rabenseifner",
     "recursive halving reduce-scatter, recursive doubling allgather" },
+  { "allgather:linear", "gather:basic_linear to 0, then bcast:basic_linear" },
   { "allgather:ring", "P-1 steps, one block to r+1 each" },
   { "allgather:recursive_doubling",
     "exchanges with r xor 2^k (bruck unless P is a power of two)" },
@@ -1702,7 +1887,8 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
   /* the pool, per rank: the state (4 + 4 + 8 + 8 bytes), a tree (4 words),
      its builder's scratch (1) and the walk's (1), or the largest other
      temporaries (3 words; Rabenseifner's halves 2 (log2 P + 1)) */
-  size_t words = a->fn == allreduce_rabenseifner ? 2 * (size_t) (lg + 1)
+  size_t words = a->fn == allreduce_rabenseifner
+                 || a->fn == reduce_rabenseifner ? 2 * (size_t) (lg + 1) + 1
                                                  : 6;
   size_t bytes = (size_t) P * (24 + 8 * words) + 256;
   struct cx x;

@@ -21,7 +21,9 @@
  * multigrid-time
  *             the time-parallel transfers of the hyperbolic paper
  *             (Section 4): P time planes exchange a plane with both
- *             neighbours every iteration.  */
+ *             neighbours every iteration.
+ * nway-dissemination, random-bisect, halo
+ *             Schedgen's application patterns, in dag_apps.c.  */
 #include <config.h>
 
 #include <inttypes.h>
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dag_apps.h"
 #include "dag_gen.h"
 #include "err.h"
 #include "xalloc.h"
@@ -45,6 +48,9 @@ const char *const dag_gen_patterns[][2] = {
   { "stencil", "2-D halo exchange" },
   { "pipeline", "P-stage pipeline" },
   { "multigrid-time", "time-parallel plane transfers (hyperbolic paper)" },
+  { "nway-dissemination", "dissemination to n peers per round (Schedgen)" },
+  { "random-bisect", "random halves, one sends to the other (Schedgen)" },
+  { "halo", "halo exchange on a periodic 2-D or 3-D grid (--dims)" },
   { NULL, NULL }
 };
 
@@ -69,6 +75,8 @@ dag_gen_init (struct dag_gen *g)
   g->px = 0;
   g->py = 0;
   g->seed = 1;
+  g->nway = 1;
+  g->dims = NULL;
 }
 
 /* splitmix64: a small seeded generator (msgperf(7), MPI PROGRAMS).  */
@@ -615,8 +623,11 @@ dag_gen_run (const struct dag_gen *g, const struct dag_sink *s)
     return gen_pipeline (g, s, 0);
   if (strcmp (p, "multigrid-time") == 0)
     return gen_pipeline (g, s, 1);
+  if (dag_apps_is (p))
+    return dag_apps_run (g, s);
   return "unknown pattern (diamond, remap, em3d, tree-bcast, tree-reduce, "
-         "stencil, pipeline, multigrid-time)";
+         "stencil, pipeline, multigrid-time, nway-dissemination, "
+         "random-bisect, halo)";
 }
 
 /* ------------------------------------------------------ the DAG sink */

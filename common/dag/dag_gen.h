@@ -47,6 +47,8 @@ struct dag_gen
   double nonlocal;       /* em3d: fraction of edges to other processors */
   int64_t span;          /* em3d: distance of remote processors */
   int64_t px, py;        /* stencil processor grid */
+  int64_t nway;          /* nway-dissemination: peers per round n */
+  const char *dims;      /* halo: "XxY" or "XxYxZ" */
   uint64_t seed;
 };
 
