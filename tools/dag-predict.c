@@ -51,6 +51,7 @@ enum
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
 static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
+static int opt_qstat;
 static int opt_progress, opt_no_progress;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
@@ -219,6 +220,9 @@ static struct poptOption predict_options[] = {
     "the operations on the critical path", NULL },
   { "gantt", '\0', POPT_ARG_NONE, &opt_gantt, 0,
     "the schedule: proc, start, end, kind, task", NULL },
+  { "qstat", '\0', POPT_ARG_NONE, &opt_qstat, 0,
+    "one row per processor: the longest and mean posted-receive and "
+    "unexpected-message queues", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
     "rounds, bytes) with --gen", "NAME=V1,V2,..." },
@@ -642,6 +646,30 @@ write_per_proc (tsv_writer *w, const struct dag *d,
     }
 }
 
+/* --qstat: the matching queues of each processor (dagsim.h,
+   struct dagsim_queue).  */
+static void
+write_qstat (tsv_writer *w, const struct dag *d,
+             const struct dagsim_result *r)
+{
+  static const char *cols[] = { "proc", "posted", "posted_max",
+                                "posted_mean", "unexpected",
+                                "unexpected_max", "unexpected_mean" };
+  tsv_write_header (w, 7, cols);
+  for (int32_t p = 0; p < d->nprocs; p++)
+    {
+      const struct dagsim_queue *q = &r->queue[p];
+      tsv_put_int (w, p);
+      tsv_put_int (w, q->posted);
+      tsv_put_int (w, q->posted_max);
+      tsv_put_num (w, q->posted_mean);
+      tsv_put_int (w, q->unexpected);
+      tsv_put_int (w, q->unexpected_max);
+      tsv_put_num (w, q->unexpected_mean);
+      tsv_end_row (w);
+    }
+}
+
 /* The summary row: [sweep column,] makespan procs events messages model
    iterations, then the model's parameters.  */
 static void
@@ -792,7 +820,10 @@ check_predict_options (struct predict_job *j)
   if (opt_per_proc + opt_critical + opt_gantt > 1)
     die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
                "table per run");
-  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt))
+  if (opt_qstat && (opt_per_proc || opt_critical || opt_gantt))
+    die_usage ("--qstat writes its own table: not with --per-proc, "
+               "--critical-path or --gantt");
+  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt || opt_qstat))
     die_usage ("--sweep writes the summary rows only");
   if (opt_format)
     {
@@ -839,6 +870,9 @@ check_predict_options (struct predict_job *j)
   if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--sweep, --per-proc, --critical-path or --gantt");
+  if (opt_each && opt_qstat)
+    die_usage ("--each writes one summary row per parameter row: not with "
+               "--qstat");
   if (j->model == MODEL_PLOGP && !opt_params)
     die_usage ("-m plogp reads the per-size rows of logp-measure (bytes, "
                "os, or, g, L): give them with --params FILE");
@@ -1165,9 +1199,10 @@ simulate (struct predict_job *j)
 {
   /* the summary row needs no per-processor totals */
   j->so = (struct dagsim_opts) { opt_gantt, opt_critical, !opt_per_proc,
-                                 j->tie, NULL, NULL };
+                                 j->tie, NULL, NULL, 0 };
   if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
     j->so.progress = show_progress;
+  j->so.qstat = opt_qstat;
   j->t1 = now ();
   j->c1 = cpu_now ();
   j->k1 = system_now ();
@@ -1320,6 +1355,8 @@ write_one (tsv_writer *w, struct predict_job *j)
     write_critical (w, &j->d, &j->r);
   else if (opt_per_proc)
     write_per_proc (w, &j->d, &j->r);
+  else if (opt_qstat)
+    write_qstat (w, &j->d, &j->r);
   else
     {
       summary_header (w, j->model, NULL);

@@ -692,7 +692,35 @@ struct sim
   int32_t *pcore;
   int32_t *core_owner; /* --critical-path: last operation to hold each
                           core */
+  /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
+     unexpected (2 p + Q_UNEXPECTED) queue */
+  struct qtrack *qt;
 };
+
+enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
+
+struct qtrack
+{
+  int64_t len, max, added;
+  double area, last;   /* integral of len over [0, last] */
+};
+
+/* --qstat: queue K of processor P grows or shrinks by DELTA at T (events
+   run in time order, so T never decreases).  */
+static inline void
+q_change (struct sim *s, int32_t p, int k, int delta, double t)
+{
+  if (s->qt)
+    {
+      struct qtrack *q = &s->qt[2 * (size_t) p + (size_t) k];
+      q->area += (double) q->len * (t - q->last);
+      q->last = t;
+      q->len += delta;
+      q->added += delta > 0;
+      if (q->len > q->max)
+        q->max = q->len;
+    }
+}
 
 /* When processor P's CPU is free: its core's time when processors share
    cores (struct dagsim_cost, cores), else its own.  */
@@ -964,10 +992,14 @@ post_recv (struct sim *s, int32_t v, double t)
       if (s->ns[m].pst & ST_ARRIVED)
         {
           double fin = s->ns[m].ready;
+          q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
           match_pair (s, m, v, t, fin > t ? fin : t);
         }
       else
-        s->ns[v].pst |= ST_POSTED;
+        {
+          q_change (s, nd->proc, Q_POSTED, 1, t);
+          s->ns[v].pst |= ST_POSTED;
+        }
       return;
     }
   int cls = (nd->peer == DAG_ANY) | ((nd->tag == DAG_ANY) << 1);
@@ -979,11 +1011,13 @@ post_recv (struct sim *s, int32_t v, double t)
     {
       int32_t m = q->head;
       uq_pop (s, q, cls);
+      q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
       match_pair (s, m, v, t, fin > t ? fin : t);
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
+  q_change (s, nd->proc, Q_POSTED, 1, t);
   ns_set_next (&s->ns[v], -1);
   if (s->order)
     s->order[v] = s->order_seq++;
@@ -1005,13 +1039,16 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (sn->derived)
     {
       int32_t v = m + 1;
+      int32_t rp = s->d->node[v].proc;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
       if (s->ns[v].pst & ST_POSTED)
         {
+          q_change (s, rp, Q_POSTED, -1, t);
           match_pair (s, m, v, t, fin);
           return v;
         }
+      q_change (s, rp, Q_UNEXPECTED, 1, t);
       return -1;
     }
   int ncls = s->d->has_wildcard ? 4 : 1;
@@ -1030,6 +1067,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   s->ns[m].pst |= ST_ARRIVED;
   if (best)
     {
+      q_change (s, dst, Q_POSTED, -1, t);
       int32_t v = best->head;
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
@@ -1037,6 +1075,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       match_pair (s, m, v, t, fin);
       return v;
     }
+  q_change (s, dst, Q_UNEXPECTED, 1, t);
   if (s->order)
     s->order[m] = s->order_seq++;
   if (!s->uq_next)
@@ -1912,7 +1951,32 @@ sim_release (struct sim *s)
   free (s->core);
   free (s->pcore);
   free (s->core_owner);
+  free (s->qt);
   memset (s, 0, sizeof *s);
+}
+
+/* --qstat: the queues' statistics into the result, each queue's time
+   average closed at the makespan.  */
+static void
+queue_stats (struct sim *s, size_t np)
+{
+  struct dagsim_result *r = s->r;
+  r->queue = xcalloc (np, sizeof *r->queue);
+  for (size_t p = 0; p < np; p++)
+    {
+      struct qtrack *q = &s->qt[2 * p];
+      struct dagsim_queue *o = &r->queue[p];
+      double m = r->makespan;
+      for (int k = 0; k < 2; k++)
+        if (m > q[k].last)
+          q[k].area += (double) q[k].len * (m - q[k].last);
+      o->posted_max = q[Q_POSTED].max;
+      o->unexpected_max = q[Q_UNEXPECTED].max;
+      o->posted_mean = m > 0 ? q[Q_POSTED].area / m : NAN;
+      o->unexpected_mean = m > 0 ? q[Q_UNEXPECTED].area / m : NAN;
+      o->posted = q[Q_POSTED].added;
+      o->unexpected = q[Q_UNEXPECTED].added;
+    }
 }
 
 int
@@ -2022,6 +2086,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             s.core_owner[k] = -1;
         }
     }
+  if (opt && opt->qstat)
+    s.qt = xcalloc (2 * np, sizeof *s.qt);
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
@@ -2209,6 +2275,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       r->ncp = cnt;
     }
 
+  if (s.qt)
+    queue_stats (&s, np);
   sim_release (&s);
   return 0;
 }
@@ -2221,5 +2289,6 @@ dagsim_result_free (struct dagsim_result *r)
   free (r->cp);
   free (r->cp_start);
   free (r->cp_end);
+  free (r->queue);
   memset (r, 0, sizeof *r);
 }
