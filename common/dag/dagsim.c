@@ -692,12 +692,21 @@ struct sim
   int32_t *pcore;
   int32_t *core_owner; /* --critical-path: last operation to hold each
                           core */
+  struct dag_noise *noise;   /* NULL: none */
   /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
      unexpected (2 p + Q_UNEXPECTED) queue */
   struct qtrack *qt;
 };
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
+
+/* The detours CPU work of length X from T on processor PROC (of the
+   DAG) meets: its extra time (noise.h).  */
+static inline double
+noise_at (const struct sim *s, int32_t proc, double t, double x)
+{
+  return s->noise ? dag_noise_delay (s->noise, proc, t, x) : 0;
+}
 
 struct qtrack
 {
@@ -1106,10 +1115,11 @@ start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   int32_t p = ns_proc (&s->ns[v]);
+  double w = nd->u.work + noise_at (s, nd->proc, t, nd->u.work);
   mark_start (s, v, t);
-  set_cpu (s, p, t + nd->u.work, v);
-  gantt_add (s, nd->proc, t, t + nd->u.work, GANTT_COMPUTE, v);
-  mark_done (s, v, t + nd->u.work);
+  set_cpu (s, p, t + w, v);
+  gantt_add (s, nd->proc, t, t + w, GANTT_COMPUTE, v);
+  mark_done (s, v, t + w);
 }
 
 /* The LogGOPS costs of one message of X bytes: the fixed ones, or with
@@ -1154,12 +1164,14 @@ start_send (struct sim *s, int32_t v, double t)
           s->bus = tw + c->b * x;
           arrive = tw + (cpu_end - t);
         }
+      /* the detours met while the CPU transfers delay only the CPU */
+      cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
     }
   else
     {
       struct msgcost mc;
       msg_cost (c, x, &mc);
-      cpu_end = t + mc.os + x1 * mc.O;
+      cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
       pp->nic_s = t + mc.g + x1 * mc.G;
       arrive = t + mc.os + mc.L;
       if (c->bus)
@@ -1210,7 +1222,9 @@ handle_msg (struct sim *s, int32_t m, double t)
       struct msgcost mc;
       msg_cost (c, (double) sn->u.bytes, &mc);
       double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
-      fin = t + mc.or_ + extra;
+      fin = t + mc.or_ + extra
+            + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
+                        t, mc.or_);
       set_cpu (s, r, fin, m);
       s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
@@ -2088,6 +2102,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     }
   if (opt && opt->qstat)
     s.qt = xcalloc (2 * np, sizeof *s.qt);
+  s.noise = opt ? opt->noise : NULL;
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)

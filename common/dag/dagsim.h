@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "dag.h"
+#include "noise.h"
 
 struct plogp;
 
@@ -141,6 +142,10 @@ struct dagsim_opts
   void *progress_ctx;
   /* Record the matching queues' lengths (result's queue).  */
   int qstat;
+  /* CPU noise (noise.h; NULL: none): computations and the o of sends
+     and of handled messages are lengthened by the detours they meet, as
+     in LogGOPSim (a message still leaves at t + os).  */
+  struct dag_noise *noise;
 };
 
 /* Same-instant events.  DAGSIM_TIE_CREATION: in the order they were

@@ -9,4 +9,5 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
 	common/dag/dag_gen.c common/dag/dag_gen.h \
 	common/dag/dag_coll.c common/dag/dag_coll.h \
-	common/dag/diamond.c common/dag/diamond.h
+	common/dag/diamond.c common/dag/diamond.h \
+	common/dag/noise.c common/dag/noise.h
