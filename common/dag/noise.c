@@ -16,7 +16,7 @@
    of EXP_BLOCK mean intervals from a generator seeded by (seed, stream,
    block), so that any interval can be read in any order with the same
    result (a Poisson process restarted at a block's start is still one).  */
-#define EXP_BLOCK 16.0
+#define EXP_BLOCK 2.0
 
 const char *
 dag_noise_init (struct dag_noise *z, int64_t nranks, size_t *bad)
@@ -95,10 +95,14 @@ dag_noise_init (struct dag_noise *z, int64_t nranks, size_t *bad)
       else if (z->kind != DAG_NOISE_EXP)
         z->off[i] = gsl_rng_uniform (g) * z->span;
     }
+  gsl_rng_free (g);
   if (z->kind == DAG_NOISE_EXP)
-    z->rng = g;
-  else
-    gsl_rng_free (g);
+    {
+      /* reseeded for every block read: a generator cheap to seed */
+      z->rng = gsl_rng_alloc (gsl_rng_taus2);
+      if (!z->rng)
+        return "out of memory";
+    }
   return NULL;
 }
 
