@@ -31,6 +31,7 @@
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "noise.h"
 #include "err.h"
 #include "num.h"
 #include "params.h"
@@ -54,6 +55,8 @@ enum
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
 static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
+static int opt_qstat, opt_noise_cosched;
+static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
@@ -236,6 +239,9 @@ static struct poptOption predict_options[] = {
     "the operations on the critical path", NULL },
   { "gantt", '\0', POPT_ARG_NONE, &opt_gantt, 0,
     "the schedule: proc, start, end, kind, task", NULL },
+  { "qstat", '\0', POPT_ARG_NONE, &opt_qstat, 0,
+    "one row per processor: the longest and mean posted-receive and "
+    "unexpected-message queues", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
     "rounds, bytes) with --gen", "NAME=V1,V2,..." },
@@ -257,6 +263,17 @@ static struct poptOption predict_options[] = {
   { "tie-order", '\0', POPT_ARG_STRING, &opt_tie_order, 0,
     "order of same-instant events: creation (LogGOPSim's) or class (sends, "
     "receives, computations, messages) (default creation)", "ORDER" },
+  { "noise", '\0', POPT_ARG_STRING, &opt_noise, 0,
+    "synthetic CPU noise: periodic:PERIOD:DETOUR[:PHASE] or "
+    "exp:MEAN_INTERVAL:DETOUR (detours drawn from --seed)", "SPEC" },
+  { "noise-trace", '\0', POPT_ARG_STRING, &opt_noise_trace, 0,
+    "CPU noise from a trace of detours (START DURATION per line, "
+    "LogGOPSim's format), repeated", "FILE" },
+  { "noise-cosched", '\0', POPT_ARG_NONE, &opt_noise_cosched, 0,
+    "co-scheduled noise: the same detours on every rank", NULL },
+  { "noise-phase", '\0', POPT_ARG_STRING, &opt_noise_phase, 0,
+    "--noise-trace: the trace's time at time 0 on every rank (default: "
+    "drawn from --seed)", "T" },
   { "timing", '\0', POPT_ARG_NONE, &opt_timing, 0,
     "record the program's own run time as metadata (#@build_seconds, "
     "#@simulate_seconds, #@events_per_second, and the same in CPU time)",
@@ -691,6 +708,30 @@ write_per_proc (tsv_writer *w, const struct dag *d,
     }
 }
 
+/* --qstat: the matching queues of each processor (dagsim.h,
+   struct dagsim_queue).  */
+static void
+write_qstat (tsv_writer *w, const struct dag *d,
+             const struct dagsim_result *r)
+{
+  static const char *cols[] = { "proc", "posted", "posted_max",
+                                "posted_mean", "unexpected",
+                                "unexpected_max", "unexpected_mean" };
+  tsv_write_header (w, 7, cols);
+  for (int32_t p = 0; p < d->nprocs; p++)
+    {
+      const struct dagsim_queue *q = &r->queue[p];
+      tsv_put_int (w, p);
+      tsv_put_int (w, q->posted);
+      tsv_put_int (w, q->posted_max);
+      tsv_put_num (w, q->posted_mean);
+      tsv_put_int (w, q->unexpected);
+      tsv_put_int (w, q->unexpected_max);
+      tsv_put_num (w, q->unexpected_mean);
+      tsv_end_row (w);
+    }
+}
+
 /* The summary row: [sweep column,] makespan procs events messages model
    iterations, then the model's parameters.  */
 static void
@@ -841,7 +882,10 @@ check_predict_options (struct predict_job *j)
   if (opt_per_proc + opt_critical + opt_gantt > 1)
     die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
                "table per run");
-  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt))
+  if (opt_qstat && (opt_per_proc || opt_critical || opt_gantt))
+    die_usage ("--qstat writes its own table: not with --per-proc, "
+               "--critical-path or --gantt");
+  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt || opt_qstat))
     die_usage ("--sweep writes the summary rows only");
   if (opt_format)
     {
@@ -888,6 +932,9 @@ check_predict_options (struct predict_job *j)
   if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--sweep, --per-proc, --critical-path or --gantt");
+  if (opt_each && opt_qstat)
+    die_usage ("--each writes one summary row per parameter row: not with "
+               "--qstat");
   if (j->model == MODEL_PLOGP && !opt_params)
     die_usage ("-m plogp reads the per-size rows of logp-measure (bytes, "
                "os, or, g, L): give them with --params FILE");
@@ -1216,15 +1263,212 @@ show_progress (void *ctx, uint64_t events, double t)
   progress_open_line |= tty;
 }
 
+/* ---------------------------------------------------------------- noise */
+
+/* --noise, --noise-trace: the model (noise.h) and the trace's detours.  */
+static struct dag_noise noise;
+static double *ntr_start, *ntr_len;
+static long *ntr_line;
+
+/* One number of --noise SPEC: at least 0.  */
+static double
+noise_number (const char *part, size_t len)
+{
+  double v;
+  enum num_status st = num_parse (part, len, &v);
+  if (st != NUM_OK || v < 0)
+    die_usage ("option '--noise': '%.*s' in '%s': %s", (int) len, part,
+               opt_noise, st != NUM_OK ? num_strerror (st)
+                                       : "a time must be at least 0");
+  return v;
+}
+
+/* --noise periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR.  */
+static void
+parse_noise_spec (void)
+{
+  const char *p = strchr (opt_noise, ':');
+  size_t klen = p ? (size_t) (p - opt_noise) : strlen (opt_noise);
+  double v[3];
+  size_t n = 0;
+  while (p && n < 3)
+    {
+      const char *q = strchr (p + 1, ':');
+      size_t len = q ? (size_t) (q - p - 1) : strlen (p + 1);
+      v[n++] = noise_number (p + 1, len);
+      p = q;
+    }
+  int periodic = klen == 8 && strncmp (opt_noise, "periodic", 8) == 0;
+  int expo = klen == 3 && strncmp (opt_noise, "exp", 3) == 0;
+  if (p || !(periodic ? n == 2 || n == 3 : expo ? n == 2 : 0))
+    die_usage ("option '--noise': '%s' (expected "
+               "periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR)",
+               opt_noise);
+  if (periodic)
+    {
+      noise.kind = DAG_NOISE_PERIODIC;
+      noise.period = v[0];
+      noise.detour = v[1];
+      if (n == 3)
+        {
+          noise.phase_given = 1;
+          noise.phase = v[2];
+        }
+    }
+  else
+    {
+      noise.kind = DAG_NOISE_EXP;
+      noise.mean = v[0];
+      noise.detour = v[1];
+    }
+}
+
+/* --noise-trace FILE: LogGOPSim's noise trace, a detour per line, its
+   start and duration (in the schedule's time unit; LogGOPSim's are ns)
+   separated by blanks; lines starting with '#' and blank lines are
+   skipped.  */
+static void
+read_noise_trace (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  if (!f)
+    die ("%s: %s", path, strerror (errno));
+  char *buf = NULL;
+  size_t cap = 0, n = 0, ncap = 0;
+  long line = 0;
+  ssize_t got;
+  while ((got = getline (&buf, &cap, f)) >= 0)
+    {
+      line++;
+      if (memchr (buf, '\0', (size_t) got))
+        die_at (path, line, 0, "a NUL byte");
+      buf[strcspn (buf, "\r\n")] = '\0';
+      const char *c = buf + strspn (buf, " \t");
+      if (*c == '#' || *c == '\0')
+        continue;
+      double v[2];
+      int k = 0;
+      while (*c)
+        {
+          size_t len = strcspn (c, " \t");
+          if (k == 2)
+            die_at (path, line, 3, "'%s': a detour is START DURATION, two "
+                    "numbers", buf);
+          enum num_status st = num_parse (c, len, &v[k]);
+          if (st != NUM_OK)
+            die_at (path, line, k + 1, "'%.*s': %s", (int) len, c,
+                    num_strerror (st));
+          if (v[k] < 0)
+            die_at (path, line, k + 1, "'%.*s': a time must be at least 0",
+                    (int) len, c);
+          k++;
+          c += len;
+          c += strspn (c, " \t");
+        }
+      if (k < 2)
+        die_at (path, line, 0, "'%s': a detour is START DURATION, two "
+                "numbers", buf);
+      if (n == ncap)
+        {
+          ncap = ncap ? 2 * ncap : 256;
+          ntr_start = xrealloc (ntr_start, ncap * sizeof *ntr_start);
+          ntr_len = xrealloc (ntr_len, ncap * sizeof *ntr_len);
+          ntr_line = xrealloc (ntr_line, ncap * sizeof *ntr_line);
+        }
+      ntr_start[n] = v[0];
+      ntr_len[n] = v[1];
+      ntr_line[n] = line;
+      n++;
+    }
+  int bad_read = ferror (f);
+  free (buf);
+  fclose (f);
+  if (bad_read)
+    die ("%s: read error", path);
+  if (!n)
+    die ("%s: no detours (a line START DURATION each)", path);
+  noise.kind = DAG_NOISE_TRACE;
+  noise.start = ntr_start;
+  noise.len = ntr_len;
+  noise.n = n;
+}
+
+/* The noise of the options, its phases drawn for NRANKS ranks.  */
+static void
+setup_noise (int64_t nranks)
+{
+  if (opt_noise && opt_noise_trace)
+    die_usage ("--noise and --noise-trace are exclusive: one source of "
+               "noise");
+  if (opt_noise_phase && !opt_noise_trace)
+    die_usage ("--noise-phase sets the phase of --noise-trace (with "
+               "--noise periodic it is the spec's PHASE)");
+  if (opt_noise_cosched && !opt_noise && !opt_noise_trace)
+    die_usage ("--noise-cosched needs --noise or --noise-trace");
+  if (!opt_noise && !opt_noise_trace)
+    return;
+  if (opt_noise)
+    parse_noise_spec ();
+  else
+    {
+      if (opt_noise_phase)
+        {
+          noise.phase_given = 1;
+          noise.phase = cli_double ("noise-phase", opt_noise_phase, 0,
+                                    HUGE_VAL);
+        }
+      read_noise_trace (opt_noise_trace);
+    }
+  noise.cosched = opt_noise_cosched;
+  noise.seed = gen.seed;
+  size_t bad;
+  const char *e = dag_noise_init (&noise, nranks, &bad);
+  if (e && opt_noise_trace)
+    die_at (opt_noise_trace, ntr_line[bad], 0, "%s", e);
+  if (e)
+    die_usage ("option '--noise': '%s': %s", opt_noise, e);
+}
+
+/* The noise's metadata: the options as given, and what was drawn.  */
+static void
+noise_meta (tsv_writer *w)
+{
+  if (noise.kind == DAG_NOISE_NONE)
+    return;
+  if (opt_noise)
+    tsv_meta (w, "noise", "%s", opt_noise);
+  else
+    {
+      char sb[NUM_BUFSIZE];
+      num_format (noise.span, -1, sb);
+      tsv_meta (w, "noise_trace", "%s (%zu detours, repeated every %s)",
+                opt_noise_trace, noise.n, sb);
+    }
+  if (opt_noise_phase)
+    tsv_meta (w, "noise_phase", "%s", opt_noise_phase);
+  if (noise.cosched)
+    tsv_meta (w, "noise_cosched", "yes");
+  if (!noise.phase_given)
+    tsv_meta (w, "noise_seed", "%llu", (unsigned long long) noise.seed);
+}
+
 /* Every simulation, before any output: an error leaves none.  */
 static void
 simulate (struct predict_job *j)
 {
   /* the summary row needs no per-processor totals */
   j->so = (struct dagsim_opts) { opt_gantt, opt_critical, !opt_per_proc,
-                                 j->tie, NULL, NULL };
+                                 j->tie, NULL, NULL, 0, NULL };
   if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
     j->so.progress = show_progress;
+  j->so.qstat = opt_qstat;
+  int64_t nranks = j->d.nprocs;
+  for (size_t k = 0; j->ds && k < j->nsweep; k++)
+    if (j->ds[k].nprocs > nranks)
+      nranks = j->ds[k].nprocs;
+  setup_noise (nranks);
+  if (noise.kind != DAG_NOISE_NONE)
+    j->so.noise = &noise;
   j->t1 = now ();
   j->c1 = cpu_now ();
   j->k1 = system_now ();
@@ -1310,6 +1554,7 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
     tsv_meta (w, "network", "%s", opt_network);
   if (opt_cores)
     tsv_meta (w, "cores", "%ld", (long) opt_cores);
+  noise_meta (w);
   tsv_meta_time_unit (w, j->unit);
   if (j->goal_default_unit)
     tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
@@ -1377,6 +1622,8 @@ write_one (tsv_writer *w, struct predict_job *j)
     write_critical (w, &j->d, &j->r);
   else if (opt_per_proc)
     write_per_proc (w, &j->d, &j->r);
+  else if (opt_qstat)
+    write_qstat (w, &j->d, &j->r);
   else
     {
       summary_header (w, j->model, NULL);

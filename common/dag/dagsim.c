@@ -692,7 +692,44 @@ struct sim
   int32_t *pcore;
   int32_t *core_owner; /* --critical-path: last operation to hold each
                           core */
+  struct dag_noise *noise;   /* NULL: none */
+  /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
+     unexpected (2 p + Q_UNEXPECTED) queue */
+  struct qtrack *qt;
 };
+
+enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
+
+/* The detours CPU work of length X from T on processor PROC (of the
+   DAG) meets: its extra time (noise.h).  */
+static inline double
+noise_at (const struct sim *s, int32_t proc, double t, double x)
+{
+  return s->noise ? dag_noise_delay (s->noise, proc, t, x) : 0;
+}
+
+struct qtrack
+{
+  int64_t len, max, added;
+  double area, last;   /* integral of len over [0, last] */
+};
+
+/* --qstat: queue K of processor P grows or shrinks by DELTA at T (events
+   run in time order, so T never decreases).  */
+static inline void
+q_change (struct sim *s, int32_t p, int k, int delta, double t)
+{
+  if (s->qt)
+    {
+      struct qtrack *q = &s->qt[2 * (size_t) p + (size_t) k];
+      q->area += (double) q->len * (t - q->last);
+      q->last = t;
+      q->len += delta;
+      q->added += delta > 0;
+      if (q->len > q->max)
+        q->max = q->len;
+    }
+}
 
 /* When processor P's CPU is free: its core's time when processors share
    cores (struct dagsim_cost, cores), else its own.  */
@@ -968,10 +1005,14 @@ post_recv (struct sim *s, int32_t v, double t)
       if (s->ns[m].pst & ST_ARRIVED)
         {
           double fin = s->ns[m].ready;
+          q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
           match_pair (s, m, v, t, fin > t ? fin : t);
         }
       else
-        s->ns[v].pst |= ST_POSTED;
+        {
+          q_change (s, nd->proc, Q_POSTED, 1, t);
+          s->ns[v].pst |= ST_POSTED;
+        }
       return;
     }
   int cls = (nd->peer == DAG_ANY) | ((nd->tag == DAG_ANY) << 1);
@@ -983,11 +1024,13 @@ post_recv (struct sim *s, int32_t v, double t)
     {
       int32_t m = q->head;
       uq_pop (s, q, cls);
+      q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
       match_pair (s, m, v, t, fin > t ? fin : t);
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
+  q_change (s, nd->proc, Q_POSTED, 1, t);
   ns_set_next (&s->ns[v], -1);
   if (s->order)
     s->order[v] = s->order_seq++;
@@ -1009,13 +1052,16 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (sn->derived)
     {
       int32_t v = m + 1;
+      int32_t rp = s->d->node[v].proc;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
       if (s->ns[v].pst & ST_POSTED)
         {
+          q_change (s, rp, Q_POSTED, -1, t);
           match_pair (s, m, v, t, fin);
           return v;
         }
+      q_change (s, rp, Q_UNEXPECTED, 1, t);
       return -1;
     }
   int ncls = s->d->has_wildcard ? 4 : 1;
@@ -1034,6 +1080,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   s->ns[m].pst |= ST_ARRIVED;
   if (best)
     {
+      q_change (s, dst, Q_POSTED, -1, t);
       int32_t v = best->head;
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
@@ -1041,6 +1088,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       match_pair (s, m, v, t, fin);
       return v;
     }
+  q_change (s, dst, Q_UNEXPECTED, 1, t);
   if (s->order)
     s->order[m] = s->order_seq++;
   if (!s->uq_next)
@@ -1071,10 +1119,11 @@ start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   int32_t p = ns_proc (&s->ns[v]);
+  double w = nd->u.work + noise_at (s, nd->proc, t, nd->u.work);
   mark_start (s, v, t);
-  set_cpu (s, p, t + nd->u.work, v);
-  gantt_add (s, nd->proc, t, t + nd->u.work, GANTT_COMPUTE, v);
-  mark_done (s, v, t + nd->u.work);
+  set_cpu (s, p, t + w, v);
+  gantt_add (s, nd->proc, t, t + w, GANTT_COMPUTE, v);
+  mark_done (s, v, t + w);
 }
 
 /* The LogGOPS costs of one message of X bytes: the fixed ones, or with
@@ -1119,12 +1168,14 @@ start_send (struct sim *s, int32_t v, double t)
           s->bus = tw + c->b * x;
           arrive = tw + (cpu_end - t);
         }
+      /* the detours met while the CPU transfers delay only the CPU */
+      cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
     }
   else
     {
       struct msgcost mc;
       msg_cost (c, x, &mc);
-      cpu_end = t + mc.os + x1 * mc.O;
+      cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
       pp->nic_s = t + mc.g + x1 * mc.G;
       arrive = t + mc.os + mc.L;
       if (c->bus)
@@ -1175,7 +1226,9 @@ handle_msg (struct sim *s, int32_t m, double t)
       struct msgcost mc;
       msg_cost (c, (double) sn->u.bytes, &mc);
       double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
-      fin = t + mc.or_ + extra;
+      fin = t + mc.or_ + extra
+            + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
+                        t, mc.or_);
       set_cpu (s, r, fin, m);
       s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
@@ -1916,7 +1969,32 @@ sim_release (struct sim *s)
   free (s->core);
   free (s->pcore);
   free (s->core_owner);
+  free (s->qt);
   memset (s, 0, sizeof *s);
+}
+
+/* --qstat: the queues' statistics into the result, each queue's time
+   average closed at the makespan.  */
+static void
+queue_stats (struct sim *s, size_t np)
+{
+  struct dagsim_result *r = s->r;
+  r->queue = xcalloc (np, sizeof *r->queue);
+  for (size_t p = 0; p < np; p++)
+    {
+      struct qtrack *q = &s->qt[2 * p];
+      struct dagsim_queue *o = &r->queue[p];
+      double m = r->makespan;
+      for (int k = 0; k < 2; k++)
+        if (m > q[k].last)
+          q[k].area += (double) q[k].len * (m - q[k].last);
+      o->posted_max = q[Q_POSTED].max;
+      o->unexpected_max = q[Q_UNEXPECTED].max;
+      o->posted_mean = m > 0 ? q[Q_POSTED].area / m : NAN;
+      o->unexpected_mean = m > 0 ? q[Q_UNEXPECTED].area / m : NAN;
+      o->posted = q[Q_POSTED].added;
+      o->unexpected = q[Q_UNEXPECTED].added;
+    }
 }
 
 int
@@ -2026,6 +2104,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             s.core_owner[k] = -1;
         }
     }
+  if (opt && opt->qstat)
+    s.qt = xcalloc (2 * np, sizeof *s.qt);
+  s.noise = opt ? opt->noise : NULL;
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
@@ -2213,6 +2294,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       r->ncp = cnt;
     }
 
+  if (s.qt)
+    queue_stats (&s, np);
   sim_release (&s);
   return 0;
 }
@@ -2225,5 +2308,6 @@ dagsim_result_free (struct dagsim_result *r)
   free (r->cp);
   free (r->cp_start);
   free (r->cp_end);
+  free (r->queue);
   memset (r, 0, sizeof *r);
 }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "dag.h"
+#include "noise.h"
 
 struct plogp;
 
@@ -85,6 +86,22 @@ struct dagsim_proc
   int64_t nsend, nrecv;
 };
 
+/* --qstat: the matching queues of one processor, the posted receives
+   (posted_) and the unexpected messages (unexpected_).  A receive
+   searches the unexpected queue when it is posted, a message the posted
+   queue when its receiver handles it; what does not match is appended.
+   A queue shrinks only when searched, so in a schedule that completes
+   its longest is its length at a search, the match included:
+   LogGOPSim's --qstat rq-max and uq-max (with its list matching).  */
+struct dagsim_queue
+{
+  int64_t posted, unexpected;             /* entries appended */
+  int64_t posted_max, unexpected_max;     /* the longest each queue was */
+  double posted_mean, unexpected_mean;    /* time average over [0,
+                                             makespan]; NaN when the
+                                             makespan is 0 */
+};
+
 struct dagsim_result
 {
   double makespan;
@@ -102,6 +119,8 @@ struct dagsim_result
   int32_t *cp;
   double *cp_start, *cp_end;
   size_t ncp;
+  /* --qstat: nprocs entries (NULL unless asked for) */
+  struct dagsim_queue *queue;
 };
 
 struct dagsim_opts
@@ -121,6 +140,12 @@ struct dagsim_opts
      the simulated time reached (NULL: never).  */
   void (*progress) (void *ctx, uint64_t events, double t);
   void *progress_ctx;
+  /* Record the matching queues' lengths (result's queue).  */
+  int qstat;
+  /* CPU noise (noise.h; NULL: none): computations and the o of sends
+     and of handled messages are lengthened by the detours they meet, as
+     in LogGOPSim (a message still leaves at t + os).  */
+  struct dag_noise *noise;
 };
 
 /* Same-instant events.  DAGSIM_TIE_CREATION: in the order they were

@@ -11,7 +11,8 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dag_coll.c common/dag/dag_coll.h \
 	common/dag/coll_decide.c common/dag/coll_decide.h \
 	common/dag/dag_apps.c common/dag/dag_apps.h \
-	common/dag/diamond.c common/dag/diamond.h
+	common/dag/diamond.c common/dag/diamond.h \
+	common/dag/noise.c common/dag/noise.h
 
 ## Open MPI 4.1's default collective algorithms (coll_decide.c).
 check_PROGRAMS += testsuite/unit/test-coll-decide
