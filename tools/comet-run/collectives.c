@@ -41,6 +41,9 @@ struct cc_arg
   MPI_Comm comm;
   int me, nprocs, root;
   int count;                /* bytes per rank pair */
+  int ack;                  /* the root waits for every receiver's
+                               acknowledgement (cc_acked, not under
+                               --stat osu: OSU's bcast times the call) */
   struct comet_bufs bufs;   /* always separate send and receive buffers */
 };
 
@@ -146,7 +149,7 @@ op_collective (void *arg)
   char *s, *r;
   comet_bufs_next (&a->bufs, &s, &r);
   cc_call (a, s, r);
-  if (!cc_acked (a->kind))
+  if (!a->ack)
     return;
   if (a->me != a->root)
     {
@@ -314,6 +317,7 @@ collective_sweep (struct comet_ctx *c, enum coll_kind kind,
   a.me = c->rank;
   a.nprocs = c->size;
   a.root = c->test;
+  a.ack = cc_acked (kind) && !c->opt->stat_osu;
   /* Send and receive buffers must not overlap in a collective: separate
      whatever --buffers says; --cache cold is obeyed.  Every buffer holds
      one block per rank, the most any call here needs.  */

@@ -165,12 +165,17 @@ sample_us (double seconds, double overhead, double per)
   return us;
 }
 
-/* --stat osu: OSU Micro-Benchmarks' way, for lining the two up.  After
-   --warmup untimed iterations, --iterations iterations, each timed on
-   its own between two clock reads and separated from the next by a
-   barrier outside the timed region; t_mean is their mean (OSU's
-   "average latency" of one rank).  Every iteration is one sample, so the
-   median, percentiles and interval describe the same iterations.  */
+/* --stat osu: OSU Micro-Benchmarks' way, for lining the two up.
+   - A round trip (DIVISOR 2: echo) as osu_latency: after --warmup
+     untimed iterations and a barrier, one loop of --iterations round
+     trips timed as a whole; the one sample (ops = --iterations) is the
+     loop's time per one-way trip.
+   - Anything else as OSU's collectives: after --warmup untimed
+     iterations, --iterations iterations, each timed on its own between
+     two clock reads and separated from the next by a barrier outside
+     the timed region, on every rank; the samples are every rank's
+     iterations (reps = --iterations times the ranks), so t_mean is the
+     mean of the ranks' means (OSU's "average latency").  */
 static void
 measure_osu (struct comet_ctx *c, const struct comet_timing *t, int root,
              struct comet_result *res)
@@ -179,31 +184,59 @@ measure_osu (struct comet_ctx *c, const struct comet_timing *t, int root,
   for (int64_t i = 0; i < o->warmup; i++)
     t->op (t->arg);
   int64_t n = o->iterations;
-  double *x = root ? xcalloc (1, (size_t) n * sizeof *x) : NULL;
-  for (int64_t i = 0; i < n; i++)
+  int loop = t->divisor == 2.0;
+  size_t ns = loop ? 1 : (size_t) n;
+  double *x = xcalloc (1, ns * sizeof *x);
+  if (loop)
     {
       COMET_MPI (MPI_Barrier (t->comm), "MPI_Barrier");
       double t1 = MPI_Wtime ();
-      t->op (t->arg);
+      for (int64_t i = 0; i < n; i++)
+        t->op (t->arg);
       double t2 = MPI_Wtime ();
-      if (root)
-        x[i] = sample_us (t2 - t1, c->loop_fixed, t->divisor);
+      x[0] = sample_us ((t2 - t1) / (double) n, 0, t->divisor);
     }
+  else
+    for (int64_t i = 0; i < n; i++)
+      {
+        COMET_MPI (MPI_Barrier (t->comm), "MPI_Barrier");
+        double t1 = MPI_Wtime ();
+        t->op (t->arg);
+        double t2 = MPI_Wtime ();
+        /* OSU subtracts no clock overhead: neither here.  */
+        x[i] = sample_us (t2 - t1, 0, t->divisor);
+      }
+  /* Every rank's iterations, gathered on the root: their mean is the
+     mean of the ranks' means (a round trip: the root's loop, as
+     osu_latency prints rank 0's).  */
+  int size = 1;
+  double *all = x;
+  if (!loop)
+    {
+      mpu_check (MPI_Comm_size (t->comm, &size), "MPI_Comm_size");
+      all = root ? xcalloc ((size_t) size, ns * sizeof *all) : NULL;
+      mpu_check (MPI_Gather (x, (int) n, MPI_DOUBLE, all, (int) n,
+                             MPI_DOUBLE, t->root, t->comm), "MPI_Gather");
+    }
+  size_t nall = ns * (size_t) size;
   struct stats_summary none = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
   res->s = none;
   res->mean = NAN;
   res->stop = STATS_MAX_REPS;
-  res->repeat = 1;
+  res->repeat = loop ? n : 1;
   res->quantum = NAN;
   if (root)
     {
-      res->quantum = mpu_timer_resolution () * 1e6 / t->divisor;
+      res->quantum = mpu_timer_resolution () * 1e6 / t->divisor
+                     / (double) res->repeat;
       double sum = 0;
-      for (int64_t i = 0; i < n; i++)
-        sum += x[i];
-      res->mean = sum / (double) n;
-      stats_summarize (x, (size_t) n, &res->s);
+      for (size_t i = 0; i < nall; i++)
+        sum += all[i];
+      res->mean = sum / (double) nall;
+      stats_summarize (all, nall, &res->s);
     }
+  if (all != x)
+    free (all);
   free (x);
 }
 
