@@ -1510,7 +1510,7 @@ static void
 plogp_meta (tsv_writer *w, const struct predict_job *j)
 {
   const struct plogp *t = &j->plogp;
-  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
   num_format (t->pt[0].bytes, -1, lo);
   num_format (t->pt[t->n - 1].bytes, -1, hi);
   tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", t->n, lo, hi);
@@ -1525,19 +1525,8 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
           big = x > big ? x : big;
           small = x < small ? x : small;
         }
-  if (big > t->pt[t->n - 1].bytes)
-    {
-      num_format (big, -1, mx);
-      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
-                "the largest measured size %s: the last segment's slope",
-                mx, hi);
-    }
-  if (small < t->pt[0].bytes)
-    {
-      num_format (small, -1, mx);
-      tsv_meta (w, "plogp_below", "messages of %s bytes, below the "
-                "smallest measured size %s: that size's values", mx, lo);
-    }
+  param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
+                          small == INFINITY ? -1 : small, big, NULL);
 }
 
 /* The metadata: the schedule's, the model's, the parameters'.  */

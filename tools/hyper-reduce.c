@@ -316,23 +316,10 @@ plogp_range_meta (tsv_writer *w)
   if (!ptab.valid)
     return;
   const struct plogp *t = &ptab.t;
-  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
-  num_format (t->pt[0].bytes, -1, lo);
-  num_format (t->pt[t->n - 1].bytes, -1, hi);
-  if (ptab.big > t->pt[t->n - 1].bytes)
-    {
-      num_format (ptab.big, -1, mx);
-      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
-                "the largest measured size %s: the last segment's slope",
-                mx, hi);
-    }
+  /* sizes below 1 byte are read at 1 (Table 1's short message) */
   double small = ptab.small < 1 ? 1 : ptab.small;
-  if (ptab.big >= 0 && small < t->pt[0].bytes)
-    {
-      num_format (small, -1, mx);
-      tsv_meta (w, "plogp_below", "messages of %s bytes, below the "
-                "smallest measured size %s: that size's values", mx, lo);
-    }
+  param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
+                          ptab.big >= 0 ? small : -1, ptab.big, NULL);
 }
 
 /* Where each of a, b, bytes comes from.  */

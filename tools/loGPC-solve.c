@@ -1490,20 +1490,10 @@ plogp_range_meta (tsv_writer *w)
   if (!pl.valid)
     return;
   const struct plogp *t = &pl.t;
-  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], mx[NUM_BUFSIZE];
-  num_format (t->pt[0].bytes, -1, lo);
-  num_format (t->pt[t->n - 1].bytes, -1, hi);
-  if (pl.big > t->pt[t->n - 1].bytes)
-    {
-      num_format (pl.big, -1, mx);
-      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
-                "the largest measured size %s: the last segment's slope",
-                mx, hi);
-    }
   /* Table 1 reads L at 1 byte, and G at 1 byte for smaller messages */
-  if (pl.big >= 0 && 1 < t->pt[0].bytes)
-    tsv_meta (w, "plogp_below", "1 byte (Table 1's short message), below "
-              "the smallest measured size %s: that size's values", lo);
+  param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
+                          pl.big >= 0 ? 1 : -1, pl.big,
+                          " (Table 1's short message)");
   if (pl.clamped)
     tsv_meta (w, "plogp_L_clamped", "L + g(1) - os(1) - or(1) < 0 (o_r "
               "above g, Section 3): L taken as 0");

@@ -1059,30 +1059,26 @@ allreduce_linear (struct cx *c, const struct coll_params *p)
   tc_free (c, &t);
 }
 
-/* Rabenseifner (coll_base_allreduce.c, redscat_allgather): recursive
-   halving reduce-scatter, then recursive doubling allgather, on the
-   largest power of two p <= P ranks; ranks 2i and 2i+1 (i < P - p)
-   first swap halves (the odd one then sends its half and drops out, the
-   even one takes part) and the odd one gets the result at the end.
-   Fewer bytes than p: basic_linear, as Open MPI does.  */
-static void
-allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
+/* The rank of virtual rank V of Rabenseifner's algorithms, REM ranks
+   folded out: ranks 2i (i < REM), then REM up.  */
+static inline int64_t
+rab_rank (int64_t v, int64_t rem)
 {
-  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
-  if (n < p2)
-    {
-      allreduce_linear (c, p);
-      return;
-    }
-  int steps = 0;
-  while ((INT64_C (1) << steps) < p2)
-    steps++;
-  /* per virtual rank and step: the bytes it sends and receives */
-  size_t mark = c->used;
-  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
-  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
-#define RANK(v) ((v) < rem ? (v) * 2 : (v) + rem)
-  start_all (c);
+  return v < rem ? v * 2 : v + rem;
+}
+
+/* What allreduce:rabenseifner and reduce:rabenseifner begin with
+   (coll_base_allreduce.c, redscat_allgather; coll_base_reduce.c,
+   redscat_gather): on the largest power of two P2 <= P ranks, ranks 2i
+   and 2i+1 (i < REM = P - P2) first swap halves (the odd one then sends
+   its half and drops out, the even one takes part); then the recursive
+   halving reduce-scatter over STEPS = log2 P2 steps.  SENT and RECV get,
+   per virtual rank v and step k (at v * STEPS + k), the bytes it sends
+   and keeps.  */
+static void
+rab_reduce_scatter (struct cx *c, int64_t n, int64_t p2, int64_t rem,
+                    int steps, int64_t *sent, int64_t *recv)
+{
   if (rem)
     {
       int64_t lo = n / 2, hi = n - lo;
@@ -1106,17 +1102,10 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
       int k = 0;
       for (int64_t m = 1; m < p2; m <<= 1, k++)
         {
-          int64_t half = w / 2;
-          if (RANK (v) < RANK (v ^ m))
-            {
-              recv[v * steps + k] = half;
-              sent[v * steps + k] = w - half;
-            }
-          else
-            {
-              sent[v * steps + k] = half;
-              recv[v * steps + k] = w - half;
-            }
+          int64_t h = w / 2;
+          int low = rab_rank (v, rem) < rab_rank (v ^ m, rem);
+          recv[v * steps + k] = low ? h : w - h;
+          sent[v * steps + k] = low ? w - h : h;
           w = recv[v * steps + k];
         }
     }
@@ -1126,16 +1115,42 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
     {
       round_begin (c);
       for (int64_t v = 0; v < p2; v++)
-        round_msg (c, RANK (v), RANK (v ^ m), sent[v * steps + k]);
+        round_msg (c, rab_rank (v, rem), rab_rank (v ^ m, rem),
+                   sent[v * steps + k]);
       round_end (c);
     }
   c->reducing = 0;
+}
+
+/* Rabenseifner (coll_base_allreduce.c, redscat_allgather): the
+   reduce-scatter above, then recursive doubling allgather, and the odd
+   folded-out ranks get the result at the end.  Fewer bytes than P2:
+   basic_linear, as Open MPI does.  */
+static void
+allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
+{
+  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
+  if (n < p2)
+    {
+      allreduce_linear (c, p);
+      return;
+    }
+  int steps = 0;
+  while ((INT64_C (1) << steps) < p2)
+    steps++;
+  size_t mark = c->used;
+  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
+  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
+  start_all (c);
+  rab_reduce_scatter (c, n, p2, rem, steps, sent, recv);
+  int k = steps;
   for (int64_t m = p2 >> 1; m > 0; m >>= 1)
     {
       k--;
       round_begin (c);
       for (int64_t v = 0; v < p2; v++)
-        round_msg (c, RANK (v), RANK (v ^ m), recv[v * steps + k]);
+        round_msg (c, rab_rank (v, rem), rab_rank (v ^ m, rem),
+                   recv[v * steps + k]);
       round_end (c);
     }
   if (rem)
@@ -1145,18 +1160,16 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
         round_msg (c, r, r + 1, n);
       round_end (c);
     }
-#undef RANK
   c->used = mark;
 }
 
 /* Rabenseifner's reduce (coll_base_reduce.c, redscat_gather): the
-   reduce-scatter of allreduce:rabenseifner (with its folding in of the
-   extra ranks), then a binomial gather of the pieces to the root by
-   recursive doubling of the vector, distance halving: at the step of
-   distance m the rank whose partner is on the root's side of the
+   reduce-scatter above, then a binomial gather of the pieces to the
+   root by recursive doubling of the vector, distance halving: at the
+   step of distance m the rank whose partner is on the root's side of the
    highest bits sends it all it holds and stops.  An odd root among the
-   first 2 (P - p) ranks, which was folded out, takes virtual rank 0's
-   place: rank 0 sends it its piece first.  Fewer bytes than p: linear,
+   first 2 (P - P2) ranks, which was folded out, takes virtual rank 0's
+   place: rank 0 sends it its piece first.  Fewer bytes than P2: linear,
    as Open MPI does.  */
 static void
 reduce_rabenseifner (struct cx *c, const struct coll_params *p)
@@ -1174,48 +1187,9 @@ reduce_rabenseifner (struct cx *c, const struct coll_params *p)
   int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
   int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
   unsigned char *done = take (c, (size_t) p2);
-#define RANK(v) ((v) < rem ? (v) * 2 : (v) + rem)
   start_all (c);
-  if (rem)
-    {
-      int64_t lo = n / 2, hi = n - lo;
-      round_begin (c);
-      c->reducing = 1;          /* each combines the half it got */
-      for (int64_t r = 0; r < 2 * rem; r += 2)
-        {
-          round_msg (c, r, r + 1, hi);
-          round_msg (c, r + 1, r, lo);
-        }
-      round_end (c);
-      c->reducing = 0;
-      round_begin (c);
-      for (int64_t r = 1; r < 2 * rem; r += 2)
-        round_msg (c, r, r - 1, hi);
-      round_end (c);
-    }
-  for (int64_t v = 0; v < p2; v++)
-    {
-      int64_t w = n;
-      int k = 0;
-      for (int64_t m = 1; m < p2; m <<= 1, k++)
-        {
-          int64_t h = w / 2;
-          int low = RANK (v) < RANK (v ^ m);
-          recv[v * steps + k] = low ? h : w - h;
-          sent[v * steps + k] = low ? w - h : h;
-          w = recv[v * steps + k];
-        }
-    }
-  int k = 0;
-  c->reducing = 1;            /* the reduce-scatter by halving */
-  for (int64_t m = 1; m < p2; m <<= 1, k++)
-    {
-      round_begin (c);
-      for (int64_t v = 0; v < p2; v++)
-        round_msg (c, RANK (v), RANK (v ^ m), sent[v * steps + k]);
-      round_end (c);
-    }
-  c->reducing = 0;
+  rab_reduce_scatter (c, n, p2, rem, steps, sent, recv);
+  int k = steps;
   /* the root's virtual rank; an odd folded-out root stands in for 0 */
   int64_t vroot, zero = 0;
   if (p->root < 2 * rem && p->root % 2)
@@ -1228,7 +1202,7 @@ reduce_rabenseifner (struct cx *c, const struct coll_params *p)
     }
   else
     vroot = p->root < 2 * rem ? p->root / 2 : p->root - rem;
-#define GRANK(v) ((v) == 0 ? zero : RANK (v))
+#define GRANK(v) ((v) == 0 ? zero : rab_rank ((v), rem))
   for (int64_t m = p2 >> 1; m > 0; m >>= 1)
     {
       k--;
@@ -1242,7 +1216,6 @@ reduce_rabenseifner (struct cx *c, const struct coll_params *p)
       round_end (c);
     }
 #undef GRANK
-#undef RANK
   c->used = mark;
 }
 

@@ -651,6 +651,29 @@ param_file_write_meta (const struct param_file *pf, tsv_writer *w)
   param_file_write_meta_as (pf, w, "params_");
 }
 
+void
+param_plogp_range_meta (tsv_writer *w, double lo, double hi, double small,
+                        double big, const char *small_why)
+{
+  char l[NUM_BUFSIZE], h[NUM_BUFSIZE], m[NUM_BUFSIZE];
+  num_format (lo, -1, l);
+  num_format (hi, -1, h);
+  if (big > hi)
+    {
+      num_format (big, -1, m);
+      tsv_meta (w, "plogp_extrapolated", "messages up to %s bytes, above "
+                "the largest measured size %s: the last segment's slope",
+                m, h);
+    }
+  if (small >= 0 && small < lo)
+    {
+      num_format (small, -1, m);
+      tsv_meta (w, "plogp_below", "messages of %s byte%s%s, below the "
+                "smallest measured size %s: that size's values", m,
+                small == 1 ? "" : "s", small_why ? small_why : "", l);
+    }
+}
+
 /* ------------------------------------------------------------ units */
 
 static double

@@ -202,6 +202,16 @@ void param_file_write_meta (const struct param_file *pf, tsv_writer *w);
 void param_file_write_meta_as (const struct param_file *pf, tsv_writer *w,
                                const char *prefix);
 
+/* Where the messages of a --plogp run fell in the per-size table, whose
+   sizes go from LO to HI bytes (after the rows: the sizes are known once
+   the model has run): "#@plogp_extrapolated" when the largest message
+   BIG is above HI (the last segment's slope was used),
+   "#@plogp_below" when the smallest SMALL (< 0: none) is below LO (that
+   size's values were used), SMALL_WHY (or NULL) said after its size.  */
+void param_plogp_range_meta (tsv_writer *w, double lo, double hi,
+                             double small, double big,
+                             const char *small_why);
+
 /* ------------------------------------------------------------ units */
 
 /* The factor that turns a time in unit FROM into unit TO (s, ms, us, ns;

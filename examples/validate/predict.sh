@@ -9,6 +9,12 @@
 # HYPER.tsv is hyper-reduce fit's a and b for the hyperbolic model (- when
 # MODELS has no hyperbolic model).
 #
+# REDUCE (environment, optional) is comet-run reduce_local's stream: the
+# reduction's cost per byte at each size (its t / bytes), which the
+# globalsum predictions charge with dag-predict --reduce-cost (comet-run
+# sums unsigned chars there and doubles in globalsum: MPI_Reduce_local
+# costs the same per byte for both here, 0.0213 ns/B at 1 MiB each).
+#
 # DAG (environment) names dag-predict.  MODELS is a list of MODEL/NETWORK
 # (network `default': no --network option).  A generator or option the
 # installed dag-predict lacks is skipped with one message on stderr, and
@@ -31,6 +37,19 @@ note () { echo "validate: $plat: $*" >&2; }
 # The hyperbolic model's a and b: hyper-reduce fit of the 2-rank echo.
 ab=
 test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print "a=" $c["a"] ",b=" $c["b"]; exit }' "$hyper")
+
+# The reduction's cost per byte (us) of a BYTES-byte vector: reduce_local's
+# t / bytes at that size, 0 without REDUCE or that size.
+reduce_cost () {
+  if test -z "${REDUCE:-}"; then echo 0; return; fi
+  $AWK -F '\t' -v b="$1" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["kernel"] == "reduce_local" && $c["bytes"] == b && b > 0 { printf "%.6g\n", $c["t"] / b; f = 1; exit }
+    END { if (!f) print 0 }' "$REDUCE"
+}
+if test -n "${REDUCE:-}" && ! has_opt reduce-cost; then
+  note "dag-predict has no --reduce-cost: the reduction's arithmetic is not modelled"
+  REDUCE=
+fi
 
 # makespan MODEL NETWORK P GEN-ARGS...: one prediction, or NA.
 makespan () {
@@ -70,8 +89,10 @@ predict () {
     globalsum)
       # Open MPI's nonoverlapping allreduce: a reduce to rank 0, then a
       # broadcast (both binomial, forced too).
+      # Rank 0 combines each child's vector at the measured cost per byte.
       if has_coll allreduce:nonoverlapping; then
-        makespan "$m" "$net" "$np" coll:allreduce:nonoverlapping -P "$np" -B "$b"
+        makespan "$m" "$net" "$np" coll:allreduce:nonoverlapping -P "$np" -B "$b" \
+          --reduce-cost "$(reduce_cost "$b")"
       else
         add "$(makespan "$m" "$net" "$np" tree-reduce -P "$np" -B "$b" -t k:2)" \
             "$(makespan "$m" "$net" "$np" tree-bcast -P "$np" -B "$b" -t k:2)"
@@ -124,12 +145,13 @@ while IFS='	' read -r k np b t; do
   esac
   over=no; test "$np" -gt "$cores" && over=yes
   g=$(gen_of "$k")
+  rc=0; test "$k" = globalsum && has_coll allreduce:nonoverlapping && rc=$(reduce_cost "$b")
   for mn in $ok_models; do
     m=${mn%%/*} net=${mn#*/}
     p=$(predict "$k" "$np" "$b" "$m" "$net")
     $AWK -v OFS='\t' -v pl="$plat" -v k="$k" -v alg="$alg" -v np="$np" -v co="$cores" -v b="$b" \
-      -v t="$t" -v m="$m" -v net="$(echo "$net" | sed "s/@P/$np/")" -v p="$p" -v over="$over" -v g="$g" \
+      -v t="$t" -v m="$m" -v net="$(echo "$net" | sed "s/@P/$np/")" -v p="$p" -v over="$over" -v g="$g" -v rc="$rc" \
       'BEGIN { e = (p == "NA" || t <= 0) ? "NA" : sprintf("%.4g", (p - t) / t);
-               print pl, k, alg, np, co, b, sprintf("%.6g", t), m, net, (p == "NA" ? p : sprintf("%.6g", p)), e, over, g }'
+               print pl, k, alg, np, co, b, sprintf("%.6g", t), m, net, (p == "NA" ? p : sprintf("%.6g", p)), e, over, g, rc }'
   done
 done

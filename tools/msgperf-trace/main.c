@@ -390,26 +390,55 @@ dump_rank (tsv_writer *w, const struct rank_trace *t)
     }
 }
 
-static int
-dump (int argc, const char **argv)
+/* The one DIR argument of subcommand WHAT (the --dir of a traced run).  */
+static const char *
+one_dir (poptContext con, const char *what)
 {
-  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
-    die_usage ("dump: missing DIR (the --dir of the traced run)");
+    die_usage ("%s: missing DIR (the --dir of the traced run)", what);
   if (args[1])
-    die_usage ("dump: one DIR only, got also '%s'", args[1]);
-  const char *dir = args[0];
+    die_usage ("%s: one DIR only, got also '%s'", what, args[1]);
+  return args[0];
+}
 
-  size_t nt;
-  int32_t size;
-  struct rank_trace *t = load_traces (dir, &nt, &size);
+/* The standard output of a listing (dump, profile) of the NT traces T of
+   DIR, SIZE ranks, with its metadata up to whether the traces are
+   complete.  */
+static tsv_writer *
+open_listing (const char *what, const char *dir,
+              const struct rank_trace *t, size_t nt, int32_t size)
+{
   tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "dump");
+  tsv_write_tool_meta (w, what);
   tsv_meta (w, "nprocs", "%d", (int) size);
   tsv_meta (w, "trace_dir", "%s", dir);
   int complete = dump_completeness (w, dir, t, nt, size);
   tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  return w;
+}
+
+static void
+free_traces (struct rank_trace *t, size_t nt)
+{
+  for (size_t i = 0; i < nt; i++)
+    {
+      free (t[i].path);
+      free (t[i].data);
+    }
+  free (t);
+}
+
+static int
+dump (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, dump_options, "DIR", NULL);
+  const char *dir = one_dir (con, "dump");
+
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  tsv_writer *w = open_listing ("dump", dir, t, nt, size);
   tsv_meta (w, "wtick", "%g", nt ? t[0].h.wtick : 0.0);
   tsv_meta_time_unit (w, "us");
   static const char *const cols[] = {
@@ -420,12 +449,7 @@ dump (int argc, const char **argv)
   for (size_t i = 0; i < nt; i++)
     dump_rank (w, &t[i]);
   tsv_writer_close (w);
-  for (size_t i = 0; i < nt; i++)
-    {
-      free (t[i].path);
-      free (t[i].data);
-    }
-  free (t);
+  free_traces (t, nt);
   poptFreeContext (con);
   return 0;
 }
@@ -515,33 +539,18 @@ static int
 profile (int argc, const char **argv)
 {
   poptContext con = cli_parse (argc, argv, profile_options, "DIR", NULL);
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("profile: missing DIR (the --dir of the traced run)");
-  if (args[1])
-    die_usage ("profile: one DIR only, got also '%s'", args[1]);
-  const char *dir = args[0];
+  const char *dir = one_dir (con, "profile");
   size_t nt;
   int32_t size;
   struct rank_trace *t = load_traces (dir, &nt, &size);
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "profile");
-  tsv_meta (w, "nprocs", "%d", (int) size);
-  tsv_meta (w, "trace_dir", "%s", dir);
-  int complete = dump_completeness (w, dir, t, nt, size);
-  tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  tsv_writer *w = open_listing ("profile", dir, t, nt, size);
   tsv_meta_time_unit (w, "us");
   static const char *const cols[] = { "rank", "call", "count", "time" };
   tsv_write_header (w, 4, cols);
   for (size_t i = 0; i < nt; i++)
     profile_rank (w, &t[i]);
   tsv_writer_close (w);
-  for (size_t i = 0; i < nt; i++)
-    {
-      free (t[i].path);
-      free (t[i].data);
-    }
-  free (t);
+  free_traces (t, nt);
   poptFreeContext (con);
   return 0;
 }
@@ -633,12 +642,7 @@ static int
 goal (int argc, const char **argv)
 {
   poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("goal: missing DIR (the --dir of the traced run)");
-  if (args[1])
-    die_usage ("goal: one DIR only, got also '%s'", args[1]);
-  const char *dir = args[0];
+  const char *dir = one_dir (con, "goal");
   double scale = 1;
   if (opt_scale_compute)
     scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
@@ -729,14 +733,10 @@ goal (int argc, const char **argv)
   if (mw)
     tsv_writer_close (mw);
   for (size_t i = 0; i < nt; i++)
-    {
-      free (recs[i]);
-      free (t[i].path);
-      free (t[i].data);
-    }
+    free (recs[i]);
   free (recs);
   free (ranks);
-  free (t);
+  free_traces (t, nt);
   for (int i = 0; i < TOGOAL_NCOLL; i++)
     free (opt_coll_arg[i]);
   poptFreeContext (con);

@@ -574,6 +574,47 @@ MPI_Test (MPI_Request *req, int *flag, MPI_Status *status)
   return rc;
 }
 
+/* A completion call that completed no traced request: one record of
+   the call alone, so that its time is not taken for computation.  */
+static void
+bare (enum trace_call call, double t0, double t1)
+{
+  struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
+  if (r)
+    tracebuf_commit ();
+}
+
+/* A test that completed nothing: one unsuccessful record per traced
+   request it looked at (KEYS[0..COUNT-1], 0 for none).  Returns whether
+   there was one.  */
+static int
+unsuccessful (enum trace_call call, double t0, double t1,
+              const uintptr_t *keys, int count)
+{
+  int any = 0;
+  for (int i = 0; i < count; i++)
+    if (keys[i])
+      {
+        completion (call, t0, t1, keys[i], NULL, 0, i);
+        any = 1;
+      }
+  return any;
+}
+
+/* The statuses of a multiple completion: the caller's, or, when it
+   ignores them, COUNT of our own (OWN_SMALL, or *OWN allocated; when
+   that fails, none).  */
+static MPI_Status *
+statuses_of (int count, MPI_Status *statuses, MPI_Status *own_small,
+             MPI_Status **own)
+{
+  if (statuses != MPI_STATUSES_IGNORE)
+    return statuses;
+  *own = count <= 16 ? own_small
+         : malloc ((size_t) (count > 0 ? count : 1) * sizeof **own);
+  return *own ? *own : MPI_STATUSES_IGNORE;
+}
+
 /* Waitall and Testall: COUNT statuses of our own when the caller
    ignores them.  */
 static int
@@ -583,13 +624,7 @@ all (enum trace_call call, int count, MPI_Request reqs[], int *flag,
   uintptr_t small[64];
   uintptr_t *keys = keys_of (count, reqs, small, 64);
   MPI_Status own_small[16], *own = NULL;
-  MPI_Status *st = statuses;
-  if (statuses == MPI_STATUSES_IGNORE)
-    {
-      own = count <= 16 ? own_small
-            : malloc ((size_t) count * sizeof *own);
-      st = own ? own : MPI_STATUSES_IGNORE;
-    }
+  MPI_Status *st = statuses_of (count, statuses, own_small, &own);
   double t0 = now ();
   int rc = call == TRACE_WAITALL ? PMPI_Waitall (count, reqs, st)
            : PMPI_Testall (count, reqs, flag, st);
@@ -604,11 +639,7 @@ all (enum trace_call call, int count, MPI_Request reqs[], int *flag,
         any = 1;
       }
   if (!any)
-    {
-      struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
-      if (r)
-        tracebuf_commit ();
-    }
+    bare (call, t0, t1);
   if (keys != small)
     free (keys);
   if (own != own_small)
@@ -647,11 +678,7 @@ MPI_Waitany (int count, MPI_Request reqs[], int *index, MPI_Status *status)
   if (keys && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
     completion (TRACE_WAITANY, t0, t1, keys[*index], st, 1, *index);
   else
-    {
-      struct trace_record *r = rec (TRACE_WAITANY, t0, t1, MPI_COMM_NULL);
-      if (r)
-        tracebuf_commit ();
-    }
+    bare (TRACE_WAITANY, t0, t1);
   if (keys != small)
     free (keys);
   return rc;
@@ -680,18 +707,9 @@ MPI_Testany (int count, MPI_Request reqs[], int *index, int *flag,
       any = 1;
     }
   else if (keys && !*flag)
-    for (int i = 0; i < count; i++)
-      if (keys[i])
-        {
-          completion (TRACE_TESTANY, t0, t1, keys[i], NULL, 0, i);
-          any = 1;
-        }
+    any = unsuccessful (TRACE_TESTANY, t0, t1, keys, count);
   if (!any)
-    {
-      struct trace_record *r = rec (TRACE_TESTANY, t0, t1, MPI_COMM_NULL);
-      if (r)
-        tracebuf_commit ();
-    }
+    bare (TRACE_TESTANY, t0, t1);
   if (keys != small)
     free (keys);
   return rc;
@@ -707,13 +725,7 @@ some (enum trace_call call, int count, MPI_Request reqs[], int *outcount,
   uintptr_t small[64];
   uintptr_t *keys = keys_of (count, reqs, small, 64);
   MPI_Status own_small[16], *own = NULL;
-  MPI_Status *st = statuses;
-  if (statuses == MPI_STATUSES_IGNORE)
-    {
-      own = count <= 16 ? own_small
-            : malloc ((size_t) (count > 0 ? count : 1) * sizeof *own);
-      st = own ? own : MPI_STATUSES_IGNORE;
-    }
+  MPI_Status *st = statuses_of (count, statuses, own_small, &own);
   double t0 = now ();
   int rc = call == TRACE_WAITSOME
            ? PMPI_Waitsome (count, reqs, outcount, indices, st)
@@ -732,18 +744,9 @@ some (enum trace_call call, int count, MPI_Request reqs[], int *outcount,
           }
       }
   else if (keys && *outcount == 0)
-    for (int i = 0; i < count; i++)
-      if (keys[i])
-        {
-          completion (call, t0, t1, keys[i], NULL, 0, i);
-          any = 1;
-        }
+    any = unsuccessful (call, t0, t1, keys, count);
   if (!any)
-    {
-      struct trace_record *r = rec (call, t0, t1, MPI_COMM_NULL);
-      if (r)
-        tracebuf_commit ();
-    }
+    bare (call, t0, t1);
   if (keys != small)
     free (keys);
   if (own != own_small)
