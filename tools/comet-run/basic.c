@@ -93,7 +93,7 @@ echo_verify (struct comet_ctx *c, struct pair_arg *p, const char *kernel,
   char *s = p->bufs.send, *r = p->bufs.recv;
   if (p->me == 0)
     {
-      comet_fill (s, n, seq, c->rank, peer);
+      comet_fill (kernel, s, n, seq, c->rank, peer);
       if (!skip)
         mpu_check (MPI_Send (s, p->count, MPI_BYTE, 1, TAG_ECHO, p->comm),
                    "MPI_Send");
@@ -110,7 +110,7 @@ echo_verify (struct comet_ctx *c, struct pair_arg *p, const char *kernel,
         mpu_check (MPI_Recv (r, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm,
                              MPI_STATUS_IGNORE), "MPI_Recv");
       comet_check (kernel, size, c->rank, r, n, seq, peer, c->rank);
-      comet_fill (s, n, seq, c->rank, peer);
+      comet_fill (kernel, s, n, seq, c->rank, peer);
       if (!skip)
         mpu_check (MPI_Send (s, p->count, MPI_BYTE, 0, TAG_ECHO, p->comm),
                    "MPI_Send");
@@ -212,7 +212,7 @@ pairwise_verify (struct comet_ctx *c, struct pair_arg *p, int peer,
 {
   size_t n = (size_t) p->count;
   char *s = p->bufs.send, *r = p->bufs.recv;
-  comet_fill (s, n, seq, c->rank, peer);
+  comet_fill ("pairwise", s, n, seq, c->rank, peer);
   if (r != s)
     comet_prefill (r, n, seq, peer, c->rank);
   if (!comet_broken ("pairwise"))
@@ -312,7 +312,7 @@ broadcast_verify (struct comet_ctx *c, struct coll_arg *a, int64_t seq,
   size_t n = (size_t) a->count;
   char *buf = c->rank == a->root ? a->bufs->send : a->bufs->recv;
   if (c->rank == a->root)
-    comet_fill (buf, n, seq, a->root, -1);
+    comet_fill ("broadcast", buf, n, seq, a->root, -1);
   else
     comet_prefill (buf, n, seq, a->root, -1);
   if (!comet_broken ("broadcast"))

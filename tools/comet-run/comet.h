@@ -222,12 +222,15 @@ const char *comet_self_exchange (const struct comet_ctx *c,
 /* Verification (verify.c), outside every timed region.
    MSGPERF_COMET_BREAK=KERNEL, a testing aid: KERNEL's verification
    exchange skips its transfer, so that the testsuite can show that the
-   check fails.  */
+   check fails; in the kernels that fill with comet_fill (echo,
+   pairwise, broadcast, overlap, contention) KERNEL:stale sends the
+   previous exchange's content instead, and KERNEL:peer the next rank's.  */
 int comet_broken (const char *kernel);
 /* Byte I of the verification message number SEQ from rank SRC to rank
    DST (ranks of the adjacency matrix; DST -1 for a broadcast).  */
 unsigned char comet_pattern (int64_t seq, int src, int dst, int64_t i);
-void comet_fill (void *buf, size_t len, int64_t seq, int src, int dst);
+void comet_fill (const char *kernel, void *buf, size_t len, int64_t seq,
+                 int src, int dst);
 /* The complement of what comet_fill writes: a receive that does not
    happen leaves every byte wrong.  */
 void comet_prefill (void *buf, size_t len, int64_t seq, int src, int dst);

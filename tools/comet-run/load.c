@@ -220,7 +220,7 @@ overlap_verify (struct comet_ctx *c, struct ovl_arg *p, int peer,
   p->n = 0;
   for (int form = 0; form < 2; form++)
     {
-      comet_fill (p->sbuf, n, 2 * seq + form, c->rank, peer);
+      comet_fill ("overlap", p->sbuf, n, 2 * seq + form, c->rank, peer);
       comet_prefill (p->rbuf, n, 2 * seq + form, peer, c->rank);
       if (!skip)
         (form ? op_async : op_sync) (p);
