@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# trace-times.awk: the times of a msgperf-trace dump (testsuite/trace.at).
+# trace-times.awk: the times of a msgperf-trace dump (testsuite/msgperf-trace.at).
 # Per rank: every t_end >= t_start, t_start never goes back, compute (the
 # time outside MPI before a call) is NA only on the first record and never
 # negative.  Prints each offending row; exit status 1 if any.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace-calls: MPI programs with known call sequences, for the tests of
- * libmsgperf-trace (testsuite/trace.at), run under msgperf-trace:
+ * libmsgperf-trace (testsuite/msgperf-trace.at), run under msgperf-trace:
  *
  *   trace-calls calls   every traced call kind, in a fixed order
  *   trace-calls abort   rank 1 calls MPI_Abort (status 3) after a barrier

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* trace-write: write hand-made traces with the format's own encoder, for
- * the tests of msgperf-trace goal (testsuite/trace.at).
+ * the tests of msgperf-trace goal (testsuite/msgperf-trace.at).
  *
  *   trace-write DIR < DESCRIPTION
  *
