@@ -39,12 +39,22 @@ ab=
 test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print "a=" $c["a"] ",b=" $c["b"]; exit }' "$hyper")
 
 # The reduction's cost per byte (us) of a BYTES-byte vector: reduce_local's
-# t / bytes at that size, 0 without REDUCE or that size.
+# time at that size divided by it, the time interpolated linearly in the
+# size between the measured sizes (globalsum's 1-byte point is 8 bytes),
+# beyond the largest at that size's cost per byte, below the smallest its
+# time; 0 without REDUCE.
 reduce_cost () {
   if test -z "${REDUCE:-}"; then echo 0; return; fi
   $AWK -F '\t' -v b="$1" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["kernel"] == "reduce_local" && $c["bytes"] == b && b > 0 { printf "%.6g\n", $c["t"] / b; f = 1; exit }
-    END { if (!f) print 0 }' "$REDUCE"
+    $c["kernel"] == "reduce_local" && $c["bytes"] > 0 { n++; x[n] = $c["bytes"] + 0; y[n] = $c["t"] + 0 }
+    END {
+      if (!n || b <= 0) { print 0; exit }
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+        u = x[j]; x[j] = x[j - 1]; x[j - 1] = u; u = y[j]; y[j] = y[j - 1]; y[j - 1] = u }
+      if (b >= x[n]) t = y[n] * b / x[n]
+      else if (b <= x[1]) t = y[1]
+      else for (i = 2; i <= n; i++) if (b <= x[i]) { t = y[i - 1] + (y[i] - y[i - 1]) * (b - x[i - 1]) / (x[i] - x[i - 1]); break }
+      printf "%.6g\n", t / b }' "$REDUCE"
 }
 if test -n "${REDUCE:-}" && ! has_opt reduce-cost; then
   note "dag-predict has no --reduce-cost: the reduction's arithmetic is not modelled"
