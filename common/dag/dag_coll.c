@@ -1067,6 +1067,39 @@ rab_rank (int64_t v, int64_t rem)
   return v < rem ? v * 2 : v + rem;
 }
 
+/* The shape of Rabenseifner's algorithms on P ranks and N bytes: P2,
+   the largest power of two <= P, REM = P - P2 ranks folded out, STEPS =
+   log2 P2, and per virtual rank v and step k (at v * STEPS + k) the
+   bytes it SENT and kept (RECV) in the reduce-scatter, in C's scratch
+   from MARK on.  */
+struct rab
+{
+  int64_t n, p2, rem;
+  int steps;
+  int64_t *sent, *recv;
+  size_t mark;
+};
+
+/* Set up R for P; 0 (nothing taken) when there are fewer bytes than P2
+   and Open MPI falls back to a linear algorithm.  */
+static int
+rab_begin (struct cx *c, const struct coll_params *p, struct rab *r)
+{
+  r->n = p->bytes;
+  r->p2 = floor_pow2 (p->P);
+  r->rem = p->P - r->p2;
+  if (r->n < r->p2)
+    return 0;
+  r->steps = 0;
+  while ((INT64_C (1) << r->steps) < r->p2)
+    r->steps++;
+  r->mark = c->used;
+  size_t words = (size_t) (r->p2 * (r->steps + 1));
+  r->sent = take (c, words * sizeof *r->sent);
+  r->recv = take (c, words * sizeof *r->recv);
+  return 1;
+}
+
 /* What allreduce:rabenseifner and reduce:rabenseifner begin with
    (coll_base_allreduce.c, redscat_allgather; coll_base_reduce.c,
    redscat_gather): on the largest power of two P2 <= P ranks, ranks 2i
@@ -1076,9 +1109,11 @@ rab_rank (int64_t v, int64_t rem)
    per virtual rank v and step k (at v * STEPS + k), the bytes it sends
    and keeps.  */
 static void
-rab_reduce_scatter (struct cx *c, int64_t n, int64_t p2, int64_t rem,
-                    int steps, int64_t *sent, int64_t *recv)
+rab_reduce_scatter (struct cx *c, const struct rab *rb)
 {
+  int64_t n = rb->n, p2 = rb->p2, rem = rb->rem;
+  int steps = rb->steps;
+  int64_t *sent = rb->sent, *recv = rb->recv;
   if (rem)
     {
       int64_t lo = n / 2, hi = n - lo;
@@ -1129,20 +1164,16 @@ rab_reduce_scatter (struct cx *c, int64_t n, int64_t p2, int64_t rem,
 static void
 allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
 {
-  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
-  if (n < p2)
+  struct rab rb;
+  if (!rab_begin (c, p, &rb))
     {
       allreduce_linear (c, p);
       return;
     }
-  int steps = 0;
-  while ((INT64_C (1) << steps) < p2)
-    steps++;
-  size_t mark = c->used;
-  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
-  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
+  int64_t n = rb.n, p2 = rb.p2, rem = rb.rem, *recv = rb.recv;
+  int steps = rb.steps;
   start_all (c);
-  rab_reduce_scatter (c, n, p2, rem, steps, sent, recv);
+  rab_reduce_scatter (c, &rb);
   int k = steps;
   for (int64_t m = p2 >> 1; m > 0; m >>= 1)
     {
@@ -1160,7 +1191,7 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
         round_msg (c, r, r + 1, n);
       round_end (c);
     }
-  c->used = mark;
+  c->used = rb.mark;
 }
 
 /* Rabenseifner's reduce (coll_base_reduce.c, redscat_gather): the
@@ -1174,21 +1205,17 @@ allreduce_rabenseifner (struct cx *c, const struct coll_params *p)
 static void
 reduce_rabenseifner (struct cx *c, const struct coll_params *p)
 {
-  int64_t P = p->P, n = p->bytes, p2 = floor_pow2 (P), rem = P - p2;
-  if (n < p2)
+  struct rab rb;
+  if (!rab_begin (c, p, &rb))
     {
       reduce_linear (c, p);
       return;
     }
-  int steps = 0;
-  while ((INT64_C (1) << steps) < p2)
-    steps++;
-  size_t mark = c->used;
-  int64_t *sent = take (c, (size_t) (p2 * (steps + 1)) * sizeof *sent);
-  int64_t *recv = take (c, (size_t) (p2 * (steps + 1)) * sizeof *recv);
+  int64_t p2 = rb.p2, rem = rb.rem, *recv = rb.recv;
+  int steps = rb.steps;
   unsigned char *done = take (c, (size_t) p2);
   start_all (c);
-  rab_reduce_scatter (c, n, p2, rem, steps, sent, recv);
+  rab_reduce_scatter (c, &rb);
   int k = steps;
   /* the root's virtual rank; an odd folded-out root stands in for 0 */
   int64_t vroot, zero = 0;
@@ -1216,7 +1243,7 @@ reduce_rabenseifner (struct cx *c, const struct coll_params *p)
       round_end (c);
     }
 #undef GRANK
-  c->used = mark;
+  c->used = rb.mark;
 }
 
 /* Segmented ring (coll_base_allreduce.c, ring_segmented): the
