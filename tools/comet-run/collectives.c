@@ -273,7 +273,19 @@ cc_verify (const struct cc_arg *a, const char *kernel)
   unsigned char *r = (unsigned char *) a->bufs.recv;
   size_t due = cc_due_bytes (a);
   size_t n = (size_t) a->count;
-  cc_fill_send (a, s);
+  /* MSGPERF_COMET_BREAK=KERNEL:stale sends the buffer as the last size
+     or the timed loop left it; KERNEL:peer what the next rank would
+     send (and a scatter's or bcast's next rank as the root), which a
+     sum cannot tell from the right content.  */
+  int mode = comet_break_mode (kernel);
+  struct cc_arg f = *a;
+  if (mode == COMET_BREAK_PEER)
+    {
+      f.me = (a->me + 1) % a->nprocs;
+      f.root = (a->root + 1) % a->nprocs;
+    }
+  if (mode != COMET_BREAK_STALE)
+    cc_fill_send (&f, s);
   /* The complement of the due content: a no-op leaves every byte
      wrong.  reduce_local's receive buffer is an operand: its start,
      which differs from the due sum in every byte.  */

@@ -222,10 +222,16 @@ const char *comet_self_exchange (const struct comet_ctx *c,
 /* Verification (verify.c), outside every timed region.
    MSGPERF_COMET_BREAK=KERNEL, a testing aid: KERNEL's verification
    exchange skips its transfer, so that the testsuite can show that the
-   check fails; in the kernels that fill with comet_fill (echo,
-   pairwise, broadcast, overlap, contention) KERNEL:stale sends the
-   previous exchange's content instead, and KERNEL:peer the next rank's.  */
+   check fails; KERNEL:stale and KERNEL:peer send the wrong content
+   (comet_break_mode).  */
 int comet_broken (const char *kernel);
+/* MSGPERF_COMET_BREAK for KERNEL: 0 (not broken), COMET_BREAK_SKIP
+   (KERNEL: no transfer), COMET_BREAK_STALE (KERNEL:stale: the sender
+   sends the previous exchange's content, or in the collective kernels
+   its buffer as it was), COMET_BREAK_PEER (KERNEL:peer: what the next
+   rank would send).  */
+enum { COMET_BREAK_SKIP = 1, COMET_BREAK_STALE, COMET_BREAK_PEER };
+int comet_break_mode (const char *kernel);
 /* Byte I of the verification message number SEQ from rank SRC to rank
    DST (ranks of the adjacency matrix; DST -1 for a broadcast).  */
 unsigned char comet_pattern (int64_t seq, int src, int dst, int64_t i);

@@ -16,30 +16,26 @@
 #include "comet.h"
 #include "mpiutil.h"
 
-/* MSGPERF_COMET_BREAK for KERNEL: 0 (not broken), 1 (KERNEL: the
-   transfer is skipped), 2 (KERNEL:stale: the sender sends the previous
-   exchange's content), 3 (KERNEL:peer: the sender sends what the next
-   rank would).  */
-static int
-break_mode (const char *kernel)
+int
+comet_break_mode (const char *kernel)
 {
   const char *v = getenv ("MSGPERF_COMET_BREAK");
   size_t k = strlen (kernel);
   if (!v || strncmp (v, kernel, k) != 0)
     return 0;
   if (v[k] == '\0')
-    return 1;
+    return COMET_BREAK_SKIP;
   if (strcmp (v + k, ":stale") == 0)
-    return 2;
+    return COMET_BREAK_STALE;
   if (strcmp (v + k, ":peer") == 0)
-    return 3;
+    return COMET_BREAK_PEER;
   return 0;
 }
 
 int
 comet_broken (const char *kernel)
 {
-  return break_mode (kernel) == 1;
+  return comet_break_mode (kernel) == COMET_BREAK_SKIP;
 }
 
 unsigned char
@@ -55,9 +51,9 @@ void
 comet_fill (const char *kernel, void *buf, size_t len, int64_t seq,
             int src, int dst)
 {
-  int mode = break_mode (kernel);
-  seq -= mode == 2;
-  src += mode == 3;
+  int mode = comet_break_mode (kernel);
+  seq -= mode == COMET_BREAK_STALE;
+  src += mode == COMET_BREAK_PEER;
   unsigned char *b = buf;
   for (size_t i = 0; i < len; i++)
     b[i] = comet_pattern (seq, src, dst, (int64_t) i);
