@@ -8,7 +8,7 @@ function v(name) { return $(col[name]) }
 function near(a, b) { return a - b <= 1e-5 * (a < 0 ? -a : a) + 1e-12 && b - a <= 1e-5 * (a < 0 ? -a : a) + 1e-12 }
 function has(flag) { return ("," v("check") ",") ~ ("," flag ",") }
 BEGIN { FS = "\t"; nbad = 0; nrows = 0
-        known = ",ok,g_raised,L_clamped,G_nonlinear,G_nonpos,G_few,G_fallback,cpu_shared," }
+        known = ",ok,g_raised,L_clamped,G_nonlinear,G_nonpos,G_few,G_fallback,cpu_shared,G_offset," }
 /^#/ { next }
 !hdr {
   hdr = 1

@@ -226,6 +226,16 @@ test_summary (void)
   CHECK_NEAR (s.G, 1, 1e-12);
   CHECK (s.G_intercept == 0);
 
+  /* g = 10, 10.01, 10.02: slope 0.01, intercept 9.99 > g(3)/2 = 5.01:
+     the slope leaves out most of the gap, so G = g(3)/3 = 3.34.  */
+  n = small_rows (rows, (const double[]) { 10, 10.01, 10.02 }, 3, 0.02);
+  loggp_derive (rows, n, &one, &s);
+  CHECK (s.flags == (LOGGP_G_OFFSET | LOGGP_G_FALLBACK));
+  CHECK_STR (loggp_check_text (s.flags, buf, sizeof buf),
+             "G_fallback,G_offset");
+  CHECK_NEAR (s.G, 10.02 / 3, 1e-12);
+  CHECK (s.G_intercept == 0);
+
   /* ... and when g(3) <= 0 too (a disturbed g(0)): (RTT(3) - RTT(0))/3
      with RTT(0) = 1.5 and RTT(3) = -1 + 2 + 5.5: 6.5 - 1.5 = 5, G = 5/3.  */
   n = small_rows (rows + 1, (const double[]) { 5, 4, -1 }, 3, 0.02);

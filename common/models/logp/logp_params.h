@@ -57,9 +57,12 @@ enum
   LOGGP_G_NONPOS = 1 << 4,     /* the fitted slope is <= 0 */
   LOGGP_G_FEW = 1 << 5,        /* fewer than 3 sizes in the last segment */
   LOGGP_G_FALLBACK = 1 << 6,   /* G = g(m_max)/m_max (no usable slope) */
-  LOGGP_CPU_SHARED = 1 << 7    /* the ranks waited for a CPU more than
+  LOGGP_CPU_SHARED = 1 << 7,   /* the ranks waited for a CPU more than
                                   LOGGP_CPU_WAIT_MAX of the time: every
                                   parameter may be off by time slices */
+  LOGGP_G_OFFSET = 1 << 8      /* the fitted line's intercept is more than
+                                  half of g(m_max): its slope misses most
+                                  of the gap, the fallback is taken */
 };
 
 /* Timer steps in every tolerance: a difference of a few steps is noise
