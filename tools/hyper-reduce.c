@@ -1207,7 +1207,7 @@ die_fit (const char *what, enum hfit_status st, const struct hfit_result *r)
 /* ------------------------------------------------------------ fit */
 
 static char *opt_model = "hyperbolic", *opt_segments, *opt_by,
-  *opt_weight = "relative", *opt_max_segments = "6";
+  *opt_weight, *opt_max_segments = "6";
 
 static const struct poptOption fit_options[] = {
   { "model", 'm', POPT_ARG_STRING, &opt_model, 0,
@@ -1221,8 +1221,9 @@ static const struct poptOption fit_options[] = {
   { "by", '\0', POPT_ARG_STRING, &opt_by, 0,
     "fit one model per value of column COL", "COL" },
   { "weight", 'w', POPT_ARG_STRING, &opt_weight, 0,
-    "relative (relative errors, default), sqrt (squared errors over the "
-    "time) or none", "W" },
+    "robust (relative errors, outliers set aside by bisquare reweighting; "
+    "default), relative (default with --segments), sqrt (squared errors "
+    "over the time) or none", "W" },
   { "bytes-col", '\0', POPT_ARG_STRING, &opt_bytes_col, 0,
     "name of the message size column (default: bytes)", "NAME" },
   { "time-col", '\0', POPT_ARG_STRING, &opt_time_col, 0,
@@ -1272,6 +1273,11 @@ put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
             "not look %s", where, v,
             r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
     }
+  if (r->n_rejected > 0)
+    warn ("%sthe robust fit gave weight 0 to %zu of %zu points (relative "
+          "residuals beyond 4.685 times their robust scale: stalls or "
+          "protocol switches); --weight relative keeps them",
+          where, r->n_rejected, r->n);
   /* A value written NA: say which and why (msgperf(7), NUMBERS).  */
   int lin = r->model == HFIT_LINEAR;
   const char *cols[7] = { lin ? "alpha" : "a", lin ? "beta" : "b",
@@ -1307,6 +1313,7 @@ struct fit_plan
   struct dvec at;
   int search;
   int segmented;
+  const char *weight_name;
 };
 
 static void
@@ -1319,15 +1326,23 @@ fit_plan_options (struct fit_plan *pl)
   else
     die_usage ("--model: unknown model '%s' (expected hyperbolic or "
                "linear)", opt_model);
-  if (strcmp (opt_weight, "relative") == 0)
+  /* The default: robust for one fit, relative for --segments (whose
+     breakpoint search compares the segments' costs: robustness weights
+     would let a segment set its protocol switch aside as outliers).  */
+  const char *weight = opt_weight ? opt_weight
+                       : opt_segments ? "relative" : "robust";
+  if (strcmp (weight, "relative") == 0)
     pl->fo.weight = HFIT_WEIGHT_RELATIVE;
-  else if (strcmp (opt_weight, "none") == 0)
+  else if (strcmp (weight, "none") == 0)
     pl->fo.weight = HFIT_WEIGHT_NONE;
-  else if (strcmp (opt_weight, "sqrt") == 0)
+  else if (strcmp (weight, "sqrt") == 0)
     pl->fo.weight = HFIT_WEIGHT_SQRT;
+  else if (strcmp (weight, "robust") == 0)
+    pl->fo.weight = HFIT_WEIGHT_ROBUST;
   else
-    die_usage ("--weight: unknown weighting '%s' (expected relative, sqrt "
-               "or none)", opt_weight);
+    die_usage ("--weight: unknown weighting '%s' (expected robust, "
+               "relative, sqrt or none)", weight);
+  pl->weight_name = weight;
   pl->kmax = (size_t) cli_int ("max-segments", opt_max_segments, 1, 20);
   pl->segmented = opt_segments != NULL;
   if (!opt_segments)
@@ -1428,6 +1443,7 @@ fit_write (const struct fit_plan *pl, const struct groups *gs,
   tsv_writer *w = tsv_writer_open (NULL);
   write_common_meta (w, rs, nr, "fit");
   tsv_meta (w, "model", "%s", opt_model);
+  tsv_meta (w, "weight", "%s", pl->weight_name);
   const char *names[16];
   size_t nn = 0;
   if (opt_by)

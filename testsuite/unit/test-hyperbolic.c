@@ -281,6 +281,66 @@ test_fit (void)
              "too few distinct message sizes (need 3)");
 }
 
+/* HFIT_WEIGHT_ROBUST.  Hand-checked cases: on exact data the bisquare
+   scale is 0 and the fit is the relative one; two stalls (a size taking
+   twice and three times its time, as a TCP acknowledgement delay does)
+   pull the relative fit's b up, and the robust fit sets exactly those two
+   aside and recovers a and b; the linear model likewise.  */
+static void
+test_fit_robust (void)
+{
+  enum { N = 21 };
+  double x[N], t[N];
+  size_t n = 0;
+  for (double b = 1; b <= 1048576; b *= 2, n++)
+    x[n] = b, t[n] = hyper_time (b, 30, 0.08);
+  struct hfit_options o = { HFIT_HYPERBOLIC, HFIT_WEIGHT_ROBUST };
+  struct hfit_result r;
+  CHECK (hfit_fit (x, t, n, &o, &r) == HFIT_OK);
+  CHECK_NEAR (r.p[0], 30, 1e-6);
+  CHECK_NEAR (r.p[1], 0.08, 1e-9);
+  CHECK (r.n_rejected == 0);
+  t[15] *= 2;                   /* 32 KiB */
+  t[16] *= 3;                   /* 64 KiB */
+  struct hfit_result rel;
+  o.weight = HFIT_WEIGHT_RELATIVE;
+  CHECK (hfit_fit (x, t, n, &o, &rel) == HFIT_OK);
+  CHECK (rel.p[1] > 0.08 * 1.05);      /* the stalls pull b up */
+  CHECK (rel.n_rejected == 0);
+  o.weight = HFIT_WEIGHT_ROBUST;
+  CHECK (hfit_fit (x, t, n, &o, &r) == HFIT_OK);
+  CHECK_NEAR (r.p[0], 30, 1e-4);
+  CHECK_NEAR (r.p[1], 0.08, 1e-8);
+  CHECK (r.n_rejected == 2);
+  CHECK (r.n == n);
+  /* rel_rms still covers every point: the stalls' relative residuals
+     (T - t)/t are -1/2 and -2/3.  */
+  CHECK_NEAR (r.rel_rms, sqrt ((1.0 / 4 + 4.0 / 9) / N), 1e-6);
+  /* Noise on every point and one stall: b within 1%.  */
+  for (size_t i = 0; i < n; i++)
+    t[i] = hyper_time (x[i], 30, 0.08) * (1 + 0.02 * normal ());
+  t[18] *= 2.5;
+  CHECK (hfit_fit (x, t, n, &o, &r) == HFIT_OK);
+  CHECK_NEAR (r.p[1], 0.08, 0.0008);
+  CHECK (r.n_rejected >= 1);
+  /* The linear model: a line with one stall.  */
+  o.model = HFIT_LINEAR;
+  for (size_t i = 0; i < n; i++)
+    t[i] = 5 + 0.5 * x[i];
+  t[10] *= 4;
+  CHECK (hfit_fit (x, t, n, &o, &r) == HFIT_OK);
+  CHECK_NEAR (r.p[0], 5, 1e-6);
+  CHECK_NEAR (r.p[1], 0.5, 1e-9);
+  CHECK (r.n_rejected == 1);
+  /* Three sizes: setting one aside would leave too few, so none is.  */
+  o.model = HFIT_HYPERBOLIC;
+  double x3[3] = { 1, 1024, 1048576 }, t3[3];
+  for (int i = 0; i < 3; i++)
+    t3[i] = hyper_time (x3[i], 30, 0.08) * (i == 1 ? 5 : 1);
+  CHECK (hfit_fit (x3, t3, 3, &o, &r) == HFIT_OK);
+  CHECK (r.n_rejected == 0);
+}
+
 static void
 test_segments (void)
 {
@@ -478,6 +538,7 @@ main (void)
   test_rules ();
   test_expr ();
   test_fit ();
+  test_fit_robust ();
   test_segments ();
   test_invert ();
   test_num_format ();

@@ -53,13 +53,24 @@ struct fit_data
   size_t n;
   double sa, sb;          /* parameter scales: a = sa u, b = sb v */
   enum hfit_weight weight;
+  const double *rw;       /* robustness weights (NULL: all 1) */
 };
 
+/* The residual weight of a point of time T: 1/t for relative errors
+   (HFIT_WEIGHT_ROBUST fits relative errors too, reweighted by RW).  */
 static double
 weight_of (enum hfit_weight w, double t)
 {
-  return w == HFIT_WEIGHT_RELATIVE ? 1 / t
+  return w == HFIT_WEIGHT_RELATIVE || w == HFIT_WEIGHT_ROBUST ? 1 / t
          : w == HFIT_WEIGHT_SQRT ? 1 / sqrt (t) : 1;
+}
+
+/* Point I's weight: its residual weight times its robustness weight.  */
+static double
+point_weight (enum hfit_weight w, const double *rw, const double *t,
+              size_t i)
+{
+  return weight_of (w, t[i]) * (rw ? rw[i] : 1);
 }
 
 static int
@@ -120,14 +131,14 @@ scaled_stats (const double *x, const double *t, size_t n,
 /* Residual statistics for a filled-in model.  */
 static void
 fill_stats (const double *x, const double *t, size_t n,
-            enum hfit_weight weight, struct hfit_result *r)
+            enum hfit_weight weight, const double *rw, struct hfit_result *r)
 {
   double ss = 0, rel = 0, cost = 0, mean = 0, sst = 0;
   r->x_lo = r->x_hi = n ? x[0] : 0;
   for (size_t i = 0; i < n; i++)
     {
       double e = hfit_eval (r, x[i]) - t[i];
-      double w = weight_of (weight, t[i]);
+      double w = point_weight (weight, rw, t, i);
       ss += e * e;
       rel += (e / t[i]) * (e / t[i]);
       cost += (e * w) * (e * w);
@@ -152,12 +163,13 @@ fill_stats (const double *x, const double *t, size_t n,
 /* Weighted linear least squares of t = alpha + beta x.  */
 static void
 linear_fit (const double *x, const double *t, size_t n,
-            enum hfit_weight weight, double p[2], double se[2])
+            enum hfit_weight weight, const double *rw, double p[2],
+            double se[2])
 {
   double sw = 0, sx = 0, st = 0;
   for (size_t i = 0; i < n; i++)
     {
-      double w = weight_of (weight, t[i]);
+      double w = point_weight (weight, rw, t, i);
       w *= w;
       sw += w;
       sx += w * x[i];
@@ -166,7 +178,7 @@ linear_fit (const double *x, const double *t, size_t n,
   double mx = sx / sw, mt = st / sw, sxx = 0, sxt = 0;
   for (size_t i = 0; i < n; i++)
     {
-      double w = weight_of (weight, t[i]);
+      double w = point_weight (weight, rw, t, i);
       w *= w;
       sxx += w * (x[i] - mx) * (x[i] - mx);
       sxt += w * (x[i] - mx) * (t[i] - mt);
@@ -176,7 +188,7 @@ linear_fit (const double *x, const double *t, size_t n,
   double cost = 0;
   for (size_t i = 0; i < n; i++)
     {
-      double e = (p[0] + p[1] * x[i] - t[i]) * weight_of (weight, t[i]);
+      double e = (p[0] + p[1] * x[i] - t[i]) * point_weight (weight, rw, t, i);
       cost += e * e;
     }
   double s2 = n > 2 ? cost / (double) (n - 2) : 0;
@@ -194,7 +206,7 @@ hyp_f (const gsl_vector *p, void *params, gsl_vector *f)
   for (size_t i = 0; i < d->n; i++)
     {
       double e = hyper_time (d->x[i], a, b) - d->t[i];
-      gsl_vector_set (f, i, e * weight_of (d->weight, d->t[i]));
+      gsl_vector_set (f, i, e * point_weight (d->weight, d->rw, d->t, i));
     }
   return GSL_SUCCESS;
 }
@@ -207,7 +219,8 @@ hyp_df (const gsl_vector *p, void *params, gsl_matrix *J)
   double b = d->sb * gsl_vector_get (p, 1);
   for (size_t i = 0; i < d->n; i++)
     {
-      double x = d->x[i], s = a + b * x, w = weight_of (d->weight, d->t[i]);
+      double x = d->x[i], s = a + b * x;
+      double w = point_weight (d->weight, d->rw, d->t, i);
       /* dT/da = a (a + 2 b x)/(a + b x)^2, dT/db = x - a^2 x/(a + b x)^2 */
       double da = s != 0 ? a * (a + 2 * b * x) / (s * s) : 1;
       double db = s != 0 ? x - a * a * x / (s * s) : x;
@@ -219,11 +232,12 @@ hyp_df (const gsl_vector *p, void *params, gsl_matrix *J)
 
 static enum hfit_status
 hyperbolic_fit (const double *x, const double *t, size_t n,
-                enum hfit_weight weight, struct hfit_result *r)
+                enum hfit_weight weight, const double *rw,
+                struct hfit_result *r)
 {
   /* Start: a from the smallest messages, b from the Hockney slope.  */
   double lp[2], lse[2];
-  linear_fit (x, t, n, weight, lp, lse);
+  linear_fit (x, t, n, weight, rw, lp, lse);
   double xmin = x[0], tmin = t[0], xmax = x[0], tmax = t[0];
   for (size_t i = 1; i < n; i++)
     {
@@ -240,7 +254,7 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
   if (!(b0 > 0) || !isfinite (b0))
     b0 = 1;
 
-  struct fit_data d = { x, t, n, a0, b0, weight };
+  struct fit_data d = { x, t, n, a0, b0, weight, rw };
   gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters ();
   gsl_multifit_nlinear_workspace *w
     = gsl_multifit_nlinear_alloc (gsl_multifit_nlinear_trust, &fp, n, 2);
@@ -295,6 +309,122 @@ hyperbolic_fit (const double *x, const double *t, size_t n,
   return status;
 }
 
+/* Tukey's bisquare constant: 95% efficiency on normal errors.  */
+#define BISQUARE_C 4.685
+/* Reweighting rounds of a robust fit: it stops earlier when the
+   parameters settle.  */
+#define ROBUST_ROUNDS 50
+/* The smallest robust scale of the relative residuals: 1%, about the
+   repeatability of a timed median.  Below it the residuals are rounding
+   (a fit through 4 exact points), and reweighting by them would set
+   aside a point for its last digits.  */
+#define ROBUST_MIN_SCALE 0.01
+/* The fewest points a robust fit reweights: the scale of 2 parameters'
+   residuals needs several more points than parameters; with fewer the
+   fit stays relative.  */
+#define ROBUST_MIN_POINTS 6
+
+/* Robustness weights from the relative residuals of fit R: Tukey's
+   bisquare w = (1 - (r/(c s))^2)^2 for |r| < c s, else 0, where s is the
+   residuals' robust scale 1.4826 median |r| (the median absolute
+   deviation; the residuals of a fit centre on 0), at least
+   ROBUST_MIN_SCALE.  Returns 1, 0 when the scale is not finite (the
+   residuals overflow: no reweighting), -1 out of memory.  */
+static int
+bisquare_weights (const double *x, const double *t, size_t n,
+                  const struct hfit_result *r, double *rw)
+{
+  double *a = malloc (n * sizeof *a);
+  if (!a)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    a[i] = fabs ((hfit_eval (r, x[i]) - t[i]) / t[i]);
+  qsort (a, n, sizeof *a, dbl_cmp);
+  double med = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+  free (a);
+  double c = BISQUARE_C * fmax (1.4826 * med, ROBUST_MIN_SCALE);
+  if (!isfinite (c))
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double u = (hfit_eval (r, x[i]) - t[i]) / t[i] / c;
+      rw[i] = fabs (u) < 1 ? (1 - u * u) * (1 - u * u) : 0;
+    }
+  return 1;
+}
+
+/* The number of distinct sizes among the points of weight > 0.  */
+static size_t
+distinct_weighted (const double *x, const double *rw, size_t n, double *buf)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (rw[i] > 0)
+      buf[m++] = x[i];
+  return count_distinct (buf, m);
+}
+
+/* One fit of MODEL with weighting WEIGHT and robustness weights RW.  */
+static enum hfit_status
+fit_once (const double *x, const double *t, size_t n, enum hfit_model model,
+          enum hfit_weight weight, const double *rw, struct hfit_result *res)
+{
+  linear_fit (x, t, n, weight, rw, res->p, res->se);
+  res->model = model;
+  if (model == HFIT_HYPERBOLIC)
+    return hyperbolic_fit (x, t, n, weight, rw, res);
+  res->model = HFIT_LINEAR;
+  return isfinite (res->p[0]) && isfinite (res->p[1]) ? HFIT_OK
+         : HFIT_NOT_FINITE;
+}
+
+/* HFIT_WEIGHT_ROBUST: iteratively reweighted least squares on the
+   relative residuals with bisquare weights (bisquare_weights), from the
+   relative fit in RES.  A round that would leave fewer than
+   HFIT_MIN_DISTINCT sizes or fails keeps the previous fit.  */
+static enum hfit_status
+robust_rounds (const double *x, const double *t, size_t n,
+               enum hfit_model model, struct hfit_result *res,
+               double *rw)
+{
+  double *buf = malloc (2 * n * sizeof *buf);
+  if (!buf)
+    return HFIT_NO_MEMORY;
+  double *next = buf + n;
+  enum hfit_status st = HFIT_OK;
+  for (int round = 0; round < ROBUST_ROUNDS; round++)
+    {
+      int k = bisquare_weights (x, t, n, res, next);
+      if (k < 0)
+        {
+          st = HFIT_NO_MEMORY;
+          break;
+        }
+      size_t d = k ? distinct_weighted (x, next, n, buf) : 0;
+      if (d == (size_t) -1)
+        {
+          st = HFIT_NO_MEMORY;
+          break;
+        }
+      if (!k || d < HFIT_MIN_DISTINCT)
+        break;
+      struct hfit_result trial = *res;
+      if (fit_once (x, t, n, model, HFIT_WEIGHT_ROBUST, next, &trial)
+          != HFIT_OK)
+        break;
+      double moved = fabs (trial.p[0] - res->p[0])
+                     / fmax (fabs (res->p[0]), 1e-300)
+                     + fabs (trial.p[1] - res->p[1])
+                       / fmax (fabs (res->p[1]), 1e-300);
+      *res = trial;
+      memcpy (rw, next, n * sizeof *rw);
+      if (moved < 1e-10)
+        break;
+    }
+  free (buf);
+  return st;
+}
+
 enum hfit_status
 hfit_fit (const double *x, const double *t, size_t n,
           const struct hfit_options *opt, struct hfit_result *res)
@@ -313,9 +443,18 @@ hfit_fit (const double *x, const double *t, size_t n,
     return HFIT_NO_MEMORY;
   if (distinct < HFIT_MIN_DISTINCT)
     return HFIT_TOO_FEW;
+  double *rw = NULL;
+  if (opt->weight == HFIT_WEIGHT_ROBUST)
+    {
+      rw = malloc (n * sizeof *rw);
+      if (!rw)
+        return HFIT_NO_MEMORY;
+      for (size_t i = 0; i < n; i++)
+        rw[i] = 1;
+    }
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
   enum hfit_status st = HFIT_OK;
-  linear_fit (x, t, n, opt->weight, res->p, res->se);
+  linear_fit (x, t, n, opt->weight, rw, res->p, res->se);
   /* A non-finite Hockney fit (its sums overflow) is its own error for
      the linear model; for the hyperbolic one it is only no start point
      (hyperbolic_fit then starts from the data), and its slope says
@@ -323,30 +462,32 @@ hfit_fit (const double *x, const double *t, size_t n,
      times decrease".  */
   int finite = isfinite (res->p[0]) && isfinite (res->p[1]);
   if (opt->model == HFIT_LINEAR && !finite)
-    {
-      gsl_set_error_handler (old);
-      return HFIT_NOT_FINITE;
-    }
-  if (opt->model == HFIT_HYPERBOLIC && finite && res->p[1] < 0)
+    st = HFIT_NOT_FINITE;
+  else if (opt->model == HFIT_HYPERBOLIC && finite && res->p[1] < 0)
     {
       /* The times decrease overall: the hyperbola would only reach its
          boundary b = 0.  Report the Hockney slope.  */
-      gsl_set_error_handler (old);
-      fill_stats (x, t, n, opt->weight, res);
+      fill_stats (x, t, n, opt->weight, rw, res);
       res->model = HFIT_HYPERBOLIC;
-      return HFIT_NEGATIVE_B;
+      st = HFIT_NEGATIVE_B;
     }
-  if (opt->model == HFIT_HYPERBOLIC)
-    st = hyperbolic_fit (x, t, n, opt->weight, res);
+  else if (opt->model == HFIT_HYPERBOLIC)
+    st = hyperbolic_fit (x, t, n, opt->weight, rw, res);
+  if (st == HFIT_OK && rw && n >= ROBUST_MIN_POINTS)
+    st = robust_rounds (x, t, n, opt->model, res, rw);
   gsl_set_error_handler (old);
-  if (st != HFIT_OK)
-    return st;
-  fill_stats (x, t, n, opt->weight, res);
-  if (res->p[0] < 0)
-    return HFIT_NEGATIVE_A;
-  if (res->p[1] < 0)
-    return HFIT_NEGATIVE_B;
-  return HFIT_OK;
+  if (st == HFIT_OK)
+    {
+      fill_stats (x, t, n, opt->weight, rw, res);
+      for (size_t i = 0; rw && i < n; i++)
+        res->n_rejected += rw[i] == 0;
+      if (res->p[0] < 0)
+        st = HFIT_NEGATIVE_A;
+      else if (res->p[1] < 0)
+        st = HFIT_NEGATIVE_B;
+    }
+  free (rw);
+  return st;
 }
 
 /* ----------------------------------------------------------- segments */

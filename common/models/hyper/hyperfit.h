@@ -23,11 +23,15 @@ enum hfit_weight
   HFIT_WEIGHT_RELATIVE = 0, /* minimise sum ((model - t)/t)^2: noise
                                proportional to the time (the default) */
   HFIT_WEIGHT_NONE = 1,     /* minimise sum (model - t)^2 */
-  HFIT_WEIGHT_SQRT = 2      /* minimise sum (model - t)^2 / t: noise
+  HFIT_WEIGHT_SQRT = 2,     /* minimise sum (model - t)^2 / t: noise
                                variance proportional to the time, between
                                the two: the many small sizes no longer
                                outvote the few large ones that fix b, nor
                                the largest one all the others */
+  HFIT_WEIGHT_ROBUST = 3    /* relative errors, iteratively reweighted
+                               with Tukey's bisquare: a point whose
+                               relative residual is far beyond the
+                               others' (a protocol stall) gets weight 0 */
 };
 
 enum hfit_status
@@ -63,6 +67,7 @@ struct hfit_result
   double r2;        /* coefficient of determination (unweighted) */
   double cost;      /* the minimised weighted sum of squares */
   size_t n;         /* points used */
+  size_t n_rejected;/* HFIT_WEIGHT_ROBUST: points of weight 0 */
   double x_lo, x_hi;/* smallest and largest size fitted */
   int iterations;
 };
