@@ -372,6 +372,27 @@ set_defaults (double scale, int with_file)
     }
 }
 
+/* Set by -m plogp: its L may be negative (plogp_negative_L).  */
+static int plogp_signed_L;
+
+/* With plogp_signed_L, parameter row ROW's L when it is a finite number
+   below 0 (and USE[PARAM_L] cleared, so that param_file_apply does not
+   refuse it); else 0, USE unchanged.  */
+static double
+plogp_negative_L (size_t row, unsigned char *use)
+{
+  long c = plogp_signed_L && use[PARAM_L] ? param_file_col (pfile, "L") : -1;
+  if (c < 0)
+    return 0;
+  const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
+  double v;
+  if (num_parse (text, strlen (text), &v) != NUM_OK || !isfinite (v)
+      || !(v < 0))
+    return 0;
+  use[PARAM_L] = 0;
+  return v;
+}
+
 /* The parameters in effect for parameter row R (of pfile, if any) and
    model M: every parameter M needs must be given (the NA policy), the
    others keep dag_params_default's value.  */
@@ -392,8 +413,16 @@ resolve_params (const char *const *need, size_t r, double file_scale)
               && !param_given (&p_set, ks[0]))
             use[ks[0]] = 1;
         }
+      /* -m plogp: a negative L in the row is pLogP's own (g(0) >
+         RTT(0)/2, as over TCP): read it here, past the L >= 0 check of
+         the other models; plogp_init checks L + g(m) >= 0.  */
+      double neg_L = plogp_negative_L (prow[r], use);
       param_set_clear (&p_file);
       param_file_apply (pfile, prow[r], &p_file, file_scale, use);
+      if (neg_L < 0)
+        param_set_value (&p_file, PARAM_L,
+                         param_scale_value (neg_L, file_scale),
+                         PORIGIN_FILE);
       param_set_over (&ps, &p_file);
     }
   param_set_over (&ps, &p_set);
@@ -896,6 +925,7 @@ check_predict_options (struct predict_job *j)
                    opt_format);
     }
   j->model = dag_model_parse (opt_model ? opt_model : "loggops");
+  plogp_signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
                "loggops, hyperbolic, logpc or plogp)", opt_model);
@@ -1514,6 +1544,14 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
   num_format (t->pt[0].bytes, -1, lo);
   num_format (t->pt[t->n - 1].bytes, -1, hi);
   tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", t->n, lo, hi);
+  if (t->L < 0)
+    {
+      char l[NUM_BUFSIZE];
+      num_format (t->L, -1, l);
+      tsv_meta (w, "plogp_L_negative", "L = %s: pLogP's (RTT(0) - 2 g(0))/2 "
+                "with g(0) > RTT(0)/2; a message still takes its measured "
+                "one-way time L + g(m) = RTT(m) - RTT(0)/2", l);
+    }
   double big = -1, small = INFINITY;
   const struct dag *ds = j->ds ? j->ds : &j->d;
   size_t nd = j->ds ? j->nsweep : 1;

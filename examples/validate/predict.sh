@@ -15,6 +15,10 @@
 # sums unsigned chars there and doubles in globalsum: MPI_Reduce_local
 # costs the same per byte for both here, 0.0213 ns/B at 1 MiB each).
 #
+# PLOGP (environment) is logp-measure's per-size rows of the platform
+# (o_s(m), o_r(m), g(m), L), the table of the plogp model (parameterized
+# LogP); without it the plogp predictions are NA.
+#
 # DAG (environment) names dag-predict.  MODELS is a list of MODEL/NETWORK
 # (network `default': no --network option).  A generator or option the
 # installed dag-predict lacks is skipped with one message on stderr, and
@@ -66,6 +70,10 @@ makespan () {
   m=$1 net=$2 np=$3; shift 3
   case $m,$ab in hyperbolic,|hyperbolic,*NA*) echo NA; return ;; esac
   opts="-m $m --params $params"
+  if test "$m" = plogp; then
+    test -n "${PLOGP:-}" || { echo NA; return; }
+    opts="-m plogp --params $PLOGP"
+  fi
   test "$m" = hyperbolic && opts="$opts --set $ab"
   if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/$np/")"; fi
   test "$cores_ok" = yes && opts="$opts --cores $cores"

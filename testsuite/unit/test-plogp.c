@@ -68,7 +68,9 @@ main (void)
 
   /* Below the smallest size: the smallest size's values, flagged.  A
      receive overhead above g makes L' negative: 0.05 + 0.06 - 0.02 - 0.10
-     = -0.01, clamped to 0.  One size: constant everywhere.  */
+     = -0.01, kept (o_s and o_r overlap by 0.01; os + L' + or = L + g =
+     0.11), not clamped since o_r <= L + g.  One size: constant
+     everywhere.  */
   const struct plogp_point one[] = { { 1, 0.02, 0.10, 0.06 } };
   CHECK (plogp_init (&t, one, 1, 0.05, NULL) == PLOGP_OK);
   plogp_eval (&t, 0, &v);
@@ -76,8 +78,21 @@ main (void)
   plogp_eval (&t, 1e6, &v);
   CHECK (v.beyond && v.os == 0.02 && v.or_ == 0.10 && v.g == 0.06);
   plogp_loggp (&t, 1, &lg);
-  CHECK (lg.clamped && lg.L == 0);
-  /* Table 1's L is the same -0.01 at 1 byte, clamped too */
+  CHECK (!lg.clamped && near (lg.L, -0.01)
+         && near (lg.os + lg.L + lg.or_, 0.11));
+  /* Table 1's L is the same -0.01 at 1 byte, clamped (LogGP's L) */
+  plogp_table1 (&t, 8, &t1);
+  CHECK (t1.clamped && t1.L == 0 && t1.beyond && near (t1.G, 0.06 / 8));
+  plogp_free (&t);
+  /* o_r above L + g: L' = 0.05 + 0.06 - 0.02 - 0.20 = -0.11 would start
+     the receive 0.09 before the send; clamped to -o_s = -0.02, so the
+     receiver is done at o_r = 0.20 after the send started.  */
+  const struct plogp_point slow[] = { { 1, 0.02, 0.20, 0.06 } };
+  CHECK (plogp_init (&t, slow, 1, 0.05, NULL) == PLOGP_OK);
+  plogp_loggp (&t, 1, &lg);
+  CHECK (lg.clamped && near (lg.L, -0.02)
+         && near (lg.os + lg.L + lg.or_, 0.20));
+  /* Table 1 (LogGP's L) clamps at 0 as before */
   plogp_table1 (&t, 8, &t1);
   CHECK (t1.clamped && t1.L == 0 && t1.beyond && near (t1.G, 0.06 / 8));
   plogp_free (&t);
@@ -97,7 +112,16 @@ main (void)
          && which == 2 && t.pt == NULL);
   const struct plogp_point neg[] = { { 0, 1, 1, 1 }, { 8, -1, 1, 1 } };
   CHECK (plogp_init (&t, neg, 2, 0, &which) == PLOGP_NEGATIVE && which == 1);
-  CHECK (plogp_init (&t, pts, 3, -1, &which) == PLOGP_NEGATIVE
+  /* A negative L is pLogP's when g(0) > RTT(0)/2: accepted while the
+     one-way time L + g(m) is >= 0 at every size (here 2, 4 and 22),
+     refused at the first size where it is not (L = -4: g(0) = 3).  */
+  CHECK (plogp_init (&t, pts, 3, -1, &which) == PLOGP_OK);
+  plogp_loggp (&t, 0, &lg);
+  CHECK (near (lg.os + lg.L + lg.or_, 2));
+  plogp_free (&t);
+  CHECK (plogp_init (&t, pts, 3, -4, &which) == PLOGP_NEGATIVE_ONEWAY
+         && which == 1 && t.pt == NULL);
+  CHECK (plogp_init (&t, pts, 3, INFINITY, &which) == PLOGP_NEGATIVE
          && which == 3);
   CHECK (plogp_init (&t, pts, 3, NAN, &which) == PLOGP_NEGATIVE);
   CHECK (plogp_init (&t, pts, 0, 1, &which) == PLOGP_EMPTY);

@@ -30,7 +30,11 @@ plogp_init (struct plogp *t, const struct plogp_point *pts, size_t n,
   memset (t, 0, sizeof *t);
   if (n == 0)
     return PLOGP_EMPTY;
-  if (!ok_value (L))
+  /* L may be negative: pLogP's L = (RTT(0) - 2 g(0)) / 2 is below 0
+     when g(0) > RTT(0)/2 (per-message costs of a transport like TCP),
+     while the one-way time L + g(m) = RTT(m) - RTT(0)/2 (Section 3) is
+     still the measured one; that must not be negative.  */
+  if (!isfinite (L))
     {
       if (which)
         *which = n;
@@ -43,6 +47,13 @@ plogp_init (struct plogp *t, const struct plogp_point *pts, size_t n,
         if (which)
           *which = i;
         return PLOGP_NEGATIVE;
+      }
+  for (size_t i = 0; i < n; i++)
+    if (L + pts[i].g < 0)
+      {
+        if (which)
+          *which = i;
+        return PLOGP_NEGATIVE_ONEWAY;
       }
   t->pt = malloc (n * sizeof *t->pt);
   if (!t->pt)
@@ -92,7 +103,11 @@ plogp_status_text (enum plogp_status s)
     case PLOGP_DUPLICATE:
       return "two rows for the same message size";
     case PLOGP_NEGATIVE:
-      return "a negative or non-finite size, time or latency";
+      return "a negative or non-finite size or time, or a non-finite "
+             "latency";
+    case PLOGP_NEGATIVE_ONEWAY:
+      return "L + g(m) < 0: a negative one-way time (L is too negative "
+             "for this size's gap)";
     case PLOGP_NOMEM:
       return "out of memory";
     }
@@ -175,11 +190,16 @@ plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out)
   out->g = v.g;
   out->beyond = v.beyond;
   out->below = v.below;
-  /* r(m) = L + g(m) = os + L' + or  (Section 2; Table 1 at m = 1) */
+  /* r(m) = L + g(m) = os + L' + or  (Section 2; Table 1 at m = 1).
+     L' may be negative: "receiving may already start while the sender
+     is still busy, so o_s and o_r may overlap" (Section 2), and the
+     receiver still has the message at L + g(m).  Its overhead cannot
+     start before the send does (os + L' >= 0): only an o_r(m) above
+     L + g(m) is clamped.  */
   out->L = t->L + v.g - v.os - v.or_;
-  out->clamped = out->L < 0;
+  out->clamped = v.os + out->L < 0;
   if (out->clamped)
-    out->L = 0;
+    out->L = -v.os;
 }
 
 void

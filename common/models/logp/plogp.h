@@ -24,7 +24,8 @@ struct plogp
 {
   struct plogp_point *pt;  /* sorted by bytes, sizes distinct */
   size_t n;
-  double L;                /* pLogP's end-to-end latency */
+  double L;                /* pLogP's end-to-end latency (may be < 0;
+                              L + g(m) >= 0 at every size) */
 };
 
 enum plogp_status
@@ -32,7 +33,9 @@ enum plogp_status
   PLOGP_OK,
   PLOGP_EMPTY,       /* no sizes */
   PLOGP_DUPLICATE,   /* two rows of the same size (*WHICH: the second) */
-  PLOGP_NEGATIVE,    /* a size, time or L below zero or not finite */
+  PLOGP_NEGATIVE,    /* a size or time below zero or not finite, or L
+                        not finite */
+  PLOGP_NEGATIVE_ONEWAY, /* L + g(m) < 0 at a size (*WHICH) */
   PLOGP_NOMEM
 };
 
@@ -58,8 +61,10 @@ void plogp_eval (const struct plogp *t, double m, struct plogp_at *out);
    the message at r(m) = L + g(m) after the send started (Section 2, Fig. 1)
    and its CPU is busy o_r(m) up to then.  In LogGP terms (G = 0): o_s,
    o_r, g as measured and L' = L + g(m) - o_s(m) - o_r(m), Table 1's L at
-   size m; clamped to 0 (and *CLAMPED set) when o_r(m) > g(m) makes it
-   negative (unexpected receives, Section 3).  */
+   size m.  L' is negative where o_s and o_r overlap (long messages,
+   Section 2): the receiver's overhead then starts before the sender's
+   ends.  It is clamped to -o_s(m) (and *CLAMPED set) when o_r(m) >
+   L + g(m), so that the receive starts no earlier than the send.  */
 struct plogp_loggp
 {
   double L, os, or_, g;
