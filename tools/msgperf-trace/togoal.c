@@ -51,7 +51,8 @@ togoal_coll_op (int i)
    messages.  */
 static const char *const linear_only[] = { "linear", NULL };
 static const char *const allgatherv_algos[] = { "ring", "linear", NULL };
-static const char *const alltoallv_algos[] = { "linear", "pairwise", NULL };
+static const char *const alltoallv_algos[] = { "basic_linear", "pairwise",
+                                               NULL };
 
 const char *const *
 togoal_coll_algos (int i)
@@ -886,8 +887,8 @@ v_allgatherv (struct vbuild *b, int32_t P, int32_t cr, const int64_t *block,
   vb_step (b);
 }
 
-/* Alltoallv: linear (every receive, then every send, at once; zero
-   sizes not sent) or pairwise (step s: to cr + s, from cr - s, zero
+/* Alltoallv: basic_linear (every receive, then every send, at once;
+   zero sizes not sent) or pairwise (step s: to cr + s, from cr - s, zero
    sizes sent too).  */
 static void
 v_alltoallv (struct vbuild *b, int32_t P, int32_t cr, const int64_t *send,
@@ -964,8 +965,13 @@ conv_vcoll (struct rconv *x, const struct trace_record *r, uint64_t k,
 {
   int32_t P = lc->n;
   int ci = coll_index (r->call);
-  const char *algo = x->c->in->algo[ci] ? x->c->in->algo[ci]
-                                        : togoal_coll_algos (ci)[0];
+  /* --coll; else Open MPI 4.1's rule where there is one (alltoallv,
+     by P), else the first of togoal's */
+  const char *algo = x->c->in->algo[ci];
+  if (!algo)
+    algo = coll_decide (coll_ops[ci], P, 0);
+  if (!algo)
+    algo = togoal_coll_algos (ci)[0];
   note_used (x->c, ci, algo, algo);
   int64_t *send = xmalloc (2 * (size_t) P * sizeof *send);
   int64_t *recv = send + P;

@@ -29,8 +29,9 @@
    (the others); NULL for I out of range.  */
 const char *togoal_coll_op (int i);
 
-/* The algorithms togoal offers for operation I >= TOGOAL_NGEN, the
-   default first, NULL-terminated; NULL for the generators' operations
+/* The algorithms togoal offers for operation I >= TOGOAL_NGEN,
+   NULL-terminated (the default: coll_decide's where it has a rule,
+   else the first); NULL for the generators' operations
    (dag_coll_algorithms lists theirs).  */
 const char *const *togoal_coll_algos (int i);
 
