@@ -1057,11 +1057,12 @@ MPI_Reduce_scatter (const void *sbuf, void *rbuf, const int rcounts[],
   int rc = PMPI_Reduce_scatter (sbuf, rbuf, rcounts, type, op, comm);
   int n = 0;
   PMPI_Comm_size (comm, &n);
-  int64_t count = 0;
+  int64_t count = 0, one = nbytes (1, type);
   for (int i = 0; i < n; i++)
     count += rcounts[i];
+  /* the count can pass INT_MAX: the record's aux is then -1 */
   return vcoll (TRACE_REDUCE_SCATTER, t0, rc, comm, -1,
-                nbytes (count > INT32_MAX ? -1 : (int) count, type),
+                one < 0 ? -1 : count * one,
                 count > INT32_MAX ? -1 : (int) count, NULL, type, rcounts,
                 type);
 }
