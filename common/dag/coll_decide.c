@@ -198,6 +198,13 @@ static const struct rule scatter_rules[] = {
   { ANY, 512, "binomial" }, { ANY, ANY, "linear_nb" },
 };
 
+/* by P only (the rules of alltoallv do not look at the sizes) */
+static const struct rule alltoallv_rules[] = {
+  { 4, ANY, "pairwise" }, { 64, ANY, "basic_linear" },
+  { 128, ANY, "pairwise" }, { 256, ANY, "basic_linear" },
+  { 1024, ANY, "pairwise" }, { ANY, ANY, "basic_linear" },
+};
+
 #define RULES(op, t) { op, t, sizeof t / sizeof t[0] }
 static const struct
 {
@@ -209,6 +216,7 @@ static const struct
   RULES ("reduce", reduce_rules), RULES ("allreduce", allreduce_rules),
   RULES ("allgather", allgather_rules), RULES ("alltoall", alltoall_rules),
   RULES ("gather", gather_rules), RULES ("scatter", scatter_rules),
+  RULES ("alltoallv", alltoallv_rules),
 };
 
 const char *

@@ -20,8 +20,10 @@
 
 /* Open MPI's name of the algorithm (a value of coll_tuned_OP_algorithm)
    for operation OP ("barrier", "bcast", "reduce", "allreduce",
-   "allgather", "alltoall", "gather", "scatter") on P >= 2 ranks with
-   BYTES >= 0; NULL for another OP, P < 2 or BYTES < 0.  */
+   "allgather", "alltoall", "gather", "scatter", and "alltoallv", whose
+   rules look at P only: "basic_linear" or "pairwise", which dag_coll
+   does not generate) on P >= 2 ranks with BYTES >= 0; NULL for another
+   OP, P < 2 or BYTES < 0.  */
 const char *coll_decide (const char *op, int64_t P, int64_t bytes);
 
 /* The algorithm the fixed rules' choice ALGO of OP runs: they give no

@@ -223,6 +223,12 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_TESTANY] = "testany", [TRACE_TESTSOME] = "testsome",
   [TRACE_SEND_INIT] = "send_init", [TRACE_RECV_INIT] = "recv_init",
   [TRACE_START_SEND] = "start_send", [TRACE_START_RECV] = "start_recv",
+  [TRACE_GATHERV] = "gatherv", [TRACE_SCATTERV] = "scatterv",
+  [TRACE_ALLGATHERV] = "allgatherv", [TRACE_ALLTOALLV] = "alltoallv",
+  [TRACE_REDUCE_SCATTER] = "reduce_scatter",
+  [TRACE_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
+  [TRACE_SCAN] = "scan", [TRACE_EXSCAN] = "exscan",
+  [TRACE_SENDCOUNT] = "sendcount", [TRACE_RECVCOUNT] = "recvcount",
 };
 
 const char *

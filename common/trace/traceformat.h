@@ -42,12 +42,23 @@
  *     aux     56  4  new communicator id of a creation call (-1 for
  *                    MPI_COMM_NULL), index of the request in the array
  *                    of MPI_Waitall/any and MPI_Testall, the element
- *                    count of MPI_Reduce and MPI_Allreduce, else -1
+ *                    count of MPI_Reduce, MPI_Allreduce,
+ *                    MPI_Reduce_scatter(_block), MPI_Scan and
+ *                    MPI_Exscan, else -1
  *     spare   60  4  zero
  *
  * A communicator creation record is followed by one TRACE_MEMBER record
  * per member of the new communicator, so that the trace names its world
- * ranks.  */
+ * ranks.  A collective with per-rank counts (MPI_Gatherv ...) is
+ * followed by its TRACE_SENDCOUNT and TRACE_RECVCOUNT records, one per
+ * rank of the communicator in rank order (peer: that rank, bytes: what
+ * this rank sends to it, or receives from it; which of them a call has
+ * is listed in msgperf-trace(1)).
+ *
+ * Calls added to the enumeration go at its end, so that a trace keeps
+ * its meaning: the version stays 1, a reader refuses a call number it
+ * does not know (TRACE_BAD_CALL), and every trace an older library
+ * wrote reads the same.  */
 #ifndef MSGPERF_TRACEFORMAT_H
 #define MSGPERF_TRACEFORMAT_H
 
@@ -74,6 +85,10 @@ enum trace_call
   /* added after version 1's first calls, so that their numbers stay */
   TRACE_COMM_CREATE, TRACE_WAITSOME, TRACE_TESTANY, TRACE_TESTSOME,
   TRACE_SEND_INIT, TRACE_RECV_INIT, TRACE_START_SEND, TRACE_START_RECV,
+  /* the collectives with per-rank sizes, and their size records */
+  TRACE_GATHERV, TRACE_SCATTERV, TRACE_ALLGATHERV, TRACE_ALLTOALLV,
+  TRACE_REDUCE_SCATTER, TRACE_REDUCE_SCATTER_BLOCK, TRACE_SCAN,
+  TRACE_EXSCAN, TRACE_SENDCOUNT, TRACE_RECVCOUNT,
   TRACE_NCALLS
 };
 

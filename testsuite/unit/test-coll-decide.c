@@ -146,6 +146,19 @@ static const struct c cases[] = {
   { "scatter", 4, 1048576, "basic_linear" },
   { "scatter", 64, 511, "binomial" },
   { "scatter", 64, 512, "linear_nb" },
+  /* alltoallv: by P only */
+  { "alltoallv", 2, 0, "pairwise" },
+  { "alltoallv", 3, 1048576, "pairwise" },
+  { "alltoallv", 4, 0, "basic_linear" },
+  { "alltoallv", 63, 0, "basic_linear" },
+  { "alltoallv", 64, 0, "pairwise" },
+  { "alltoallv", 127, 0, "pairwise" },
+  { "alltoallv", 128, 0, "basic_linear" },
+  { "alltoallv", 255, 0, "basic_linear" },
+  { "alltoallv", 256, 0, "pairwise" },
+  { "alltoallv", 1023, 0, "pairwise" },
+  { "alltoallv", 1024, 0, "basic_linear" },
+  { "alltoallv", 8192, 1, "basic_linear" },
 };
 
 static const char *const ops[] = {

@@ -56,6 +56,13 @@ main (void)
   CHECK (s.seq == UINT32_MAX && s.peer == INT32_MIN);
   CHECK_STR (trace_call_name (s.call), "abort");
   CHECK (trace_call_name (TRACE_NCALLS) == NULL);
+  /* Calls added later keep the numbers of the earlier ones, so that
+     older traces read the same.  */
+  CHECK (TRACE_START_RECV == 37 && TRACE_GATHERV == 38
+         && TRACE_RECVCOUNT == 47 && TRACE_NCALLS == 48);
+  CHECK_STR (trace_call_name (TRACE_REDUCE_SCATTER_BLOCK),
+             "reduce_scatter_block");
+  CHECK_STR (trace_call_name (TRACE_SENDCOUNT), "sendcount");
 
   /* The header's checks, each with its offset.  */
   CHECK (trace_decode_header (file, 63, &g, &off) == TRACE_SHORT_HEADER

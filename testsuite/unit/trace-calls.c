@@ -6,8 +6,12 @@
  *   trace-calls abort   rank 1 calls MPI_Abort (status 3) after a barrier
  *                       and a receive
  *   trace-calls term    rank 1 is killed by SIGTERM at the same point
+ *   trace-calls vcoll   the collectives with per-rank sizes, Scan and
+ *                       Exscan, with sizes that differ between ranks
+ *                       (any number of ranks)
  *
- * Ranks pair up (0-1, 2-3 ...: an even number of ranks); every order of
+ * Ranks pair up (0-1, 2-3 ...: an even number of ranks, but for vcoll);
+ * every order of
  * completion the tests check is forced by messages, so that the trace is
  * the same in every run (only the times differ).  */
 #include <mpi.h>
@@ -226,6 +230,57 @@ more (int rank)
   MPI_Group_free (&wg);
 }
 
+/* Sizes in MPI_INT (4 bytes) that differ by rank, some zero (which Open
+   MPI's linear algorithms send no message for):
+     Gatherv to 0:        rank j sends j + 1
+     Scatterv from P-1:   rank j receives j (rank 0 nothing)
+     Allgatherv:          rank j's block 0 for rank 1, else j + 2
+     Alltoallv:           rank r sends (r + 2j) mod 3 to rank j, so
+                          receives (j + 2r) mod 3 from rank j
+     Reduce_scatter:      rank j's block j + 1
+     Reduce_scatter_block 3
+     Scan                 2 doubles (16 bytes); Exscan 5 ints.  */
+static void
+vcoll (int rank, int size)
+{
+  enum { MAXP = 8 };
+  /* every block at 10 j: no two overlap */
+  int v[128] = { 0 }, w[128], cnt[MAXP] = { 0 }, cnt2[MAXP] = { 0 };
+  int displs[MAXP] = { 0 };
+  double d[2] = { rank, rank }, e[2];
+  if (size > MAXP)
+    fail ("vcoll runs on at most 8 ranks");
+  for (int j = 0; j < size; j++)
+    {
+      cnt[j] = j + 1;
+      displs[j] = 10 * j;
+    }
+  MPI_Gatherv (v, rank + 1, MPI_INT, w, cnt, displs, MPI_INT, 0,
+               MPI_COMM_WORLD);
+  for (int j = 0; j < size; j++)
+    cnt[j] = j;
+  MPI_Scatterv (v, cnt, displs, MPI_INT, w, rank, MPI_INT, size - 1,
+                MPI_COMM_WORLD);
+  for (int j = 0; j < size; j++)
+    cnt[j] = j == 1 ? 0 : j + 2;
+  MPI_Allgatherv (v, cnt[rank], MPI_INT, w, cnt, displs, MPI_INT,
+                  MPI_COMM_WORLD);
+  int sd[MAXP] = { 0 }, rd[MAXP] = { 0 };
+  for (int j = 0; j < size; j++)
+    {
+      cnt[j] = (rank + 2 * j) % 3;
+      cnt2[j] = (j + 2 * rank) % 3;
+      sd[j] = rd[j] = 3 * j;
+    }
+  MPI_Alltoallv (v, cnt, sd, MPI_INT, w, cnt2, rd, MPI_INT, MPI_COMM_WORLD);
+  for (int j = 0; j < size; j++)
+    cnt[j] = j + 1;
+  MPI_Reduce_scatter (v, w, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Reduce_scatter_block (v, w, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Scan (d, e, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Exscan (v, w, 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -234,9 +289,11 @@ main (int argc, char **argv)
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   const char *mode = argc > 1 ? argv[1] : "calls";
-  if (size % 2)
+  if (size % 2 && strcmp (mode, "vcoll") != 0)
     fail ("needs an even number of ranks");
-  if (strcmp (mode, "calls") == 0)
+  if (strcmp (mode, "vcoll") == 0)
+    vcoll (rank, size);
+  else if (strcmp (mode, "calls") == 0)
     {
       pt2pt (rank);
       collectives (rank, size);
@@ -262,7 +319,7 @@ main (int argc, char **argv)
                 MPI_STATUS_IGNORE);
     }
   else
-    fail ("unknown mode (calls, more, abort, term)");
+    fail ("unknown mode (calls, more, abort, term, vcoll)");
   MPI_Finalize ();
   return 0;
 }

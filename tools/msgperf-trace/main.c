@@ -468,7 +468,8 @@ static struct poptOption profile_options[] = {
 static int
 continues_call (const struct trace_record *r, const struct trace_record *prev)
 {
-  if (r->call == TRACE_MEMBER || r->call == TRACE_SENDRECV_RECV)
+  if (r->call == TRACE_MEMBER || r->call == TRACE_SENDRECV_RECV
+      || r->call == TRACE_SENDCOUNT || r->call == TRACE_RECVCOUNT)
     return 1;
   return prev && r->call == prev->call
          && (r->call == TRACE_WAITALL || r->call == TRACE_TESTALL
@@ -598,21 +599,27 @@ goal_option (int val, poptContext con)
       op = i;
   if (op < 0)
     die_usage ("--coll '%s': unknown operation '%.*s' (barrier, bcast, "
-               "reduce, allreduce, allgather, alltoall, gather, scatter)",
+               "reduce, allreduce, allgather, alltoall, gather, scatter, "
+               "gatherv, scatterv, allgatherv, alltoallv, reduce_scatter, "
+               "reduce_scatter_block, scan, exscan)",
                a, (int) (eq - a), a);
   char known[512] = "";
   int found = 0;
-  for (size_t i = 0; dag_coll_algorithms[i][0]; i++)
+  size_t ol = (size_t) (eq - a);
+  const char *const *own = togoal_coll_algos (op);
+  for (size_t i = 0; own ? own[i] != NULL : dag_coll_algorithms[i][0] != NULL;
+       i++)
     {
-      const char *n = dag_coll_algorithms[i][0];
-      size_t ol = (size_t) (eq - a);
-      if (strncmp (n, a, ol) != 0 || n[ol] != ':')
+      /* togoal's own names, or the generators' "OP:ALGO" */
+      const char *n = own ? own[i] : dag_coll_algorithms[i][0];
+      if (!own && (strncmp (n, a, ol) != 0 || n[ol] != ':'))
         continue;
-      if (strcmp (n + ol + 1, eq + 1) == 0)
+      if (!own)
+        n += ol + 1;
+      if (strcmp (n, eq + 1) == 0)
         found = 1;
       size_t l = strlen (known);
-      snprintf (known + l, sizeof known - l, "%s%s", l ? ", " : "",
-                n + ol + 1);
+      snprintf (known + l, sizeof known - l, "%s%s", l ? ", " : "", n);
     }
   if (!found)
     die_usage ("--coll '%s': unknown %.*s algorithm '%s' (%s)", a,

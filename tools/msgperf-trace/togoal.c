@@ -36,13 +36,45 @@
 
 static const char *const coll_ops[TOGOAL_NCOLL] = {
   "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
-  "gather", "scatter"
+  "gather", "scatter",
+  "gatherv", "scatterv", "allgatherv", "alltoallv", "reduce_scatter",
+  "reduce_scatter_block", "scan", "exscan"
 };
 
 const char *
 togoal_coll_op (int i)
 {
   return i >= 0 && i < TOGOAL_NCOLL ? coll_ops[i] : NULL;
+}
+
+/* msgperf-trace(1), COLLECTIVES WITH PER-RANK SIZES, gives each one's
+   messages.  */
+static const char *const linear_only[] = { "linear", NULL };
+static const char *const allgatherv_algos[] = { "ring", "linear", NULL };
+static const char *const alltoallv_algos[] = { "basic_linear", "pairwise",
+                                               NULL };
+
+const char *const *
+togoal_coll_algos (int i)
+{
+  if (i < TOGOAL_NGEN || i >= TOGOAL_NCOLL)
+    return NULL;
+  if (TRACE_GATHERV + i - TOGOAL_NGEN == TRACE_ALLGATHERV)
+    return allgatherv_algos;
+  if (TRACE_GATHERV + i - TOGOAL_NGEN == TRACE_ALLTOALLV)
+    return alltoallv_algos;
+  return linear_only;
+}
+
+/* The operation index of collective CALL, or -1.  */
+static int
+coll_index (unsigned call)
+{
+  if (call >= TRACE_BARRIER && call <= TRACE_SCATTER)
+    return (int) (call - TRACE_BARRIER);
+  if (call >= TRACE_GATHERV && call <= TRACE_EXSCAN)
+    return TOGOAL_NGEN + (int) (call - TRACE_GATHERV);
+  return -1;
 }
 
 /* ------------------------------------------------------------ vectors */
@@ -508,7 +540,14 @@ fail (struct conv *c, int32_t rank, uint64_t k, const char *fmt, ...)
 static int
 is_coll (unsigned call)
 {
-  return call >= TRACE_BARRIER && call <= TRACE_SCATTER;
+  return coll_index (call) >= 0;
+}
+
+/* Expanded by togoal itself (conv_vcoll), not by a generator.  */
+static int
+is_vcoll (unsigned call)
+{
+  return coll_index (call) >= TOGOAL_NGEN;
 }
 
 /* The conversion of one rank's trace: its communicators (local numbers
@@ -543,7 +582,8 @@ conv_gap (struct rconv *x, const struct trace_record *r, uint64_t k,
 {
   double ts = (r->t_start - t0) * 1e6;
   double te = (r->t_end - t0) * 1e6;
-  if (k > 0 && r->call != TRACE_MEMBER && ts > *prev_end)
+  if (k > 0 && r->call != TRACE_MEMBER && r->call != TRACE_SENDCOUNT
+      && r->call != TRACE_RECVCOUNT && ts > *prev_end)
     {
       char buf[NUM_BUFSIZE];
       num_format_measured (ts - *prev_end, tick, -1, buf);
@@ -695,7 +735,9 @@ conv_instance (struct rconv *x, const struct trace_record *r, uint64_t k,
                                x->rank, lc->n, NULL, NULL };
       I->part = xcalloc ((size_t) lc->n, sizeof *I->part);
       I->exit = xcalloc ((size_t) lc->n, sizeof *I->exit);
-      if (expand (c, I, lc->members, lc->n) != 0)
+      /* the v-collectives: each rank builds its own part, from its own
+         sizes (conv_vcoll) */
+      if (!is_vcoll (r->call) && expand (c, I, lc->members, lc->n) != 0)
         {
           char why[256];
           snprintf (why, sizeof why, "%s", c->err);
@@ -718,6 +760,269 @@ conv_instance (struct rconv *x, const struct trace_record *r, uint64_t k,
   return 0;
 }
 
+/* --------------------------------------------------- v-collectives
+   Gatherv, Scatterv, Allgatherv, Alltoallv, Reduce_scatter(_block),
+   Scan and Exscan: each rank's part is built from its own record and
+   size records, in steps (msgperf-trace(1), COLLECTIVES WITH PER-RANK
+   SIZES): the operations of one step all require the previous step's
+   (the first step the rank's state), and the rank's state after the
+   call is its last step.  */
+struct vbuild
+{
+  struct rconv *x;
+  const int32_t *members;   /* comm rank -> world rank */
+  int64_t inst;             /* the instance: the messages' tag */
+  struct depset cur, next;  /* the previous step's operations; this one's */
+};
+
+static void
+vb_post (struct vbuild *b, int kind, int32_t peer, int64_t bytes)
+{
+  struct op o = { kind, b->members[peer], bytes, -1, b->inst, 0, 0, 0, 0 };
+  size_t i = add_op (b->x->R, o, &b->cur);
+  depset_add (&b->next, (struct dep) { (int64_t) i, 0 });
+}
+
+static void
+vb_step (struct vbuild *b)
+{
+  if (b->next.n == 0)
+    return;
+  depset_copy (&b->cur, &b->next);
+  b->next.n = 0;
+}
+
+/* The size records after record K of the rank: SEND[j] and RECV[j]
+   (bytes to and from comm rank j; -1 when the trace gives none).  */
+static int
+v_sizes (struct rconv *x, uint64_t k, int32_t P, int64_t *send,
+         int64_t *recv)
+{
+  const struct togoal_rank *tr = &x->c->in->ranks[x->rank];
+  for (int32_t j = 0; j < P; j++)
+    send[j] = recv[j] = -1;
+  for (uint64_t i = k + 1; i < tr->nrec; i++)
+    {
+      const struct trace_record *s = &tr->rec[i];
+      if (s->call != TRACE_SENDCOUNT && s->call != TRACE_RECVCOUNT)
+        break;
+      if (s->peer < 0 || s->peer >= P)
+        return fail (x->c, x->rank, i, "%s of rank %d after a %d-rank "
+                     "%s", trace_call_name (s->call), (int) s->peer,
+                     (int) P, trace_call_name (tr->rec[k].call));
+      (s->call == TRACE_SENDCOUNT ? send : recv)[s->peer] = s->bytes;
+    }
+  return 0;
+}
+
+/* The sizes V[j] of every rank j but SKIP (-1: none), which the call
+   WHAT needs: an error names the first missing one.  */
+static int
+v_need (struct rconv *x, uint64_t k, const int64_t *v, int32_t P,
+        int32_t skip, const char *what)
+{
+  for (int32_t j = 0; j < P; j++)
+    if (j != skip && v[j] < 0)
+      return fail (x->c, x->rank, k, "%s without the %s of rank %d",
+                   trace_call_name (x->c->in->ranks[x->rank].rec[k].call),
+                   what, (int) j);
+  return 0;
+}
+
+/* Linear gather to (scatter from) ROOT: the root receives from (sends
+   to) each other rank in rank order, one at a time; a zero block is no
+   message.  */
+static int
+v_rooted (struct vbuild *b, uint64_t k, int32_t P, int32_t cr, int32_t root,
+          int64_t own, const int64_t *v, int gather)
+{
+  if (root < 0 || root >= P)
+    return fail (b->x->c, b->x->rank, k, "root %d of a %d-rank "
+                 "communicator", (int) root, (int) P);
+  if (cr != root)
+    {
+      if (own > 0)
+        vb_post (b, gather ? OP_SEND : OP_RECV, root, own);
+      vb_step (b);
+      return 0;
+    }
+  int rc = v_need (b->x, k, v, P, root, gather ? "receive size"
+                                               : "send size");
+  for (int32_t j = 0; j < P && rc == 0; j++)
+    if (j != root && v[j] > 0)
+      {
+        vb_post (b, gather ? OP_RECV : OP_SEND, j, v[j]);
+        vb_step (b);
+      }
+  return rc;
+}
+
+/* Allgatherv with rank j's block BLOCK[j]: ring (step s: block cr - s
+   to cr + 1, block cr - s - 1 from cr - 1, empty blocks sent too) or
+   linear (every block to and from every rank at once, empty ones not
+   sent).  */
+static void
+v_allgatherv (struct vbuild *b, int32_t P, int32_t cr, const int64_t *block,
+              int ring)
+{
+  if (ring)
+    {
+      for (int32_t s = 0; s < P - 1; s++)
+        {
+          vb_post (b, OP_SEND, (cr + 1) % P, block[(cr - s + P) % P]);
+          vb_post (b, OP_RECV, (cr - 1 + P) % P,
+                   block[(cr - s - 1 + 2 * P) % P]);
+          vb_step (b);
+        }
+      return;
+    }
+  for (int32_t j = 0; j < P; j++)
+    if (j != cr)
+      {
+        if (block[j] > 0)
+          vb_post (b, OP_RECV, j, block[j]);
+        if (block[cr] > 0)
+          vb_post (b, OP_SEND, j, block[cr]);
+      }
+  vb_step (b);
+}
+
+/* Alltoallv: basic_linear (every receive, then every send, at once;
+   zero sizes not sent) or pairwise (step s: to cr + s, from cr - s, zero
+   sizes sent too).  */
+static void
+v_alltoallv (struct vbuild *b, int32_t P, int32_t cr, const int64_t *send,
+             const int64_t *recv, int pairwise)
+{
+  if (pairwise)
+    {
+      for (int32_t s = 1; s < P; s++)
+        {
+          vb_post (b, OP_SEND, (cr + s) % P, send[(cr + s) % P]);
+          vb_post (b, OP_RECV, (cr - s + P) % P, recv[(cr - s + P) % P]);
+          vb_step (b);
+        }
+      return;
+    }
+  for (int32_t j = 0; j < P; j++)
+    if (j != cr && recv[j] > 0)
+      vb_post (b, OP_RECV, j, recv[j]);
+  for (int32_t j = 0; j < P; j++)
+    if (j != cr && send[j] > 0)
+      vb_post (b, OP_SEND, j, send[j]);
+  vb_step (b);
+}
+
+/* Reduce_scatter as a linear reduce of the whole vector (TOTAL bytes)
+   to rank 0, which receives from P - 1 down to 1, then a linear
+   scatter of rank j's block BLOCK[j] from rank 0.  */
+static void
+v_reduce_scatter (struct vbuild *b, int32_t P, int32_t cr, int64_t total,
+                  const int64_t *block)
+{
+  if (total <= 0)
+    return;
+  if (cr == 0)
+    {
+      for (int32_t j = P - 1; j > 0; j--)
+        {
+          vb_post (b, OP_RECV, j, total);
+          vb_step (b);
+        }
+      for (int32_t j = 1; j < P; j++)
+        if (block[j] > 0)
+          {
+            vb_post (b, OP_SEND, j, block[j]);
+            vb_step (b);
+          }
+      return;
+    }
+  vb_post (b, OP_SEND, 0, total);
+  vb_step (b);
+  if (block[cr] > 0)
+    vb_post (b, OP_RECV, 0, block[cr]);
+  vb_step (b);
+}
+
+/* Scan and Exscan: the linear chain, rank cr - 1 to cr.  */
+static void
+v_scan (struct vbuild *b, int32_t P, int32_t cr, int64_t bytes)
+{
+  if (bytes <= 0)
+    return;
+  if (cr > 0)
+    vb_post (b, OP_RECV, cr - 1, bytes);
+  vb_step (b);
+  if (cr < P - 1)
+    vb_post (b, OP_SEND, cr + 1, bytes);
+  vb_step (b);
+}
+
+/* Rank CR's part of the v-collective R (record K), instance INST.  */
+static int
+conv_vcoll (struct rconv *x, const struct trace_record *r, uint64_t k,
+            const struct localcomm *lc, int32_t cr, int64_t inst)
+{
+  int32_t P = lc->n;
+  int ci = coll_index (r->call);
+  /* --coll; else Open MPI 4.1's rule where there is one (alltoallv,
+     by P), else the first of togoal's */
+  const char *algo = x->c->in->algo[ci];
+  if (!algo)
+    algo = coll_decide (coll_ops[ci], P, 0);
+  if (!algo)
+    algo = togoal_coll_algos (ci)[0];
+  note_used (x->c, ci, algo, algo);
+  int64_t *send = xmalloc (2 * (size_t) P * sizeof *send);
+  int64_t *recv = send + P;
+  struct vbuild b = { x, lc->members, inst, { 0 }, { 0 } };
+  depset_copy (&b.cur, &x->state);
+  int64_t own = r->bytes < 0 ? 0 : r->bytes;
+  int rc = v_sizes (x, k, P, send, recv);
+  switch (rc ? -1 : (int) r->call)
+    {
+    case TRACE_GATHERV:
+      rc = v_rooted (&b, k, P, cr, r->root, own, recv, 1);
+      break;
+    case TRACE_SCATTERV:
+      rc = v_rooted (&b, k, P, cr, r->root, own, send, 0);
+      break;
+    case TRACE_ALLGATHERV:
+      rc = v_need (x, k, recv, P, -1, "receive size");
+      if (rc == 0)
+        v_allgatherv (&b, P, cr, recv, strcmp (algo, "ring") == 0);
+      break;
+    case TRACE_ALLTOALLV:
+      rc = v_need (x, k, send, P, cr, "send size");
+      if (rc == 0)
+        rc = v_need (x, k, recv, P, cr, "receive size");
+      if (rc == 0)
+        v_alltoallv (&b, P, cr, send, recv, strcmp (algo, "pairwise") == 0);
+      break;
+    case TRACE_REDUCE_SCATTER:
+      rc = v_need (x, k, recv, P, -1, "receive size");
+      if (rc == 0)
+        v_reduce_scatter (&b, P, cr, own, recv);
+      break;
+    case TRACE_REDUCE_SCATTER_BLOCK:
+      for (int32_t j = 0; j < P; j++)
+        recv[j] = own;
+      v_reduce_scatter (&b, P, cr, own * P, recv);
+      break;
+    case TRACE_SCAN: case TRACE_EXSCAN:
+      v_scan (&b, P, cr, own);
+      break;
+    default:
+      break;
+    }
+  if (rc == 0)
+    depset_copy (&x->state, &b.cur);
+  free (send);
+  free (b.cur.d);
+  free (b.next.d);
+  return rc;
+}
+
 /* A collective: this rank's part of its expansion spliced in.  */
 static int
 conv_collective (struct rconv *x, const struct trace_record *r, uint64_t k,
@@ -738,6 +1043,8 @@ conv_collective (struct rconv *x, const struct trace_record *r, uint64_t k,
   int rc = conv_instance (x, r, k, lc, kth, &I);
   if (rc)
     return rc;
+  if (is_vcoll (r->call))
+    return conv_vcoll (x, r, k, lc, cr, (int64_t) (I - x->c->inst));
   splice (x->R, I, cr, &x->state);
   /* each member splices its part once */
   free (I->part[cr].ops);

@@ -17,11 +17,23 @@
 
 #include "traceformat.h"
 
-/* The collectives a trace records, in the order of enum trace_call.  */
-#define TOGOAL_NCOLL 8
+/* The collectives a trace records, in the order of enum trace_call:
+   the first TOGOAL_NGEN expand through dag_coll.h's generators, the
+   others (the collectives with per-rank sizes, scan and exscan) through
+   togoal's own algorithms.  */
+#define TOGOAL_NGEN 8
+#define TOGOAL_NCOLL 16
 
-/* "bcast", "reduce", ... for TRACE_BARRIER + i (i < TOGOAL_NCOLL).  */
+/* "barrier", "bcast", ... "gatherv", ... "exscan", for operation I:
+   TRACE_BARRIER + i (i < TOGOAL_NGEN), TRACE_GATHERV + i - TOGOAL_NGEN
+   (the others); NULL for I out of range.  */
 const char *togoal_coll_op (int i);
+
+/* The algorithms togoal offers for operation I >= TOGOAL_NGEN,
+   NULL-terminated (the default: coll_decide's where it has a rule,
+   else the first); NULL for the generators' operations
+   (dag_coll_algorithms lists theirs).  */
+const char *const *togoal_coll_algos (int i);
 
 
 /* One rank's trace: its header and decoded records.  */
