@@ -192,6 +192,62 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
               ? NAN : bandwidth_mbps (bytes, res.s.median);
 }
 
+int
+comet_matrix_kernel (const char *kernel)
+{
+  static const char *const names[] = { "update-guard", "shift", "transpose",
+                                       "rowbcast", "colbcast" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp (kernel, names[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* update-guard sends its four edges, a broadcast one line, shift and
+   transpose the whole block with its guard wrapper.  */
+int64_t
+comet_matrix_bytes (const char *kernel, int64_t n)
+{
+  int64_t d = (int64_t) sizeof (double);
+  if (strcmp (kernel, "update-guard") == 0)
+    return 4 * n * d;
+  if (strcmp (kernel, "rowbcast") == 0 || strcmp (kernel, "colbcast") == 0)
+    return n * d;
+  return (int64_t) blockmat_size ((int) n) * d;
+}
+
+int64_t
+comet_matrix_orders (const struct comet_opts *o, const char *kernel,
+                     struct comet_sweep *out)
+{
+  const struct comet_sweep *from = o->orders.given || !o->sizes.given
+                                   ? &o->orders : &o->sizes;
+  out->v = xcalloc (from->n ? from->n : 1, sizeof *out->v);
+  out->n = 0;
+  out->given = from->given;
+  if (from == &o->orders)
+    {
+      memcpy (out->v, o->orders.v, o->orders.n * sizeof *out->v);
+      out->n = o->orders.n;
+      return 0;
+    }
+  for (size_t i = 0; i < o->sizes.n; i++)
+    {
+      /* The bytes grow with the order: start from the previous one.  */
+      int64_t n = out->n ? out->v[out->n - 1] : 1;
+      if (o->sizes.v[i] < comet_matrix_bytes (kernel, n))
+        n = 1;
+      while (n <= COMET_MAX_ORDER
+             && comet_matrix_bytes (kernel, n) < o->sizes.v[i])
+        n++;
+      if (n > COMET_MAX_ORDER)
+        return o->sizes.v[i];
+      if (out->n == 0 || out->v[out->n - 1] != n)
+        out->v[out->n++] = n;
+    }
+  return 0;
+}
+
 /* ------------------------------------------------------------ update guard */
 
 /* Figures 11 and 15: receives are posted first, each edge is assembled
@@ -230,7 +286,9 @@ op_update_guard (void *arg)
 void
 kernel_update_guard (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "update-guard", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     {
       struct mat m;
@@ -247,13 +305,14 @@ kernel_update_guard (struct comet_ctx *c)
                                         m.gcols, m.seq));
       struct comet_row row;
       mat_measure (&m, op_update_guard, "update-guard", NULL,
-                   4 * (int64_t) n * (int64_t) sizeof (double), &row);
+                   comet_matrix_bytes ("update-guard", n), &row);
       mat_verify (&m, "update-guard",
                   blockmat_check_guard (m.a, n, m.gi0, m.gj0, m.grows,
                                         m.gcols, m.seq));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ shift */
@@ -303,7 +362,9 @@ shift_bad (const struct mat *m, int d)
 void
 kernel_shift (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "shift", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     for (int d = 0; d < 2; d++)
       {
@@ -315,12 +376,12 @@ kernel_shift (struct comet_ctx *c)
         mat_verify (&m, "shift", shift_bad (&m, d));
         struct comet_row row;
         mat_measure (&m, op, "shift", d == 0 ? "north" : "east",
-                     (int64_t) blockmat_size (n) * (int64_t) sizeof (double),
-                     &row);
+                     comet_matrix_bytes ("shift", n), &row);
         mat_verify (&m, "shift", shift_bad (&m, d));
         comet_emit (c, &row);
         mat_free (&m);
       }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ transpose */
@@ -369,7 +430,9 @@ transpose_bad (const struct mat *m)
 void
 kernel_transpose (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "transpose", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     {
       struct mat m;
@@ -388,12 +451,12 @@ kernel_transpose (struct comet_ctx *c)
       mat_verify (&m, "transpose", transpose_bad (&m));
       struct comet_row row;
       mat_measure (&m, op_transpose, "transpose", NULL,
-                   (int64_t) blockmat_size (n) * (int64_t) sizeof (double),
-                   &row);
+                   comet_matrix_bytes ("transpose", n), &row);
       mat_verify (&m, "transpose", transpose_bad (&m));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ broadcasts */
@@ -455,7 +518,10 @@ line_bad (const struct mat *m, int rows)
 static void
 line_bcast (struct comet_ctx *c, int rows)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  const char *kernel = rows ? "rowbcast" : "colbcast";
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, kernel, &sweep);
+  const struct comet_sweep *orders = &sweep;
   int trow, tcol;
   test_position (c, &trow, &tcol);
   /* A column communicator keeps dimension 0 (the grid rows), a row
@@ -473,17 +539,17 @@ line_bcast (struct comet_ctx *c, int rows)
       m.line_index = n / 2;
       m.global_index = (int64_t) m.line_root * n + m.line_index;
       m.sbuf[0] = xcalloc (1, (size_t) n * sizeof (double));
-      const char *kernel = rows ? "rowbcast" : "colbcast";
       comet_op op = rows ? op_rowbcast : op_colbcast;
       mat_once (&m, op, kernel, 1);
       mat_verify (&m, kernel, line_bad (&m, rows));
       struct comet_row row;
-      mat_measure (&m, op, kernel, NULL,
-                   (int64_t) n * (int64_t) sizeof (double), &row);
+      mat_measure (&m, op, kernel, NULL, comet_matrix_bytes (kernel, n),
+                   &row);
       mat_verify (&m, kernel, line_bad (&m, rows));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 void
