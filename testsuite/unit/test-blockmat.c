@@ -10,13 +10,15 @@
 
 /* A 3 x 2 grid of blocks of order N, as the matrix kernels see it.  */
 enum { R = 3, C = 2, N = 4 };
+/* The sweep point of the blocks (any one: the values carry it).  */
+enum { S = 5 };
 
 static double *
 block (int rank, int n)
 {
   double *a = malloc (blockmat_size (n) * sizeof *a);
   blockmat_init (a, n, (int64_t) (rank / C) * n, (int64_t) (rank % C) * n,
-                 (int64_t) C * n);
+                 (int64_t) C * n, S);
   return a;
 }
 
@@ -76,29 +78,43 @@ test_setup_and_edges (void)
 {
   double *a = block (3, N);   /* grid (1,1): global rows 4..7, cols 4..7 */
   CHECK (blockmat_size (N) == 36);
-  CHECK (a[BLOCKMAT_AT (N, 0, 0)] == blockmat_value (4, 4, 8));
-  CHECK (blockmat_value (4, 4, 8) == 37);
+  CHECK (a[BLOCKMAT_AT (N, 0, 0)] == blockmat_value (4, 4, 8, S));
+  CHECK (blockmat_value (4, 4, 8, 0) == 36 * BLOCKMAT_SEQS + 1);
+  CHECK (blockmat_value (4, 4, 8, S) == 36 * BLOCKMAT_SEQS + S + 1);
+  /* The point wraps: -1 is the last of BLOCKMAT_SEQS, never a value of
+     another element.  */
+  CHECK (blockmat_value (0, 0, 8, -1) == BLOCKMAT_SEQS);
+  CHECK (blockmat_value (0, 0, 8, BLOCKMAT_SEQS) == 1);
+  /* The previous point's block (a stale buffer) and the next rank's
+     block are wrong in every element.  */
+  CHECK (blockmat_check (a, N, 4, 4, 8, S - 1) == 16);
+  CHECK (blockmat_check (a, N, 4, 0, 8, S) == 16);
   CHECK (a[BLOCKMAT_AT (N, -1, 0)] == BLOCKMAT_GUARD_INIT);
   CHECK (a[BLOCKMAT_AT (N, N, N)] == BLOCKMAT_GUARD_INIT);
-  CHECK (blockmat_check (a, N, 4, 4, 8) == 0);
-  CHECK (blockmat_check (a, N, 0, 4, 8) == 16);
+  CHECK (blockmat_check (a, N, 4, 4, 8, S) == 0);
+  CHECK (blockmat_check (a, N, 0, 4, 8, S) == 16);
 
   double buf[N];
   blockmat_pack_edge (a, N, BLOCKMAT_NORTH, buf);
-  CHECK (buf[2] == blockmat_value (4, 6, 8));
+  CHECK (buf[2] == blockmat_value (4, 6, 8, S));
   blockmat_pack_edge (a, N, BLOCKMAT_SOUTH, buf);
-  CHECK (buf[2] == blockmat_value (7, 6, 8));
+  CHECK (buf[2] == blockmat_value (7, 6, 8, S));
   blockmat_pack_edge (a, N, BLOCKMAT_WEST, buf);
-  CHECK (buf[1] == blockmat_value (5, 4, 8));
+  CHECK (buf[1] == blockmat_value (5, 4, 8, S));
   blockmat_pack_edge (a, N, BLOCKMAT_EAST, buf);
-  CHECK (buf[1] == blockmat_value (5, 7, 8));
+  CHECK (buf[1] == blockmat_value (5, 7, 8, S));
 
   blockmat_pack_col (a, N, 2, buf);
-  CHECK (buf[3] == blockmat_value (7, 6, 8));
+  CHECK (buf[3] == blockmat_value (7, 6, 8, S));
   double col[N] = { -5, -6, -7, -8 };
   blockmat_unpack_col (a, N, 2, col);
   CHECK (a[BLOCKMAT_AT (N, 1, 2)] == -6);
-  CHECK (blockmat_check (a, N, 4, 4, 8) == 4);
+  CHECK (blockmat_check (a, N, 4, 4, 8, S) == 4);
+  /* set_interior makes the interior anew and leaves the guard.  */
+  a[BLOCKMAT_AT (N, -1, 1)] = -9;
+  blockmat_set_interior (a, N, 4, 4, 8, S + 1);
+  CHECK (blockmat_check (a, N, 4, 4, 8, S + 1) == 0);
+  CHECK (a[BLOCKMAT_AT (N, -1, 1)] == -9);
   free (a);
 }
 
@@ -110,7 +126,7 @@ test_guard (void)
   double *b[R * C];
   for (int k = 0; k < R * C; k++)
     b[k] = block (k, N);
-  CHECK (blockmat_check_guard (b[0], N, 0, 0, R * N, C * N) == 4 * N);
+  CHECK (blockmat_check_guard (b[0], N, 0, 0, R * N, C * N, S) == 4 * N);
   double buf[N];
   for (int k = 0; k < R * C; k++)
     {
@@ -128,10 +144,10 @@ test_guard (void)
     }
   for (int k = 0; k < R * C; k++)
     CHECK (blockmat_check_guard (b[k], N, (k / C) * N, (k % C) * N, R * N,
-                                 C * N) == 0);
+                                 C * N, S) == 0);
   /* A wrong guard value is found.  */
   b[2][BLOCKMAT_AT (N, N, 1)] += 1;
-  CHECK (blockmat_check_guard (b[2], N, N, 0, R * N, C * N) == 1);
+  CHECK (blockmat_check_guard (b[2], N, N, 0, R * N, C * N, S) == 1);
   for (int k = 0; k < R * C; k++)
     free (b[k]);
 }
@@ -141,14 +157,14 @@ test_transpose (void)
 {
   double *a = block (1, N);   /* grid (0,1): rows 0..3, cols 4..7 */
   blockmat_transpose (a, N);
-  CHECK (blockmat_check_transposed (a, N, 0, 4, 8) == 0);
-  CHECK (blockmat_check (a, N, 0, 4, 8) == 12);   /* all but the diagonal */
+  CHECK (blockmat_check_transposed (a, N, 0, 4, 8, S) == 0);
+  CHECK (blockmat_check (a, N, 0, 4, 8, S) == 12);   /* all but the diagonal */
   blockmat_transpose (a, N);
-  CHECK (blockmat_check (a, N, 0, 4, 8) == 0);
+  CHECK (blockmat_check (a, N, 0, 4, 8, S) == 0);
   /* Order 1 and 2.  */
   double *s = block (0, 1);
   blockmat_transpose (s, 1);
-  CHECK (blockmat_check (s, 1, 0, 0, 2) == 0);
+  CHECK (blockmat_check (s, 1, 0, 0, 2, S) == 0);
   free (s);
   free (a);
 }
@@ -159,19 +175,19 @@ test_bcast_checks (void)
   /* Row broadcast of global row 1 down grid column 1: block (2,1) gets
      row 1's segment in its local row 1.  */
   double *src = block (1, N), *dst = block (5, N);
-  CHECK (blockmat_check_row (src, N, 0, 4, 8, 1) == 0);
-  CHECK (blockmat_check_row (dst, N, 8, 4, 8, 1) == N);
+  CHECK (blockmat_check_row (src, N, 0, 4, 8, 1, S) == 0);
+  CHECK (blockmat_check_row (dst, N, 8, 4, 8, 1, S) == N);
   for (int y = 0; y < N; y++)
     dst[BLOCKMAT_AT (N, 1, y)] = src[BLOCKMAT_AT (N, 1, y)];
-  CHECK (blockmat_check_row (dst, N, 8, 4, 8, 1) == 0);
+  CHECK (blockmat_check_row (dst, N, 8, 4, 8, 1, S) == 0);
   free (dst);
   /* Column broadcast of global column 6 along grid row 0.  */
   double *left = block (0, N), col[N];
   blockmat_pack_col (src, N, 2, col);
-  CHECK (blockmat_check_col (left, N, 0, 0, 8, 6) == N);
+  CHECK (blockmat_check_col (left, N, 0, 0, 8, 6, S) == N);
   blockmat_unpack_col (left, N, 2, col);
-  CHECK (blockmat_check_col (left, N, 0, 0, 8, 6) == 0);
-  CHECK (blockmat_check_col (src, N, 0, 4, 8, 6) == 0);
+  CHECK (blockmat_check_col (left, N, 0, 0, 8, 6, S) == 0);
+  CHECK (blockmat_check_col (src, N, 0, 4, 8, 6, S) == 0);
   free (left);
   free (src);
 }

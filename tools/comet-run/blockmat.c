@@ -13,19 +13,36 @@ blockmat_size (int n)
 }
 
 double
-blockmat_value (int64_t gi, int64_t gj, int64_t gcols)
+blockmat_value (int64_t gi, int64_t gj, int64_t gcols, int64_t seq)
 {
-  return (double) (gi * gcols + gj + 1);
+  int64_t s = seq % BLOCKMAT_SEQS;
+  if (s < 0)
+    s += BLOCKMAT_SEQS;
+  return (double) ((gi * gcols + gj) * BLOCKMAT_SEQS + s + 1);
 }
 
 void
-blockmat_init (double *a, int n, int64_t gi0, int64_t gj0, int64_t gcols)
+blockmat_set_interior (double *a, int n, int64_t gi0, int64_t gj0,
+                       int64_t gcols, int64_t seq)
 {
-  for (int x = -1; x <= n; x++)
-    for (int y = -1; y <= n; y++)
-      a[BLOCKMAT_AT (n, x, y)] =
-        (x < 0 || y < 0 || x == n || y == n)
-        ? BLOCKMAT_GUARD_INIT : blockmat_value (gi0 + x, gj0 + y, gcols);
+  for (int x = 0; x < n; x++)
+    for (int y = 0; y < n; y++)
+      a[BLOCKMAT_AT (n, x, y)] = blockmat_value (gi0 + x, gj0 + y, gcols,
+                                                 seq);
+}
+
+void
+blockmat_init (double *a, int n, int64_t gi0, int64_t gj0, int64_t gcols,
+               int64_t seq)
+{
+  for (int k = -1; k <= n; k++)
+    {
+      a[BLOCKMAT_AT (n, -1, k)] = BLOCKMAT_GUARD_INIT;
+      a[BLOCKMAT_AT (n, n, k)] = BLOCKMAT_GUARD_INIT;
+      a[BLOCKMAT_AT (n, k, -1)] = BLOCKMAT_GUARD_INIT;
+      a[BLOCKMAT_AT (n, k, n)] = BLOCKMAT_GUARD_INIT;
+    }
+  blockmat_set_interior (a, n, gi0, gj0, gcols, seq);
 }
 
 /* Position of element K of the interior edge, or of the guard strip, on
@@ -87,33 +104,33 @@ blockmat_transpose (double *a, int n)
 
 size_t
 blockmat_check (const double *a, int n, int64_t gi0, int64_t gj0,
-                int64_t gcols)
+                int64_t gcols, int64_t seq)
 {
   size_t bad = 0;
   for (int x = 0; x < n; x++)
     for (int y = 0; y < n; y++)
       bad += a[BLOCKMAT_AT (n, x, y)]
-             != blockmat_value (gi0 + x, gj0 + y, gcols);
+             != blockmat_value (gi0 + x, gj0 + y, gcols, seq);
   return bad;
 }
 
 size_t
 blockmat_check_transposed (const double *a, int n, int64_t gi0, int64_t gj0,
-                           int64_t gcols)
+                           int64_t gcols, int64_t seq)
 {
   size_t bad = 0;
   for (int x = 0; x < n; x++)
     for (int y = 0; y < n; y++)
       bad += a[BLOCKMAT_AT (n, x, y)]
-             != blockmat_value (gi0 + y, gj0 + x, gcols);
+             != blockmat_value (gi0 + y, gj0 + x, gcols, seq);
   return bad;
 }
 
 size_t
 blockmat_check_guard (const double *a, int n, int64_t gi0, int64_t gj0,
-                      int64_t grows, int64_t gcols)
+                      int64_t grows, int64_t gcols, int64_t seq)
 {
-  size_t bad = blockmat_check (a, n, gi0, gj0, gcols);
+  size_t bad = blockmat_check (a, n, gi0, gj0, gcols, seq);
   int64_t north = grid2d_mod (gi0 - 1, grows), south = grid2d_mod (gi0 + n,
                                                                    grows);
   int64_t west = grid2d_mod (gj0 - 1, gcols), east = grid2d_mod (gj0 + n,
@@ -121,39 +138,41 @@ blockmat_check_guard (const double *a, int n, int64_t gi0, int64_t gj0,
   for (int k = 0; k < n; k++)
     {
       bad += a[BLOCKMAT_AT (n, -1, k)] != blockmat_value (north, gj0 + k,
-                                                          gcols);
+                                                          gcols, seq);
       bad += a[BLOCKMAT_AT (n, n, k)] != blockmat_value (south, gj0 + k,
-                                                         gcols);
+                                                         gcols, seq);
       bad += a[BLOCKMAT_AT (n, k, -1)] != blockmat_value (gi0 + k, west,
-                                                          gcols);
+                                                          gcols, seq);
       bad += a[BLOCKMAT_AT (n, k, n)] != blockmat_value (gi0 + k, east,
-                                                         gcols);
+                                                         gcols, seq);
     }
   return bad;
 }
 
 size_t
 blockmat_check_row (const double *a, int n, int64_t gi0, int64_t gj0,
-                    int64_t gcols, int64_t grow)
+                    int64_t gcols, int64_t grow, int64_t seq)
 {
   int lr = (int) (grow % n);
   size_t bad = 0;
   for (int x = 0; x < n; x++)
     for (int y = 0; y < n; y++)
       bad += a[BLOCKMAT_AT (n, x, y)]
-             != blockmat_value (x == lr ? grow : gi0 + x, gj0 + y, gcols);
+             != blockmat_value (x == lr ? grow : gi0 + x, gj0 + y, gcols,
+                                seq);
   return bad;
 }
 
 size_t
 blockmat_check_col (const double *a, int n, int64_t gi0, int64_t gj0,
-                    int64_t gcols, int64_t gcol)
+                    int64_t gcols, int64_t gcol, int64_t seq)
 {
   int lc = (int) (gcol % n);
   size_t bad = 0;
   for (int x = 0; x < n; x++)
     for (int y = 0; y < n; y++)
       bad += a[BLOCKMAT_AT (n, x, y)]
-             != blockmat_value (gi0 + x, y == lc ? gcol : gj0 + y, gcols);
+             != blockmat_value (gi0 + x, y == lc ? gcol : gj0 + y, gcols,
+                                seq);
   return bad;
 }

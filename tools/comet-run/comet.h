@@ -30,6 +30,9 @@ struct comet_opts
   struct comet_sweep sizes, veclens, orders, loads;
   struct comet_sweep sums;    /* globalsum's vector lengths: --veclens,
                                  else --sizes in whole doubles */
+  struct comet_sweep tree_values;  /* doubles per packet of the tree
+                                      kernels: --sizes in whole doubles,
+                                      else one */
   struct stats_adapt adapt;   /* eps, min/max reps, time cap (seconds) */
   double sample_time;         /* target seconds of one repeat loop */
   int64_t max_repeat;         /* most iterations of one repeat loop */
@@ -227,9 +230,10 @@ const char *comet_self_exchange (const struct comet_ctx *c,
 int comet_broken (const char *kernel);
 /* MSGPERF_COMET_BREAK for KERNEL: 0 (not broken), COMET_BREAK_SKIP
    (KERNEL: no transfer), COMET_BREAK_STALE (KERNEL:stale: the sender
-   sends the previous exchange's content, or in the collective kernels
-   its buffer as it was), COMET_BREAK_PEER (KERNEL:peer: what the next
-   rank would send).  */
+   sends the previous exchange's content, in the collective kernels its
+   buffer as it was, in the matrix kernels the previous sweep point's
+   block, in the tree kernels the previous wave's values),
+   COMET_BREAK_PEER (KERNEL:peer: what the next rank would send).  */
 enum { COMET_BREAK_SKIP = 1, COMET_BREAK_STALE, COMET_BREAK_PEER };
 int comet_break_mode (const char *kernel);
 /* Byte I of the verification message number SEQ from rank SRC to rank
@@ -245,6 +249,24 @@ void comet_prefill (void *buf, size_t len, int64_t seq, int src, int dst);
 void comet_check (const char *kernel, int64_t size, int rank,
                   const void *buf, size_t len, int64_t seq, int src,
                   int dst);
+
+/* The matrix kernels (matrix.c).  Largest block order of --orders.  */
+#define COMET_MAX_ORDER INT64_C (8192)
+/* Is KERNEL one of the matrix kernels?  */
+int comet_matrix_kernel (const char *kernel);
+/* The bytes one call of matrix kernel KERNEL sends from a rank at block
+   order N: its rows' bytes.  */
+int64_t comet_matrix_bytes (const char *kernel, int64_t n);
+/* The block orders matrix kernel KERNEL sweeps, in *OUT (OUT->v to be
+   freed): --orders when given or when --sizes is not; else, for each
+   size, the smallest order whose call sends at least that many bytes (so
+   that a run over one --sizes sweep measures every kernel at those
+   sizes or the next ones its blocks allow, which the rows' bytes say),
+   an order that two sizes share once.  Returns 0, or the first size that
+   needs an order above COMET_MAX_ORDER.  No MPI: main checks the
+   sweep before MPI_Init.  */
+int64_t comet_matrix_orders (const struct comet_opts *o, const char *kernel,
+                             struct comet_sweep *out);
 
 /* Kernel functions: run every measurement of the kernel, emit its rows.
    Collective over c->comm.  */

@@ -115,13 +115,13 @@ static const struct comet_kernel kernels[] = {
     2, COL_BYTES | COL_MBPS },
   { "tree-roundtrip", kernel_tree_roundtrip,
     "multicast then sum reduction through each --topology tree",
-    2, COL_TREE | COL_PACKETS },
+    2, COL_BYTES | COL_TREE | COL_PACKETS },
   { "tree-throughput", kernel_tree_throughput,
     "pipelined sum reductions through each --topology tree",
-    2, COL_TREE | COL_RATE | COL_PACKETS },
+    2, COL_BYTES | COL_TREE | COL_RATE | COL_PACKETS },
   { "tree-startup", kernel_tree_startup,
     "building each --topology tree (topology down, reports up)",
-    2, COL_TREE },
+    2, COL_BYTES | COL_TREE },
   { NULL, NULL, NULL, 0, 0 }
 };
 
@@ -397,7 +397,7 @@ comet_mpi_count (int64_t n, const char *what)
 /* Largest message, vector (doubles) and block order accepted.  */
 #define MAX_BYTES INT64_C (1073741824)
 #define MAX_VECLEN INT64_C (134217728)
-#define MAX_ORDER INT64_C (8192)
+#define MAX_ORDER COMET_MAX_ORDER
 
 static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
 static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
@@ -506,11 +506,27 @@ parse_sweep (const char *option, const char *text, const char *dflt,
                "FROM:TO:+STEP or a list A,B,...)", option, text, err);
 }
 
+/* OUT: the --sizes sweep in whole doubles, each size rounded up
+   (ceil (bytes / 8)), a length that two sizes share once.  At most
+   MAX_BYTES / 8 = MAX_VECLEN doubles.  */
+static void
+sizes_in_doubles (const struct comet_sweep *sizes, struct comet_sweep *out)
+{
+  out->v = xcalloc (1, (sizes->n ? sizes->n : 1) * sizeof *out->v);
+  out->n = 0;
+  for (size_t i = 0; i < sizes->n; i++)
+    {
+      int64_t n = (sizes->v[i] + 7) / 8;
+      if (out->n == 0 || out->v[out->n - 1] != n)
+        out->v[out->n++] = n;
+    }
+}
+
 /* globalsum's vector lengths: --veclens when given; else, when --sizes
-   is given, each size rounded up to whole doubles (ceil (bytes / 8)), so
-   that a run of several kernels over one --sizes sweep measures them all
-   at the same sizes (a size that is not a multiple of 8 becomes the next
-   one that is, and the row's bytes say so); else the default.  */
+   is given, each size rounded up to whole doubles, so that a run of
+   several kernels over one --sizes sweep measures them all at the same
+   sizes (a size that is not a multiple of 8 becomes the next one that
+   is, and the row's bytes say so); else the default.  */
 static void
 globalsum_lengths (struct comet_opts *o)
 {
@@ -523,15 +539,24 @@ globalsum_lengths (struct comet_opts *o)
         o->sums.v[i] = o->veclens.v[i];
       return;
     }
-  o->sums.v = xcalloc (1, (o->sizes.n ? o->sizes.n : 1) * sizeof *o->sums.v);
-  o->sums.n = 0;
-  for (size_t i = 0; i < o->sizes.n; i++)
+  sizes_in_doubles (&o->sizes, &o->sums);
+}
+
+/* The tree kernels' packets: --sizes in whole doubles when given (the
+   same sizes as the other kernels of the run), else one double, the
+   packet of MRNet's micro-benchmarks.  */
+static void
+tree_lengths (struct comet_opts *o)
+{
+  o->tree_values.given = o->sizes.given;
+  if (o->sizes.given)
     {
-      /* At most MAX_BYTES / 8 = MAX_VECLEN doubles.  */
-      int64_t n = (o->sizes.v[i] + 7) / 8;
-      if (o->sums.n == 0 || o->sums.v[o->sums.n - 1] != n)
-        o->sums.v[o->sums.n++] = n;
+      sizes_in_doubles (&o->sizes, &o->tree_values);
+      return;
     }
+  o->tree_values.v = xcalloc (1, sizeof *o->tree_values.v);
+  o->tree_values.v[0] = 1;
+  o->tree_values.n = 1;
 }
 
 /* The --topology specs (default flat and k:2), each checked on every
@@ -563,6 +588,7 @@ parse_options (struct comet_opts *o)
   parse_sweep ("veclens", opt_veclens, DEFAULT_VECLENS, MAX_VECLEN,
                &o->veclens);
   globalsum_lengths (o);
+  tree_lengths (o);
   parse_sweep ("orders", opt_orders, DEFAULT_ORDERS, MAX_ORDER, &o->orders);
   for (size_t i = 0; i < o->orders.n; i++)
     if (o->orders.v[i] < 1)
@@ -619,6 +645,30 @@ parse_options (struct comet_opts *o)
     die_usage ("option '--sync': '%s' is neither 'wait-for-all' nor "
                "'do-not-wait'", opt_sync);
   parse_topologies (o);
+}
+
+/* A --sizes sweep that a matrix kernel of RUN cannot follow (a size
+   beyond the bytes of its largest block) is a usage error, before any
+   rank joins the job.  */
+static void
+check_matrix_orders (const struct comet_opts *o,
+                     const struct comet_kernel **run, size_t nk)
+{
+  for (size_t i = 0; i < nk; i++)
+    {
+      if (!comet_matrix_kernel (run[i]->name))
+        continue;
+      struct comet_sweep s;
+      int64_t bad = comet_matrix_orders (o, run[i]->name, &s);
+      free (s.v);
+      if (bad)
+        die_usage ("option '--sizes': %s sends at most %lld bytes (block "
+                   "order %lld), not %lld; give its block orders with "
+                   "--orders", run[i]->name,
+                   (long long) comet_matrix_bytes (run[i]->name,
+                                                   COMET_MAX_ORDER),
+                   (long long) COMET_MAX_ORDER, (long long) bad);
+    }
 }
 
 /* The collective algorithms Open MPI was told to use.  `mpirun --mca
@@ -818,6 +868,7 @@ main (int argc, char **argv)
     die_usage ("option '--grid': %dx%d has %d positions for %d ranks",
                opt.grid_rows, opt.grid_cols, opt.grid_rows * opt.grid_cols,
                mpu_size);
+  check_matrix_orders (&opt, run, nk);
   mpu_init (&argc, &argv);
   mpu_timeout (opt.timeout);
 
@@ -863,6 +914,7 @@ main (int argc, char **argv)
   free (opt.sizes.v);
   free (opt.veclens.v);
   free (opt.sums.v);
+  free (opt.tree_values.v);
   free (opt.orders.v);
   free (opt.loads.v);
   for (size_t i = 0; i < opt.ntopologies; i++)

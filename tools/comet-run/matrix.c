@@ -9,7 +9,13 @@
  * timed, and the verification module checks every element on every rank;
  * a wrong result ends the run with an error instead of a time.  The
  * kernels count their calls (warm-up included) so that the state after
- * any number of shifts or transposes is known.  */
+ * any number of shifts or transposes is known.
+ *
+ * The values tell every global element apart and carry the number of the
+ * sweep point (blockmat.h): a block that another rank should have sent,
+ * or one left from the previous point (a stale buffer), fails the check
+ * as a transfer that did nothing does.  They are written by the setup,
+ * outside the timed region, as the other kernels fill their buffers.  */
 #include <config.h>
 
 #include <math.h>
@@ -30,6 +36,7 @@ struct mat
 {
   struct comet_ctx *c;
   int n;
+  int64_t seq;                   /* sweep point: the blocks' values */
   double *a;
   int64_t gi0, gj0, grows, gcols;
   int64_t calls;
@@ -44,17 +51,18 @@ struct mat
 };
 
 static void
-mat_setup (struct mat *m, struct comet_ctx *c, int n)
+mat_setup (struct mat *m, struct comet_ctx *c, int n, int64_t seq)
 {
   m->c = c;
   m->n = n;
+  m->seq = seq;
   m->gi0 = (int64_t) c->row * n;
   m->gj0 = (int64_t) c->col * n;
   m->grows = (int64_t) c->rows * n;
   m->gcols = (int64_t) c->cols * n;
   m->calls = 0;
   m->a = xcalloc (1, blockmat_size (n) * sizeof *m->a);
-  blockmat_init (m->a, n, m->gi0, m->gj0, m->gcols);
+  blockmat_init (m->a, n, m->gi0, m->gj0, m->gcols, seq);
   mpu_check (MPI_Cart_shift (c->comm, 0, 1, &m->top, &m->bottom),
              "MPI_Cart_shift");
   mpu_check (MPI_Cart_shift (c->comm, 1, 1, &m->pred, &m->succ),
@@ -99,18 +107,53 @@ mat_verify (struct mat *m, const char *kernel, size_t bad)
   mpu_check (MPI_Barrier (c->comm), "MPI_Barrier");
 }
 
+/* MSGPERF_COMET_BREAK=KERNEL:stale or KERNEL:peer: this rank's
+   interior becomes what it must not send, the block of the previous
+   sweep point or the block of the next rank of the grid.  */
+static void
+mat_wrong_content (struct mat *m, int mode)
+{
+  struct comet_ctx *c = m->c;
+  int64_t gi0 = m->gi0, gj0 = m->gj0, seq = m->seq;
+  if (mode == COMET_BREAK_STALE)
+    seq--;
+  else
+    {
+      int coords[2];
+      mpu_check (MPI_Cart_coords (c->comm, (c->rank + 1) % c->size, 2,
+                                  coords), "MPI_Cart_coords");
+      gi0 = (int64_t) coords[0] * m->n;
+      gj0 = (int64_t) coords[1] * m->n;
+    }
+  blockmat_set_interior (m->a, m->n, gi0, gj0, m->gcols, seq);
+}
+
 /* The untimed call before the timed ones: OP once on the fresh blocks,
    whose result the caller checks as it checks the timed calls' (the
    blocks' values tell every global element apart, and the expected state
    follows from the number of calls).  MSGPERF_COMET_BREAK=KERNEL skips
-   the call but counts it, as a kernel that moved nothing.  */
+   the call but counts it, as a kernel that moved nothing; KERNEL:stale
+   and KERNEL:peer make the senders send the wrong block
+   (mat_wrong_content).  The senders are every rank, or with a line
+   communicator (rowbcast, colbcast) the line's root.  KEEP: the kernel
+   sends from a block it keeps (update-guard's edges, a broadcast root's
+   line), which gets its right values back after the call, so that only
+   what arrived can fail the check.  */
 static void
-mat_once (struct mat *m, comet_op op, const char *kernel)
+mat_once (struct mat *m, comet_op op, const char *kernel, int keep)
 {
-  if (comet_broken (kernel))
-    m->calls++;
-  else
-    op (m);
+  int mode = comet_break_mode (kernel);
+  if (mode == COMET_BREAK_SKIP)
+    {
+      m->calls++;
+      return;
+    }
+  int sender = m->line == MPI_COMM_NULL || m->owner;
+  if (mode && sender)
+    mat_wrong_content (m, mode);
+  op (m);
+  if (mode && sender && keep)
+    blockmat_set_interior (m->a, m->n, m->gi0, m->gj0, m->gcols, m->seq);
 }
 
 const char *
@@ -147,6 +190,62 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
   comet_row_result (row, &res);
   row->mbps = comet_self_exchange (c, kernel, direction)
               ? NAN : bandwidth_mbps (bytes, res.s.median);
+}
+
+int
+comet_matrix_kernel (const char *kernel)
+{
+  static const char *const names[] = { "update-guard", "shift", "transpose",
+                                       "rowbcast", "colbcast" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp (kernel, names[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* update-guard sends its four edges, a broadcast one line, shift and
+   transpose the whole block with its guard wrapper.  */
+int64_t
+comet_matrix_bytes (const char *kernel, int64_t n)
+{
+  int64_t d = (int64_t) sizeof (double);
+  if (strcmp (kernel, "update-guard") == 0)
+    return 4 * n * d;
+  if (strcmp (kernel, "rowbcast") == 0 || strcmp (kernel, "colbcast") == 0)
+    return n * d;
+  return (int64_t) blockmat_size ((int) n) * d;
+}
+
+int64_t
+comet_matrix_orders (const struct comet_opts *o, const char *kernel,
+                     struct comet_sweep *out)
+{
+  const struct comet_sweep *from = o->orders.given || !o->sizes.given
+                                   ? &o->orders : &o->sizes;
+  out->v = xcalloc (from->n ? from->n : 1, sizeof *out->v);
+  out->n = 0;
+  out->given = from->given;
+  if (from == &o->orders)
+    {
+      memcpy (out->v, o->orders.v, o->orders.n * sizeof *out->v);
+      out->n = o->orders.n;
+      return 0;
+    }
+  for (size_t i = 0; i < o->sizes.n; i++)
+    {
+      /* The bytes grow with the order: start from the previous one.  */
+      int64_t n = out->n ? out->v[out->n - 1] : 1;
+      if (o->sizes.v[i] < comet_matrix_bytes (kernel, n))
+        n = 1;
+      while (n <= COMET_MAX_ORDER
+             && comet_matrix_bytes (kernel, n) < o->sizes.v[i])
+        n++;
+      if (n > COMET_MAX_ORDER)
+        return o->sizes.v[i];
+      if (out->n == 0 || out->v[out->n - 1] != n)
+        out->v[out->n++] = n;
+    }
+  return 0;
 }
 
 /* ------------------------------------------------------------ update guard */
@@ -187,30 +286,33 @@ op_update_guard (void *arg)
 void
 kernel_update_guard (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "update-guard", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     {
       struct mat m;
       int n = (int) orders->v[i];
-      mat_setup (&m, c, n);
+      mat_setup (&m, c, n, (int64_t) i);
       for (int k = 0; k < 4; k++)
         {
           m.sbuf[k] = xcalloc (1, (size_t) n * sizeof (double));
           m.rbuf[k] = xcalloc (1, (size_t) n * sizeof (double));
         }
-      mat_once (&m, op_update_guard, "update-guard");
+      mat_once (&m, op_update_guard, "update-guard", 1);
       mat_verify (&m, "update-guard",
                   blockmat_check_guard (m.a, n, m.gi0, m.gj0, m.grows,
-                                        m.gcols));
+                                        m.gcols, m.seq));
       struct comet_row row;
       mat_measure (&m, op_update_guard, "update-guard", NULL,
-                   4 * (int64_t) n * (int64_t) sizeof (double), &row);
+                   comet_matrix_bytes ("update-guard", n), &row);
       mat_verify (&m, "update-guard",
                   blockmat_check_guard (m.a, n, m.gi0, m.gj0, m.grows,
-                                        m.gcols));
+                                        m.gcols, m.seq));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ shift */
@@ -254,30 +356,32 @@ shift_bad (const struct mat *m, int d)
   else
     src_col = grid2d_mod (c->col - m->calls, c->cols);
   return blockmat_check (m->a, m->n, src_row * m->n, src_col * m->n,
-                         m->gcols);
+                         m->gcols, m->seq);
 }
 
 void
 kernel_shift (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "shift", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     for (int d = 0; d < 2; d++)
       {
         struct mat m;
         int n = (int) orders->v[i];
         comet_op op = d == 0 ? op_shift_north : op_shift_east;
-        mat_setup (&m, c, n);
-        mat_once (&m, op, "shift");
+        mat_setup (&m, c, n, 2 * (int64_t) i + d);
+        mat_once (&m, op, "shift", 0);
         mat_verify (&m, "shift", shift_bad (&m, d));
         struct comet_row row;
         mat_measure (&m, op, "shift", d == 0 ? "north" : "east",
-                     (int64_t) blockmat_size (n) * (int64_t) sizeof (double),
-                     &row);
+                     comet_matrix_bytes ("shift", n), &row);
         mat_verify (&m, "shift", shift_bad (&m, d));
         comet_emit (c, &row);
         mat_free (&m);
       }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ transpose */
@@ -317,20 +421,23 @@ transpose_bad (const struct mat *m)
   const struct comet_ctx *c = m->c;
   int n = m->n;
   if (m->calls % 2 == 0)
-    return blockmat_check (m->a, n, m->gi0, m->gj0, m->gcols);
+    return blockmat_check (m->a, n, m->gi0, m->gj0, m->gcols, m->seq);
   int64_t p = c->rank / c->rows, q = c->rank % c->rows;
-  return blockmat_check_transposed (m->a, n, q * n, p * n, m->gcols);
+  return blockmat_check_transposed (m->a, n, q * n, p * n, m->gcols,
+                                    m->seq);
 }
 
 void
 kernel_transpose (struct comet_ctx *c)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, "transpose", &sweep);
+  const struct comet_sweep *orders = &sweep;
   for (size_t i = 0; i < orders->n; i++)
     {
       struct mat m;
       int n = (int) orders->v[i];
-      mat_setup (&m, c, n);
+      mat_setup (&m, c, n, (int64_t) i);
       /* The test node may sit on the diagonal and exchange with itself:
          the times are then taken on the lowest rank that moves its block
          (on an R x 1 or 1 x R grid no block moves: the transpose is only
@@ -340,16 +447,16 @@ kernel_transpose (struct comet_ctx *c)
           m.timer = r;
       if (grid2d_transpose_dest (c->test, c->rows, c->cols) != c->test)
         m.timer = c->test;
-      mat_once (&m, op_transpose, "transpose");
+      mat_once (&m, op_transpose, "transpose", 0);
       mat_verify (&m, "transpose", transpose_bad (&m));
       struct comet_row row;
       mat_measure (&m, op_transpose, "transpose", NULL,
-                   (int64_t) blockmat_size (n) * (int64_t) sizeof (double),
-                   &row);
+                   comet_matrix_bytes ("transpose", n), &row);
       mat_verify (&m, "transpose", transpose_bad (&m));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 /* ------------------------------------------------------------ broadcasts */
@@ -403,15 +510,18 @@ line_bad (const struct mat *m, int rows)
 {
   return rows
     ? blockmat_check_row (m->a, m->n, m->gi0, m->gj0, m->gcols,
-                          m->global_index)
+                          m->global_index, m->seq)
     : blockmat_check_col (m->a, m->n, m->gi0, m->gj0, m->gcols,
-                          m->global_index);
+                          m->global_index, m->seq);
 }
 
 static void
 line_bcast (struct comet_ctx *c, int rows)
 {
-  const struct comet_sweep *orders = &c->opt->orders;
+  const char *kernel = rows ? "rowbcast" : "colbcast";
+  struct comet_sweep sweep;
+  comet_matrix_orders (c->opt, kernel, &sweep);
+  const struct comet_sweep *orders = &sweep;
   int trow, tcol;
   test_position (c, &trow, &tcol);
   /* A column communicator keeps dimension 0 (the grid rows), a row
@@ -421,7 +531,7 @@ line_bcast (struct comet_ctx *c, int rows)
     {
       struct mat m;
       int n = (int) orders->v[i];
-      mat_setup (&m, c, n);
+      mat_setup (&m, c, n, (int64_t) i);
       mpu_check (MPI_Cart_sub (c->comm, remain, &m.line), "MPI_Cart_sub");
       MPI_Comm_set_errhandler (m.line, MPI_ERRORS_RETURN);
       m.line_root = rows ? trow : tcol;
@@ -429,17 +539,17 @@ line_bcast (struct comet_ctx *c, int rows)
       m.line_index = n / 2;
       m.global_index = (int64_t) m.line_root * n + m.line_index;
       m.sbuf[0] = xcalloc (1, (size_t) n * sizeof (double));
-      const char *kernel = rows ? "rowbcast" : "colbcast";
       comet_op op = rows ? op_rowbcast : op_colbcast;
-      mat_once (&m, op, kernel);
+      mat_once (&m, op, kernel, 1);
       mat_verify (&m, kernel, line_bad (&m, rows));
       struct comet_row row;
-      mat_measure (&m, op, kernel, NULL,
-                   (int64_t) n * (int64_t) sizeof (double), &row);
+      mat_measure (&m, op, kernel, NULL, comet_matrix_bytes (kernel, n),
+                   &row);
       mat_verify (&m, kernel, line_bad (&m, rows));
       comet_emit (c, &row);
       mat_free (&m);
     }
+  free (sweep.v);
 }
 
 void

@@ -12,7 +12,12 @@
  *                     subtree reporting back (Figure 7a, Section 2.5).
  *
  * Every rank of MPI_COMM_WORLD is a node of the tree; rank 0 (the test
- * node) is its root and takes the times.  */
+ * node) is its root and takes the times.
+ *
+ * A multicast packet and a rank's reduction values are one double, or
+ * with --sizes each size in whole doubles (ceil (bytes / 8), as
+ * globalsum): the rows' bytes, one row per topology and size.  The
+ * packets going up carry the overlay's header besides (overlay.h).  */
 #include <config.h>
 
 #include <math.h>
@@ -35,25 +40,25 @@ struct tree_arg
   struct ov_sync sync;     /* --sync */
   long packets;            /* reduction packets the root received in the
                               verification wave */
-  double one;              /* every rank's contribution */
+  double *ones;            /* every rank's contribution, p.m ones */
   struct tf_buf down, up;  /* multicast packet, reduction result */
 };
 
-/* The timed calls: every rank contributes a one; the root's sum is
+/* The timed calls: every rank contributes ones; the root's sums are
    checked after the timed loop (tree_check_last), not inside it.  */
 static void
 op_roundtrip (void *arg)
 {
   struct tree_arg *a = arg;
   ov_multicast (&a->ov, &a->down);
-  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, &a->sync, &a->up, NULL);
+  ov_reduce (&a->ov, TF_SUM, &a->p, a->ones, &a->sync, &a->up, NULL);
 }
 
 static void
 op_reduce (void *arg)
 {
   struct tree_arg *a = arg;
-  ov_reduce (&a->ov, TF_SUM, &a->p, &a->one, &a->sync, &a->up, NULL);
+  ov_reduce (&a->ov, TF_SUM, &a->p, a->ones, &a->sync, &a->up, NULL);
 }
 
 static void
@@ -66,66 +71,136 @@ tree_fail (const char *kernel, const struct tree_arg *a, const char *what,
 }
 
 /* At the root, after the timed loop: the last wave's sum of the ones is
-   the number of ranks.  */
+   the number of ranks, in every element.  */
 static void
 tree_check_last (const char *kernel, const struct tree_arg *a)
 {
-  if (a->ov.parent < 0 && (a->up.len != 1 || a->up.v[0] != a->ov.size))
-    tree_fail (kernel, a, "the sum of the ones",
-               a->up.len ? a->up.v[0] : NAN, a->ov.size);
+  if (a->ov.parent >= 0)
+    return;
+  if (a->up.len != a->p.m)
+    tree_fail (kernel, a, "the length of the sum of the ones",
+               (double) a->up.len, (double) a->p.m);
+  for (size_t k = 0; k < a->p.m; k++)
+    if (a->up.v[k] != a->ov.size)
+      tree_fail (kernel, a, "the sum of the ones", a->up.v[k], a->ov.size);
+}
+
+/* Value K of what rank R sends in the verification wave number SEQ:
+   whole numbers, so that every sum is exact and the check an equality;
+   (R + 1)^2 tells the ranks apart even in a sum (one rank's values
+   doubled and another's missing change it), SEQ the previous wave's
+   values (a stale buffer).  */
+static double
+tree_value (int64_t seq, int r, size_t k)
+{
+  return (double) (r + 1) * (r + 1) + (double) (k % 1024)
+         + (double) (seq % 4096) * 4;
+}
+
+/* The content this rank sends in wave SEQ as rank R, or under
+   MSGPERF_COMET_BREAK=KERNEL:stale the previous wave's, under
+   KERNEL:peer the next rank's (verify.c's comet_fill for doubles).  */
+static void
+tree_fill (const char *kernel, double *v, size_t m, int64_t seq, int r,
+           int nranks)
+{
+  int mode = comet_break_mode (kernel);
+  if (mode == COMET_BREAK_STALE)
+    seq--;
+  else if (mode == COMET_BREAK_PEER)
+    r = (r + 1) % nranks;
+  for (size_t k = 0; k < m; k++)
+    v[k] = tree_value (seq, r, k);
+}
+
+/* End the run unless GOT, LEN values, is WANT, M values; WHAT names
+   them in the message.  */
+static void
+tree_check_values (const char *kernel, const struct tree_arg *a,
+                   const char *what, const double *got, size_t len,
+                   const double *want, size_t m)
+{
+  char name[64];
+  if (len != m)
+    {
+      snprintf (name, sizeof name, "the length of the %s", what);
+      tree_fail (kernel, a, name, (double) len, (double) m);
+    }
+  for (size_t k = 0; k < m; k++)
+    if (got[k] != want[k])
+      {
+        snprintf (name, sizeof name, "%s value %zu", what, k);
+        tree_fail (kernel, a, name, got[k], want[k]);
+      }
 }
 
 /* One untimed wave with checked content before the timed ones (number
-   SEQ of the sweep): with MULTICAST the root sends {SEQ + 7, 1e6 + SEQ}
-   and every other rank checks it got exactly that; then every rank
-   contributes {r + 1, (r + 1)^2 + SEQ} and the root checks both sums,
-   which a missing, doubled or stale packet changes.
-   MSGPERF_COMET_BREAK=KERNEL skips the transfers.  */
+   SEQ of the sweep), of the timed waves' length: with MULTICAST the root
+   sends tree_value (SEQ, root) and every other rank checks it got
+   exactly that in place of a packet one longer; then every rank
+   contributes tree_value (SEQ, rank) and the root checks the sums and
+   that every rank's values are in them.  A missing, doubled, stale or
+   wrong rank's packet changes what is checked.
+   MSGPERF_COMET_BREAK=KERNEL skips the transfers, KERNEL:stale and
+   KERNEL:peer make every sender send the wrong values (tree_fill): the
+   root in the multicast, the other ranks in the reduction (the root's
+   own values are not sent, and a sum of every rank's values each taken
+   from the next rank is the right sum).  */
 static void
 tree_verify (const char *kernel, struct tree_arg *a, int multicast,
              int64_t seq)
 {
   int skip = comet_broken (kernel);
   int root = a->ov.parent < 0, r = a->ov.rank, n = a->ov.size;
-  double s = (double) seq;
+  size_t m = a->p.m;
+  double *want = xcalloc (m + 1, sizeof *want);
+  double *mine = xcalloc (m + 1, sizeof *mine);
   if (multicast)
     {
       struct tf_buf b;
       tf_buf_init (&b);
-      double sent[2] = { s + 7, 1e6 + s }, stale[2] = { -1, -1 };
-      if (tf_buf_append (&b, root ? sent : stale, 2) < 0)
+      for (size_t k = 0; k < m; k++)
+        want[k] = tree_value (seq, 0, k);
+      /* The receivers start from a packet that is not due.  */
+      for (size_t k = 0; k <= m; k++)
+        mine[k] = -1 - want[k];
+      if (root)
+        tree_fill (kernel, mine, m, seq, r, n);
+      if (tf_buf_append (&b, mine, root ? m : m + 1) < 0)
         mpu_die (EXIT_DATA, "%s: %s", kernel, tf_nomem);
       if (!skip)
         ov_multicast (&a->ov, &b);
       if (!root)
-        for (int k = 0; k < 2; k++)
-          if (b.len != 2 || b.v[k] != sent[k])
-            tree_fail (kernel, a, k ? "multicast value 1"
-                       : "multicast value 0", b.len == 2 ? b.v[k] : NAN,
-                       sent[k]);
+        tree_check_values (kernel, a, "multicast", b.v, b.len, want, m);
       tf_buf_free (&b);
     }
-  struct tf_params p = a->p;
-  p.m = 2;
-  double mine[2] = { r + 1, (double) (r + 1) * (r + 1) + s };
-  double want[2] = { 0, 0 };
-  for (int k = 0; k < n; k++)
+  for (size_t k = 0; k < m; k++)
     {
-      want[0] += k + 1;
-      want[1] += (double) (k + 1) * (k + 1) + s;
+      want[k] = 0;
+      for (int q = 0; q < n; q++)
+        want[k] += tree_value (seq, q, k);
     }
+  if (root)
+    for (size_t k = 0; k < m; k++)
+      mine[k] = tree_value (seq, r, k);
+  else
+    tree_fill (kernel, mine, m, seq, r, n);
   struct tf_buf out;
   struct ov_wave w = { 0, 0, 0, NULL, 0 };
   tf_buf_init (&out);
   if (!skip)
-    ov_reduce (&a->ov, TF_SUM, &p, mine, &a->sync, &out, &w);
+    ov_reduce (&a->ov, TF_SUM, &a->p, mine, &a->sync, &out, &w);
   a->packets = w.packets;
   if (root)
-    for (int k = 0; k < 2; k++)
-      if (out.len != 2 || out.v[k] != want[k])
-        tree_fail (kernel, a, k ? "reduction value 1" : "reduction value 0",
-                   out.len == 2 ? out.v[k] : NAN, want[k]);
+    {
+      if (w.contributed != n)
+        tree_fail (kernel, a, "the number of ranks in the reduction",
+                   (double) w.contributed, n);
+      tree_check_values (kernel, a, "reduction", out.v, out.len, want, m);
+    }
   tf_buf_free (&out);
+  free (want);
+  free (mine);
 }
 
 static void
@@ -147,13 +222,25 @@ build (struct tree_arg *a, size_t i, const struct comet_opts *o)
   a->text = o->topology_text[i];
   a->p.m = 1;
   a->sync.mode = (enum ov_sync_mode) o->tree_sync;
-  a->one = 1;
   tf_buf_init (&a->down);
   tf_buf_init (&a->up);
   struct treespec_error err;
   if (ov_build (&a->ov, a->spec, a->text, MPI_COMM_WORLD, &err))
     mpu_die (EXIT_DATA, "topology '%s': %s", a->spec, err.msg);
-  if (a->ov.parent < 0 && tf_buf_append (&a->down, &a->one, 1) < 0)
+}
+
+/* The timed waves' packets: M doubles (M ones; at the root, the
+   multicast packet).  */
+static void
+set_length (struct tree_arg *a, size_t m)
+{
+  a->p.m = m;
+  free (a->ones);
+  a->ones = xcalloc (m + 1, sizeof *a->ones);
+  for (size_t k = 0; k < m; k++)
+    a->ones[k] = 1;
+  a->down.len = 0;
+  if (a->ov.parent < 0 && tf_buf_append (&a->down, a->ones, m) < 0)
     mpu_die (EXIT_DATA, "topology '%s': %s", a->spec, tf_nomem);
 }
 
@@ -161,6 +248,7 @@ static void
 release (struct tree_arg *a)
 {
   ov_free (&a->ov);
+  free (a->ones);
   tf_buf_free (&a->down);
   tf_buf_free (&a->up);
 }
@@ -184,32 +272,46 @@ shape (const struct comet_opts *o, size_t i, struct comet_row *row)
 }
 
 /* RATE: the rows have per_s.  VERIFY: 0 for none (tree-startup moves
-   no data), 1 for a reduction, 2 for a multicast and a reduction.  */
+   the topology, not data: one row per topology, bytes NA), 1 for a
+   reduction, 2 for a multicast and a reduction, swept over
+   c->opt->tree_values.  */
 static void
 run (struct comet_ctx *c, const char *kernel, comet_op op, int rate,
      int verify)
 {
   const struct comet_opts *o = c->opt;
+  const struct comet_sweep *len = &o->tree_values;
+  size_t nlen = verify ? len->n : 1;
   for (size_t i = 0; i < o->ntopologies; i++)
     {
       struct tree_arg a;
       build (&a, i, o);
-      if (verify)
-        tree_verify (kernel, &a, verify == 2, (int64_t) i);
-      struct comet_timing t = { MPI_COMM_WORLD, 0, 0, op, &a, 1.0, 0 };
-      struct comet_result res;
-      comet_measure (c, &t, &res);
-      if (verify)
-        tree_check_last (kernel, &a);
-      struct comet_row row;
-      comet_row_init (&row, kernel);
-      shape (o, i, &row);
-      comet_row_result (&row, &res);
-      if (rate && res.s.median > 0)
-        row.rate = 1e6 / res.s.median;
-      if (verify)
-        row.packets = a.packets;
-      comet_emit (c, &row);
+      for (size_t j = 0; j < nlen; j++)
+        {
+          if (verify)
+            {
+              set_length (&a, (size_t) len->v[j]);
+              tree_verify (kernel, &a, verify == 2,
+                           (int64_t) (i * nlen + j));
+            }
+          struct comet_timing t = { MPI_COMM_WORLD, 0, 0, op, &a, 1.0, 0 };
+          struct comet_result res;
+          comet_measure (c, &t, &res);
+          if (verify)
+            tree_check_last (kernel, &a);
+          struct comet_row row;
+          comet_row_init (&row, kernel);
+          shape (o, i, &row);
+          comet_row_result (&row, &res);
+          if (rate && res.s.median > 0)
+            row.rate = 1e6 / res.s.median;
+          if (verify)
+            {
+              row.packets = a.packets;
+              row.bytes = len->v[j] * (int64_t) sizeof (double);
+            }
+          comet_emit (c, &row);
+        }
       release (&a);
     }
 }
