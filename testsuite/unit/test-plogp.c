@@ -84,14 +84,15 @@ main (void)
   plogp_table1 (&t, 8, &t1);
   CHECK (t1.clamped && t1.L == 0 && t1.beyond && near (t1.G, 0.06 / 8));
   plogp_free (&t);
-  /* o_r above L + g: L' = 0.05 + 0.06 - 0.02 - 0.20 = -0.11 would start
-     the receive 0.09 before the send; clamped to -o_s = -0.02, so the
-     receiver is done at o_r = 0.20 after the send started.  */
+  /* o_r above L + g (against g >= o_r, Section 2): L' = 0.05 + 0.06 -
+     0.02 - 0.20 = -0.11 would start the receive 0.09 before the send;
+     o_r is capped at L + g = 0.11 and L' = -o_s = -0.02, so the receiver
+     is done at r(m) = L + g = 0.11 after the send started.  */
   const struct plogp_point slow[] = { { 1, 0.02, 0.20, 0.06 } };
   CHECK (plogp_init (&t, slow, 1, 0.05, NULL) == PLOGP_OK);
   plogp_loggp (&t, 1, &lg);
-  CHECK (lg.clamped && near (lg.L, -0.02)
-         && near (lg.os + lg.L + lg.or_, 0.20));
+  CHECK (lg.clamped && near (lg.L, -0.02) && near (lg.or_, 0.11)
+         && near (lg.os + lg.L + lg.or_, 0.11));
   /* Table 1 (LogGP's L) clamps at 0 as before */
   plogp_table1 (&t, 8, &t1);
   CHECK (t1.clamped && t1.L == 0 && t1.beyond && near (t1.G, 0.06 / 8));

@@ -193,13 +193,18 @@ plogp_loggp (const struct plogp *t, double m, struct plogp_loggp *out)
   /* r(m) = L + g(m) = os + L' + or  (Section 2; Table 1 at m = 1).
      L' may be negative: "receiving may already start while the sender
      is still busy, so o_s and o_r may overlap" (Section 2), and the
-     receiver still has the message at L + g(m).  Its overhead cannot
-     start before the send does (os + L' >= 0): only an o_r(m) above
-     L + g(m) is clamped.  */
+     receiver still has the message at L + g(m).  An o_r(m) above
+     L + g(m) breaks Section 2's g(m) >= o_r(m) (a rendezvous receive
+     measured after the wait of Fig. 1 includes the transfer it only
+     then starts): it is capped at L + g(m), so that the message is
+     still complete at r(m) = L + g(m), and L' = -o_s(m).  */
   out->L = t->L + v.g - v.os - v.or_;
-  out->clamped = v.os + out->L < 0;
+  out->clamped = v.or_ > t->L + v.g;
   if (out->clamped)
-    out->L = -v.os;
+    {
+      out->or_ = t->L + v.g;
+      out->L = -v.os;
+    }
 }
 
 void

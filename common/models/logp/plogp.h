@@ -63,8 +63,9 @@ void plogp_eval (const struct plogp *t, double m, struct plogp_at *out);
    o_r, g as measured and L' = L + g(m) - o_s(m) - o_r(m), Table 1's L at
    size m.  L' is negative where o_s and o_r overlap (long messages,
    Section 2): the receiver's overhead then starts before the sender's
-   ends.  It is clamped to -o_s(m) (and *CLAMPED set) when o_r(m) >
-   L + g(m), so that the receive starts no earlier than the send.  */
+   ends.  An o_r(m) > L + g(m) (against Section 2's g(m) >= o_r(m)) is
+   capped at L + g(m), with L' = -o_s(m) (*CLAMPED set): the message is
+   complete at r(m) = L + g(m) in every case.  */
 struct plogp_loggp
 {
   double L, os, or_, g;
