@@ -233,8 +233,11 @@ int comet_broken (const char *kernel);
    sends the previous exchange's content, in the collective kernels its
    buffer as it was, in the matrix kernels the previous sweep point's
    block, in the tree kernels the previous wave's values),
-   COMET_BREAK_PEER (KERNEL:peer: what the next rank would send).  */
-enum { COMET_BREAK_SKIP = 1, COMET_BREAK_STALE, COMET_BREAK_PEER };
+   COMET_BREAK_PEER (KERNEL:peer: what the next rank would send),
+   COMET_BREAK_LOAD (contention:load: every load message carries the
+   previous one's number).  */
+enum { COMET_BREAK_SKIP = 1, COMET_BREAK_STALE, COMET_BREAK_PEER,
+       COMET_BREAK_LOAD };
 int comet_break_mode (const char *kernel);
 /* Byte I of the verification message number SEQ from rank SRC to rank
    DST (ranks of the adjacency matrix; DST -1 for a broadcast).  */

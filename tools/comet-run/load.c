@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bandwidth.h"
 #include "comet.h"
@@ -24,11 +25,48 @@ enum { TAG_LOAD = 21, TAG_STOP = 22, TAG_END = 23, TAG_OVL = 24 };
    (an unbounded queue of unexpected messages would measure memory, not
    contention); the stop message is checked between two sends, and the
    receiver learns the end from a message of its own tag, which MPI's
-   ordering delivers after every load message.  */
+   ordering delivers after every load message.
+
+   The load is verified too, without filling whole messages (which would
+   change the load): load message K carries K in its first and its last
+   8 bytes (as many of K's bytes as fit), the end message the number of
+   load messages sent, and the receiver checks both, so that a stale
+   buffer or a lost message fails.  The receiver tells the test node how
+   many moved (#@contention_load_messages).
+   MSGPERF_COMET_BREAK=contention:load sends every load message with the
+   previous one's number.  */
+
+/* Mark or read message K's number in BUF (COUNT bytes): K's low bytes
+   at both ends.  */
 static void
-load_sender (struct comet_ctx *c, int receiver, char *buf, int count)
+load_mark (unsigned char *buf, int count, int64_t k)
 {
-  for (;;)
+  uint64_t u = (uint64_t) k;
+  int n = count < 8 ? count : 8;
+  for (int i = 0; i < n; i++)
+    {
+      buf[i] = (unsigned char) (u >> (8 * i));
+      buf[count - n + i] = (unsigned char) (u >> (8 * i));
+    }
+}
+
+static int
+load_marked (const unsigned char *buf, int count, int64_t k)
+{
+  unsigned char want[8];
+  int n = count < 8 ? count : 8;
+  for (int i = 0; i < n; i++)
+    want[i] = (unsigned char) ((uint64_t) k >> (8 * i));
+  return memcmp (buf, want, (size_t) n) == 0
+         && memcmp (buf + count - n, want, (size_t) n) == 0;
+}
+
+static void
+load_sender (struct comet_ctx *c, int receiver, unsigned char *buf,
+             int count)
+{
+  int stale = comet_break_mode ("contention") == COMET_BREAK_LOAD;
+  for (int64_t k = 0;; k++)
     {
       int flag = 0;
       mpu_check (MPI_Iprobe (c->test, TAG_STOP, c->comm, &flag,
@@ -37,25 +75,44 @@ load_sender (struct comet_ctx *c, int receiver, char *buf, int count)
         {
           mpu_check (MPI_Recv (NULL, 0, MPI_BYTE, c->test, TAG_STOP, c->comm,
                                MPI_STATUS_IGNORE), "MPI_Recv");
-          mpu_check (MPI_Send (NULL, 0, MPI_BYTE, receiver, TAG_END, c->comm),
-                     "MPI_Send");
+          mpu_check (MPI_Send (&k, 1, MPI_INT64_T, receiver, TAG_END,
+                               c->comm), "MPI_Send");
           return;
         }
+      load_mark (buf, count, k - stale);
       mpu_check (MPI_Ssend (buf, count, MPI_BYTE, receiver, TAG_LOAD,
                             c->comm), "MPI_Ssend");
     }
 }
 
+/* BUF has room for max (COUNT, 8) bytes (the end message's count).  */
 static void
-load_receiver (struct comet_ctx *c, int sender, char *buf, int count)
+load_receiver (struct comet_ctx *c, int sender, unsigned char *buf,
+               int count, int64_t load)
 {
-  for (;;)
+  for (int64_t k = 0;; k++)
     {
       MPI_Status st;
-      mpu_check (MPI_Recv (buf, count, MPI_BYTE, sender, MPI_ANY_TAG,
-                           c->comm, &st), "MPI_Recv");
+      mpu_check (MPI_Recv (buf, count > 8 ? count : 8, MPI_BYTE, sender,
+                           MPI_ANY_TAG, c->comm, &st), "MPI_Recv");
       if (st.MPI_TAG == TAG_END)
-        return;
+        {
+          int64_t sent;
+          memcpy (&sent, buf, sizeof sent);
+          if (sent != k)
+            mpu_die (EXIT_DATA, "contention: load verification failed at "
+                     "load %lld on rank %d: rank %d sent %lld load "
+                     "messages, %lld arrived", (long long) load, c->rank,
+                     sender, (long long) sent, (long long) k);
+          mpu_check (MPI_Send (&k, 1, MPI_INT64_T, c->test, TAG_END,
+                               c->comm), "MPI_Send");
+          return;
+        }
+      if (!load_marked (buf, count, k))
+        mpu_die (EXIT_DATA, "contention: load verification failed at load "
+                 "%lld on rank %d: load message %lld from rank %d does not "
+                 "carry its number (a stale or lost message)",
+                 (long long) load, c->rank, (long long) k, sender);
     }
 }
 
@@ -123,9 +180,11 @@ kernel_contention (struct comet_ctx *c)
   for (size_t i = 0; i < nloads; i++)
     if (loads[i] > maxload)
       maxload = loads[i];
-  char *buf = NULL;
+  unsigned char *buf = NULL;
   if (c->rank == sender || c->rank == receiver)
-    buf = xcalloc (1, (size_t) maxload);
+    buf = xcalloc (1, (size_t) (maxload > 8 ? maxload : 8));
+  char moved[400] = "";
+  size_t len = 0;
   for (size_t i = 0; i < nloads; i++)
     {
       int count = comet_mpi_count (loads[i], "load size");
@@ -133,16 +192,28 @@ kernel_contention (struct comet_ctx *c)
       if (c->rank == sender)
         load_sender (c, receiver, buf, count);
       else if (c->rank == receiver)
-        load_receiver (c, sender, buf, count);
+        load_receiver (c, sender, buf, count, loads[i]);
       else if (pair != MPI_COMM_NULL)
         {
           comet_echo_sweep (c, pair, "contention", 1, loads[i], 1, NULL);
           if (c->rank == c->test)
-            mpu_check (MPI_Send (NULL, 0, MPI_BYTE, sender, TAG_STOP,
-                                 c->comm), "MPI_Send");
+            {
+              int64_t n;
+              mpu_check (MPI_Send (NULL, 0, MPI_BYTE, sender, TAG_STOP,
+                                   c->comm), "MPI_Send");
+              mpu_check (MPI_Recv (&n, 1, MPI_INT64_T, receiver, TAG_END,
+                                   c->comm, MPI_STATUS_IGNORE), "MPI_Recv");
+              if (len < sizeof moved)
+                len += (size_t) snprintf (moved + len, sizeof moved - len,
+                                          "%s%lld:%lld", i ? "," : "",
+                                          (long long) loads[i],
+                                          (long long) n);
+            }
         }
       comet_idle_barrier (c);
     }
+  if (c->rank == c->test)
+    tsv_meta (c->w, "contention_load_messages", "%s", moved);
   free (buf);
   if (pair != MPI_COMM_NULL)
     MPI_Comm_free (&pair);

@@ -29,6 +29,8 @@ comet_break_mode (const char *kernel)
     return COMET_BREAK_STALE;
   if (strcmp (v + k, ":peer") == 0)
     return COMET_BREAK_PEER;
+  if (strcmp (v + k, ":load") == 0)
+    return COMET_BREAK_LOAD;
   return 0;
 }
 
