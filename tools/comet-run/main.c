@@ -733,7 +733,7 @@ coll_algorithm_meta (tsv_writer *w)
 /* The kernels named by ARGS (a usage error for none, an unknown one, or
    one this run has too few ranks for), and their names joined for
    #@tool (*JOINED).  */
-static const struct comet_kernel **run_kernels;
+static const struct comet_kernel **volatile run_kernels;
 
 static const struct comet_kernel **
 resolve_kernels (const char **args, size_t *nkp, char **joinedp)
@@ -755,9 +755,10 @@ resolve_kernels (const char **args, size_t *nkp, char **joinedp)
       die_usage ("no kernel given: name one or more of the kernels below, "
                  "e.g. 'mpirun -np 2 comet-run echo'%s", list);
     }
-  /* Kept in RUN_KERNELS too, so that the array stays reachable when a
-     usage error after this (check_matrix_orders, --grid) ends the
-     process: not a leak.  */
+  /* Kept in RUN_KERNELS too (volatile: a store the compiler may not
+     drop), so that the array stays reachable when an error after this
+     (a usage error, a failed check on any rank) ends the process: not a
+     leak.  */
   const struct comet_kernel **run = run_kernels
     = xcalloc (1, nk * sizeof *run);
   size_t joined_len = 1;
