@@ -381,13 +381,11 @@ static int plogp_signed_L;
 static double
 plogp_negative_L (size_t row, unsigned char *use)
 {
-  long c = plogp_signed_L && use[PARAM_L] ? param_file_col (pfile, "L") : -1;
-  if (c < 0)
-    return 0;
-  const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
+  const char *text = plogp_signed_L && use[PARAM_L]
+                     ? param_file_get (pfile, row, "L") : NULL;
   double v;
-  if (num_parse (text, strlen (text), &v) != NUM_OK || !isfinite (v)
-      || !(v < 0))
+  if (!text || num_parse (text, strlen (text), &v) != NUM_OK
+      || !isfinite (v) || !(v < 0))
     return 0;
   use[PARAM_L] = 0;
   return v;

@@ -14,6 +14,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_vector.h>
 
 const char *
@@ -339,8 +341,8 @@ bisquare_weights (const double *x, const double *t, size_t n,
     return -1;
   for (size_t i = 0; i < n; i++)
     a[i] = fabs ((hfit_eval (r, x[i]) - t[i]) / t[i]);
-  qsort (a, n, sizeof *a, dbl_cmp);
-  double med = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+  gsl_sort (a, 1, n);
+  double med = gsl_stats_median_from_sorted_data (a, 1, n);
   free (a);
   double c = BISQUARE_C * fmax (1.4826 * med, ROBUST_MIN_SCALE);
   if (!isfinite (c))
@@ -369,11 +371,10 @@ static enum hfit_status
 fit_once (const double *x, const double *t, size_t n, enum hfit_model model,
           enum hfit_weight weight, const double *rw, struct hfit_result *res)
 {
-  linear_fit (x, t, n, weight, rw, res->p, res->se);
   res->model = model;
   if (model == HFIT_HYPERBOLIC)
     return hyperbolic_fit (x, t, n, weight, rw, res);
-  res->model = HFIT_LINEAR;
+  linear_fit (x, t, n, weight, rw, res->p, res->se);
   return isfinite (res->p[0]) && isfinite (res->p[1]) ? HFIT_OK
          : HFIT_NOT_FINITE;
 }
