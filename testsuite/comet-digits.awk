@@ -5,7 +5,8 @@
 #     t_ci_lo, t_ci_hi) has no decimal below the decade of one sample's
 #     step, #@timer_resolution / (ops * divisor); the divisor (2 for a
 #     round trip) is not in the stream, so one decade more than that of
-#     #@timer_resolution / ops is allowed;
+#     #@timer_resolution / ops is allowed; the mean t_mean of reps
+#     samples may go to the decade of that step / sqrt(reps);
 #   - a value derived from times (MBps, per_s, tsync,
 #     tcomm, tcomp, overlap, overlap_raw) has at most 6 significant digits.
 # Needs digits.awk first (awk -f digits.awk -f THIS).
@@ -38,8 +39,10 @@ BEGIN {
     if (v == "NA") continue
     if (name in istimer && ops > 0) {
       n++
-      if (decimals(v) > decade_decimals(res / ops) + 1)
-        bad(name " = " v ": finer than the step " res "/" ops)
+      q = res / ops
+      if (name == "t_mean" && $col["reps"] > 1) q /= sqrt($col["reps"])
+      if (decimals(v) > decade_decimals(q) + 1)
+        bad(name " = " v ": finer than the step " q)
     } else if (name in isderived) {
       n++
       if (sigdigits(v) > 6) bad(name " = " v ": more than 6 significant digits")
