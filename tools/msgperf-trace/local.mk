@@ -55,5 +55,13 @@ endif
 testsuite_unit_trace_calls_SOURCES = testsuite/unit/trace-calls.c
 testsuite_unit_trace_calls_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 testsuite_unit_trace_calls_LDADD = $(MPI_LIBS)
+## examples/trace/ring.c, the pipelined ring of examples/trace, built for
+## testsuite/examples.at.
+if HAVE_MPI
+check_PROGRAMS += testsuite/unit/trace-ring
+endif
+testsuite_unit_trace_ring_SOURCES = examples/trace/ring.c
+testsuite_unit_trace_ring_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+testsuite_unit_trace_ring_LDADD = $(MPI_LIBS) -lm
 EXTRA_DIST += testsuite/trace-times.awk
 ## bench/trace-overhead and bench/trace-nullsend.c: bench/ is distributed whole.
