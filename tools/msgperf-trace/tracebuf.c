@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,6 @@ int tracebuf_on;
 static unsigned char *buf;
 static uint64_t max_records;
 static volatile uint64_t nrecords;   /* committed; read by the handler */
-static struct trace_record cur;
 static struct trace_header header;
 static volatile sig_atomic_t written;
 static char path[4096];
@@ -160,6 +160,22 @@ tracebuf_start (int rank, int size, double t0, double wtick,
   return 0;
 }
 
+/* The record to fill next, its defaults set: no data, no request, no
+   communicator, peer, tag, root or aux.  */
+static void
+record_defaults (struct trace_record *r, uint32_t seq)
+{
+  r->t_start = r->t_end = 0;
+  r->bytes = r->request = -1;
+  r->seq = seq;
+  r->call = r->flags = 0;
+  r->comm = r->peer = r->tag = r->root = r->aux = -1;
+  r->spare = 0;
+}
+
+#ifdef TRACE_RECORD_NATIVE
+/* The struct is the record's bytes (traceformat.h): it is filled where it
+   lies in the buffer, and committing it is counting it.  */
 struct trace_record *
 tracebuf_next (void)
 {
@@ -168,10 +184,34 @@ tracebuf_next (void)
       header.flags |= TRACE_F_OVERFLOW;
       return NULL;
     }
-  memset (&cur, 0, sizeof cur);
-  cur.seq = (uint32_t) nrecords;
-  cur.request = cur.bytes = -1;
-  cur.comm = cur.peer = cur.tag = cur.root = cur.aux = -1;
+  uint64_t n = nrecords;
+  struct trace_record *r =
+    (struct trace_record *) (buf + (size_t) n * TRACE_RECORD_SIZE);
+  record_defaults (r, (uint32_t) n);
+  return r;
+}
+
+void
+tracebuf_commit (void)
+{
+  /* The record's stores before the count's: a signal handler writing
+     the committed records then never sees a half-filled one.  */
+  atomic_signal_fence (memory_order_release);
+  nrecords = nrecords + 1;
+}
+#else
+/* A staging record, encoded into the buffer at commit.  */
+static struct trace_record cur;
+
+struct trace_record *
+tracebuf_next (void)
+{
+  if (nrecords >= max_records)
+    {
+      header.flags |= TRACE_F_OVERFLOW;
+      return NULL;
+    }
+  record_defaults (&cur, (uint32_t) nrecords);
   return &cur;
 }
 
@@ -179,8 +219,10 @@ void
 tracebuf_commit (void)
 {
   trace_encode_record (&cur, buf + (size_t) nrecords * TRACE_RECORD_SIZE);
+  atomic_signal_fence (memory_order_release);
   nrecords = nrecords + 1;
 }
+#endif
 
 void
 tracebuf_write (uint32_t flags)
@@ -308,17 +350,27 @@ tracebuf_request_take (uintptr_t key, struct tracebuf_req *out)
   return rc;
 }
 /* ---------------------------------------------------------------- comms
-   Few communicators: a list searched from the end.  */
+   Few communicators: a list searched from the end, behind a cache of the
+   last one looked up (most calls are on the same communicator as the
+   previous one, often MPI_COMM_WORLD).  */
 static uintptr_t *comm_keys;
 static size_t ncomms, comms_cap;
 static int32_t next_comm;
+static uintptr_t last_key;
+static int32_t last_id = -1;   /* -1: nothing cached */
 
 int32_t
 tracebuf_comm_id (uintptr_t key)
 {
+  if (key == last_key && last_id >= 0)
+    return last_id;
   for (size_t i = ncomms; i-- > 0;)
     if (comm_keys[i] == key)
-      return (int32_t) i;
+      {
+        last_key = key;
+        last_id = (int32_t) i;
+        return last_id;
+      }
   return -1;
 }
 
@@ -335,6 +387,9 @@ tracebuf_comm_add (uintptr_t key)
       comm_keys = nk;
       comms_cap = ncap;
     }
+  /* The newest entry of KEY is the one a search from the end finds.  */
+  last_key = key;
+  last_id = (int32_t) ncomms;
   comm_keys[ncomms++] = key;
   return next_comm++;
 }
@@ -342,6 +397,9 @@ tracebuf_comm_add (uintptr_t key)
 void
 tracebuf_comm_forget (uintptr_t key)
 {
+  /* The handle may come back for a new communicator: not the old id.  */
+  if (key == last_key)
+    last_id = -1;
   for (size_t i = ncomms; i-- > 0;)
     if (comm_keys[i] == key)
       {
