@@ -23,8 +23,11 @@
  *     spare   56  8  zero
  *
  *   record  off size
- *     t_start  0  8  MPI_Wtime when the call was entered (seconds)
- *     t_end    8  8  MPI_Wtime when it returned
+ *     t_start  0  8  when the call was entered (seconds, on t0's time
+ *                    base: the library adds the CLOCK_MONOTONIC time
+ *                    since t0 was read, the clock of Open MPI's
+ *                    MPI_Wtime, to t0)
+ *     t_end    8  8  when it returned
  *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
  *                    or -1 for a call that moves no data
  *     request 24  8  request id (1, 2 ... per rank; a persistent
