@@ -20,7 +20,8 @@ tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
 endif
 tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
 	tools/msgperf-trace/wrap.c tools/msgperf-trace/tracebuf.c \
-	tools/msgperf-trace/tracebuf.h \
+	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
+	tools/msgperf-trace/clock.h \
 	common/trace/traceformat.c common/trace/traceformat.h
 tools_msgperf_trace_libmsgperf_trace_so_CFLAGS = -std=c11 $(WARN_CFLAGS) \
 	$(MPI_CFLAGS) -fPIC -fvisibility=hidden

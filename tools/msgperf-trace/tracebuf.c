@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracebuf.c: the record buffer of libmsgperf-trace and its writing.
  *
- * Records are encoded (traceformat.h) as they are committed into one
- * region reserved with mmap at MPI_Init, so that a fatal signal's handler
- * has nothing to do but open, write and close: all three are
- * async-signal-safe, and the path was made at MPI_Init.  The region is
- * reserved, not touched: pages are used only as records fill them.  */
+ * Records are filled where they lie (on a little-endian host, where the
+ * struct is the record's bytes) or encoded as they are committed
+ * (traceformat.h) into one region reserved with mmap at MPI_Init, so
+ * that a fatal signal's handler has nothing to do but read the clock,
+ * scale the times, open, write and close: all async-signal-safe, and
+ * the path was made at MPI_Init.  The region is reserved, not touched:
+ * pages are used only as records fill them.  */
 #define _GNU_SOURCE 1
 #include <config.h>
 
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "tracebuf.h"
 
 /* Room for this many records (4 Mi records, 256 MiB of address space;
@@ -40,13 +43,35 @@ static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS,
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_actions[NFATAL];
 
+/* The times of the first N records from clock units to seconds on
+   t0's base (clock.h), where they were filled in place; elsewhere
+   tracebuf_commit converted them.  Once, at the writing, so that the
+   TSC's scale is measured over the whole run.  */
+static void
+times_to_seconds (uint64_t n)
+{
+#ifdef TRACE_RECORD_NATIVE
+  double scale = trace_clock_scale ();
+  for (uint64_t i = 0; i < n; i++)
+    {
+      struct trace_record *r =
+        (struct trace_record *) (buf + (size_t) i * TRACE_RECORD_SIZE);
+      r->t_start = header.t0 + r->t_start * scale;
+      r->t_end = header.t0 + r->t_end * scale;
+    }
+#else
+  (void) n;
+#endif
+}
+
 /* Write the header with FLAGS and the committed records to PATH.
-   Async-signal-safe: open, write, close on prepared memory.  */
+   Async-signal-safe: the clock, open, write, close on prepared memory.  */
 static int
 write_trace (uint32_t flags, int sig)
 {
   unsigned char head[TRACE_HEADER_SIZE];
   uint64_t n = nrecords;
+  times_to_seconds (n);
   struct trace_header h = header;
   h.flags |= flags;
   h.signal = sig;
@@ -218,6 +243,9 @@ tracebuf_next (void)
 void
 tracebuf_commit (void)
 {
+  double scale = trace_clock_scale ();
+  cur.t_start = header.t0 + cur.t_start * scale;
+  cur.t_end = header.t0 + cur.t_end * scale;
   trace_encode_record (&cur, buf + (size_t) nrecords * TRACE_RECORD_SIZE);
   atomic_signal_fence (memory_order_release);
   nrecords = nrecords + 1;

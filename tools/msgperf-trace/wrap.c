@@ -5,40 +5,20 @@
 #include <config.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <mpi.h>
 
+#include "clock.h"
 #include "tracebuf.h"
 
-/* The clock of the records: CLOCK_MONOTONIC, read directly, which is
-   the clock Open MPI's MPI_Wtime reads (minus an origin of its own), on
-   MPI_Wtime's time base: MPI_Wtime at ORIGIN plus the time since.  Going
-   through MPI_Wtime cost a call into the MPI library and a division per
-   reading, twice per traced call.  */
-static struct timespec origin;
-static double origin_wtime;
-
-/* Read MPI_Wtime and the clock together, once, before any record.  */
-static double
-clock_start (void)
-{
-  origin_wtime = PMPI_Wtime ();
-  clock_gettime (CLOCK_MONOTONIC, &origin);
-  return origin_wtime;
-}
-
+/* Clock units since MPI_Init (clock.h): seconds when written.  */
 static double
 now (void)
 {
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  /* In integer nanoseconds first: no rounding of the seconds since boot.  */
-  int64_t ns = (int64_t) (t.tv_sec - origin.tv_sec) * 1000000000
-               + (t.tv_nsec - origin.tv_nsec);
-  return origin_wtime + (double) ns * 1e-9;
+  return trace_clock_now ();
 }
 
 /* The sizes of the predefined datatypes, whose handles stay valid and
@@ -155,13 +135,24 @@ start (void)
   PMPI_Comm_size (MPI_COMM_WORLD, &size);
   PMPI_Comm_get_attr (MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &global, &flag);
   types_start ();
-  double t0 = clock_start ();
+  /* The clock's origin next to MPI_Wtime's reading: the records' times
+     are on its base.  */
+  double t0 = PMPI_Wtime ();
+  char why[256];
+  if (trace_clock_start (getenv ("MSGPERF_TRACE_CLOCK"), why, sizeof why)
+      != 0)
+    {
+      fprintf (stderr, "libmsgperf-trace: rank %d: MSGPERF_TRACE_CLOCK: %s: "
+               "not tracing\n", rank, why);
+      return;
+    }
   if (tracebuf_start (rank, size, t0, PMPI_Wtick (),
                       flag && global && *global) != 0)
     return;
   tracebuf_comm_add ((uintptr_t) MPI_COMM_WORLD);
   tracebuf_comm_add ((uintptr_t) MPI_COMM_SELF);
-  if (rec (TRACE_INIT, t0, t0, MPI_COMM_WORLD))
+  /* At the origin: 0 units, t0.  */
+  if (rec (TRACE_INIT, 0, 0, MPI_COMM_WORLD))
     tracebuf_commit ();
 }
 
