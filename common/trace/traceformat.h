@@ -24,9 +24,9 @@
  *
  *   record  off size
  *     t_start  0  8  when the call was entered (seconds, on t0's time
- *                    base: the library adds the CLOCK_MONOTONIC time
- *                    since t0 was read, the clock of Open MPI's
- *                    MPI_Wtime, to t0)
+ *                    base: the library adds to t0 the time since t0
+ *                    was read, by CLOCK_MONOTONIC, the clock of Open
+ *                    MPI's MPI_Wtime, or by the TSC scaled to it)
  *     t_end    8  8  when it returned
  *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
  *                    or -1 for a call that moves no data
