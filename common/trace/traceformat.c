@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* traceformat.c: the byte layout of traceformat.h, written and read
-   byte by byte so that a trace reads the same on any host.  */
+   byte by byte so that a trace reads the same on any host; on a
+   little-endian host a record is written as the struct's bytes, which
+   are the same (the tracing library's per-call cost).  */
 #include <config.h>
 
+#include <stddef.h>
 #include <string.h>
 
 #include "traceformat.h"
@@ -86,7 +89,8 @@ trace_encode_header (const struct trace_header *h, unsigned char *out)
 }
 
 void
-trace_encode_record (const struct trace_record *r, unsigned char *out)
+trace_encode_record_portable (const struct trace_record *r,
+                              unsigned char *out)
 {
   put_f64 (out, r->t_start);
   put_f64 (out + 8, r->t_end);
@@ -102,6 +106,39 @@ trace_encode_record (const struct trace_record *r, unsigned char *out)
   put_u32 (out + 56, (uint32_t) r->aux);
   put_u32 (out + 60, 0);
 }
+
+#ifdef TRACE_RECORD_NATIVE
+/* The struct is the record: each field at its offset, nothing between.  */
+_Static_assert (sizeof (struct trace_record) == TRACE_RECORD_SIZE,
+                "struct trace_record is not 64 bytes");
+_Static_assert (offsetof (struct trace_record, t_end) == 8
+                && offsetof (struct trace_record, bytes) == 16
+                && offsetof (struct trace_record, request) == 24
+                && offsetof (struct trace_record, seq) == 32
+                && offsetof (struct trace_record, call) == 36
+                && offsetof (struct trace_record, flags) == 38
+                && offsetof (struct trace_record, comm) == 40
+                && offsetof (struct trace_record, peer) == 44
+                && offsetof (struct trace_record, tag) == 48
+                && offsetof (struct trace_record, root) == 52
+                && offsetof (struct trace_record, aux) == 56
+                && offsetof (struct trace_record, spare) == 60,
+                "struct trace_record is not laid out as the record");
+_Static_assert (sizeof (double) == 8, "double is not 64 bits");
+
+void
+trace_encode_record (const struct trace_record *r, unsigned char *out)
+{
+  memcpy (out, r, offsetof (struct trace_record, spare));
+  memset (out + offsetof (struct trace_record, spare), 0, 4);
+}
+#else
+void
+trace_encode_record (const struct trace_record *r, unsigned char *out)
+{
+  trace_encode_record_portable (r, out);
+}
+#endif
 
 enum trace_status
 trace_decode_header (const unsigned char *data, size_t len,
@@ -174,6 +211,7 @@ trace_decode_record (const unsigned char *data, uint64_t i,
   r->tag = (int32_t) get_u32 (p + 48);
   r->root = (int32_t) get_u32 (p + 52);
   r->aux = (int32_t) get_u32 (p + 56);
+  r->spare = 0;
   *offset = at;
   if (r->call >= TRACE_NCALLS)
     {

@@ -23,8 +23,11 @@
  *     spare   56  8  zero
  *
  *   record  off size
- *     t_start  0  8  MPI_Wtime when the call was entered (seconds)
- *     t_end    8  8  MPI_Wtime when it returned
+ *     t_start  0  8  when the call was entered (seconds, on t0's time
+ *                    base: the library adds to t0 the time since t0
+ *                    was read, by CLOCK_MONOTONIC, the clock of Open
+ *                    MPI's MPI_Wtime, or by the TSC scaled to it)
+ *     t_end    8  8  when it returned
  *     bytes   16  8  count x type size (see msgperf-trace(1) per call),
  *                    or -1 for a call that moves no data
  *     request 24  8  request id (1, 2 ... per rank; a persistent
@@ -117,6 +120,10 @@ struct trace_header
   uint64_t nrecords;
 };
 
+/* The fields in the order and at the offsets of the file's record, with
+   no padding: on a host where TRACE_RECORD_NATIVE is defined, the
+   struct's bytes are the record's bytes, so that the tracing library
+   fills records where they lie in its buffer.  SPARE is zero.  */
 struct trace_record
 {
   double t_start, t_end;
@@ -124,11 +131,26 @@ struct trace_record
   uint32_t seq;
   uint16_t call, flags;
   int32_t comm, peer, tag, root, aux;
+  uint32_t spare;
 };
 
-/* Encode into exactly TRACE_HEADER_SIZE / TRACE_RECORD_SIZE bytes.  */
+/* Little-endian integers and doubles (the file's byte order), and the
+   struct laid out as the record (checked in traceformat.c).  */
+#if defined __BYTE_ORDER__ && defined __FLOAT_WORD_ORDER__ \
+    && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ \
+    && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__
+# define TRACE_RECORD_NATIVE 1
+#endif
+
+/* Encode into exactly TRACE_HEADER_SIZE / TRACE_RECORD_SIZE bytes.
+   trace_encode_record copies the struct where TRACE_RECORD_NATIVE is
+   defined (with a zero spare) and is trace_encode_record_portable,
+   field by field and byte by byte, elsewhere: both write the same
+   bytes.  */
 void trace_encode_header (const struct trace_header *h, unsigned char *out);
 void trace_encode_record (const struct trace_record *r, unsigned char *out);
+void trace_encode_record_portable (const struct trace_record *r,
+                                   unsigned char *out);
 
 enum trace_status
 {

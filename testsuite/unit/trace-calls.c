@@ -9,6 +9,14 @@
  *   trace-calls vcoll   the collectives with per-rank sizes, Scan and
  *                       Exscan, with sizes that differ between ranks
  *                       (any number of ranks)
+ *   trace-calls clock   MPI_Send to MPI_PROC_NULL, a spin of 100 ms on
+ *                       MPI_Wtime, another send; rank 0 prints the
+ *                       MPI_Wtime times from MPI_Init's return to the
+ *                       spin's start and of the spin, in microseconds
+ *   trace-calls types   MPI_Send to MPI_PROC_NULL of 2 elements of
+ *                       MPI_INT, MPI_DOUBLE, MPI_C_DOUBLE_COMPLEX,
+ *                       MPI_2INT, then of 3 doubles contiguous, freed,
+ *                       then of 5 ints contiguous, freed
  *
  * Ranks pair up (0-1, 2-3 ...: an even number of ranks, but for vcoll);
  * every order of
@@ -281,11 +289,48 @@ vcoll (int rank, int size)
   MPI_Exscan (v, w, 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 }
 
+/* The times of the records against the program's own MPI_Wtime.  */
+static void
+clock_spin (int rank, double w_init)
+{
+  char c = 0;
+  MPI_Send (&c, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  double s0 = MPI_Wtime (), s1;
+  do
+    s1 = MPI_Wtime ();
+  while (s1 - s0 < 0.1);
+  MPI_Send (&c, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf ("%.3f\t%.3f\n", (s0 - w_init) * 1e6, (s1 - s0) * 1e6);
+}
+
+/* Bytes of predefined and derived types; the second derived type may
+   get the first one's freed handle.  */
+static void
+types (void)
+{
+  char buf[64];
+  const MPI_Datatype pre[] = { MPI_INT, MPI_DOUBLE, MPI_C_DOUBLE_COMPLEX,
+                               MPI_2INT };
+  for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+    MPI_Send (buf, 2, pre[i], MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  MPI_Datatype t;
+  MPI_Type_contiguous (3, MPI_DOUBLE, &t);
+  MPI_Type_commit (&t);
+  MPI_Send (buf, 2, t, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  MPI_Type_free (&t);
+  MPI_Type_contiguous (5, MPI_INT, &t);
+  MPI_Type_commit (&t);
+  MPI_Send (buf, 2, t, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+  MPI_Type_free (&t);
+}
+
 int
 main (int argc, char **argv)
 {
   int rank, size;
   MPI_Init (&argc, &argv);
+  double w_init = MPI_Wtime ();
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   const char *mode = argc > 1 ? argv[1] : "calls";
@@ -301,6 +346,10 @@ main (int argc, char **argv)
     }
   else if (strcmp (mode, "more") == 0)
     more (rank);
+  else if (strcmp (mode, "clock") == 0)
+    clock_spin (rank, w_init);
+  else if (strcmp (mode, "types") == 0)
+    types ();
   else if (strcmp (mode, "abort") == 0 || strcmp (mode, "term") == 0)
     {
       int x = 0;
@@ -319,7 +368,7 @@ main (int argc, char **argv)
                 MPI_STATUS_IGNORE);
     }
   else
-    fail ("unknown mode (calls, more, abort, term, vcoll)");
+    fail ("unknown mode (calls, more, abort, term, vcoll, clock, types)");
   MPI_Finalize ();
   return 0;
 }

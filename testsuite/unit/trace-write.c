@@ -122,7 +122,7 @@ main (int argc, char **argv)
                     | (strchr (w[10], 't') ? TRACE_R_ANY_TAG : 0)),
         (int32_t) field (w[3]), (int32_t) field (w[4]),
         (int32_t) field (w[5]), (int32_t) field (w[7]),
-        (int32_t) field (w[9])
+        (int32_t) field (w[9]), 0
       };
       if (f.n == f.cap)
         {

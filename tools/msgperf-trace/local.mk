@@ -9,7 +9,10 @@
 ## distcheck handle it like any program; under ./configure --without-mpi
 ## (HAVE_MPI false) it is not built.  It is compiled without the
 ## sanitizer flags: it is preloaded into programs that may not be built
-## with them.
+## with them.  Its own functions are hidden: only the MPI calls (declared
+## visible by mpi.h) are exported, so that the library's names do not
+## meet the traced program's and its calls between files are direct, not
+## through the PLT.
 tracelibdir = $(libdir)
 tracelib_PROGRAMS =
 if HAVE_MPI
@@ -17,10 +20,11 @@ tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
 endif
 tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
 	tools/msgperf-trace/wrap.c tools/msgperf-trace/tracebuf.c \
-	tools/msgperf-trace/tracebuf.h \
+	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
+	tools/msgperf-trace/clock.h \
 	common/trace/traceformat.c common/trace/traceformat.h
 tools_msgperf_trace_libmsgperf_trace_so_CFLAGS = -std=c11 $(WARN_CFLAGS) \
-	$(MPI_CFLAGS) -fPIC
+	$(MPI_CFLAGS) -fPIC -fvisibility=hidden
 tools_msgperf_trace_libmsgperf_trace_so_LDFLAGS = -shared -fPIC
 tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
 

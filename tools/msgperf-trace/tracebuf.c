@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracebuf.c: the record buffer of libmsgperf-trace and its writing.
  *
- * Records are encoded (traceformat.h) as they are committed into one
- * region reserved with mmap at MPI_Init, so that a fatal signal's handler
- * has nothing to do but open, write and close: all three are
- * async-signal-safe, and the path was made at MPI_Init.  The region is
- * reserved, not touched: pages are used only as records fill them.  */
+ * Records are filled where they lie (on a little-endian host, where the
+ * struct is the record's bytes) or encoded as they are committed
+ * (traceformat.h) into one region reserved with mmap at MPI_Init, so
+ * that a fatal signal's handler has nothing to do but read the clock,
+ * scale the times, open, write and close: all async-signal-safe, and
+ * the path was made at MPI_Init.  The region is reserved, not touched:
+ * pages are used only as records fill them.  */
 #define _GNU_SOURCE 1
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "tracebuf.h"
 
 /* Room for this many records (4 Mi records, 256 MiB of address space;
@@ -30,7 +34,6 @@ int tracebuf_on;
 static unsigned char *buf;
 static uint64_t max_records;
 static volatile uint64_t nrecords;   /* committed; read by the handler */
-static struct trace_record cur;
 static struct trace_header header;
 static volatile sig_atomic_t written;
 static char path[4096];
@@ -40,13 +43,35 @@ static const int fatal_signals[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS,
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction old_actions[NFATAL];
 
+/* The times of the first N records from clock units to seconds on
+   t0's base (clock.h), where they were filled in place; elsewhere
+   tracebuf_commit converted them.  Once, at the writing, so that the
+   TSC's scale is measured over the whole run.  */
+static void
+times_to_seconds (uint64_t n)
+{
+#ifdef TRACE_RECORD_NATIVE
+  double scale = trace_clock_scale ();
+  for (uint64_t i = 0; i < n; i++)
+    {
+      struct trace_record *r =
+        (struct trace_record *) (buf + (size_t) i * TRACE_RECORD_SIZE);
+      r->t_start = header.t0 + r->t_start * scale;
+      r->t_end = header.t0 + r->t_end * scale;
+    }
+#else
+  (void) n;
+#endif
+}
+
 /* Write the header with FLAGS and the committed records to PATH.
-   Async-signal-safe: open, write, close on prepared memory.  */
+   Async-signal-safe: the clock, open, write, close on prepared memory.  */
 static int
 write_trace (uint32_t flags, int sig)
 {
   unsigned char head[TRACE_HEADER_SIZE];
   uint64_t n = nrecords;
+  times_to_seconds (n);
   struct trace_header h = header;
   h.flags |= flags;
   h.signal = sig;
@@ -160,6 +185,22 @@ tracebuf_start (int rank, int size, double t0, double wtick,
   return 0;
 }
 
+/* The record to fill next, its defaults set: no data, no request, no
+   communicator, peer, tag, root or aux.  */
+static void
+record_defaults (struct trace_record *r, uint32_t seq)
+{
+  r->t_start = r->t_end = 0;
+  r->bytes = r->request = -1;
+  r->seq = seq;
+  r->call = r->flags = 0;
+  r->comm = r->peer = r->tag = r->root = r->aux = -1;
+  r->spare = 0;
+}
+
+#ifdef TRACE_RECORD_NATIVE
+/* The struct is the record's bytes (traceformat.h): it is filled where it
+   lies in the buffer, and committing it is counting it.  */
 struct trace_record *
 tracebuf_next (void)
 {
@@ -168,19 +209,48 @@ tracebuf_next (void)
       header.flags |= TRACE_F_OVERFLOW;
       return NULL;
     }
-  memset (&cur, 0, sizeof cur);
-  cur.seq = (uint32_t) nrecords;
-  cur.request = cur.bytes = -1;
-  cur.comm = cur.peer = cur.tag = cur.root = cur.aux = -1;
+  uint64_t n = nrecords;
+  struct trace_record *r =
+    (struct trace_record *) (buf + (size_t) n * TRACE_RECORD_SIZE);
+  record_defaults (r, (uint32_t) n);
+  return r;
+}
+
+void
+tracebuf_commit (void)
+{
+  /* The record's stores before the count's: a signal handler writing
+     the committed records then never sees a half-filled one.  */
+  atomic_signal_fence (memory_order_release);
+  nrecords = nrecords + 1;
+}
+#else
+/* A staging record, encoded into the buffer at commit.  */
+static struct trace_record cur;
+
+struct trace_record *
+tracebuf_next (void)
+{
+  if (nrecords >= max_records)
+    {
+      header.flags |= TRACE_F_OVERFLOW;
+      return NULL;
+    }
+  record_defaults (&cur, (uint32_t) nrecords);
   return &cur;
 }
 
 void
 tracebuf_commit (void)
 {
+  double scale = trace_clock_scale ();
+  cur.t_start = header.t0 + cur.t_start * scale;
+  cur.t_end = header.t0 + cur.t_end * scale;
   trace_encode_record (&cur, buf + (size_t) nrecords * TRACE_RECORD_SIZE);
+  atomic_signal_fence (memory_order_release);
   nrecords = nrecords + 1;
 }
+#endif
 
 void
 tracebuf_write (uint32_t flags)
@@ -308,17 +378,27 @@ tracebuf_request_take (uintptr_t key, struct tracebuf_req *out)
   return rc;
 }
 /* ---------------------------------------------------------------- comms
-   Few communicators: a list searched from the end.  */
+   Few communicators: a list searched from the end, behind a cache of the
+   last one looked up (most calls are on the same communicator as the
+   previous one, often MPI_COMM_WORLD).  */
 static uintptr_t *comm_keys;
 static size_t ncomms, comms_cap;
 static int32_t next_comm;
+static uintptr_t last_key;
+static int32_t last_id = -1;   /* -1: nothing cached */
 
 int32_t
 tracebuf_comm_id (uintptr_t key)
 {
+  if (key == last_key && last_id >= 0)
+    return last_id;
   for (size_t i = ncomms; i-- > 0;)
     if (comm_keys[i] == key)
-      return (int32_t) i;
+      {
+        last_key = key;
+        last_id = (int32_t) i;
+        return last_id;
+      }
   return -1;
 }
 
@@ -335,6 +415,9 @@ tracebuf_comm_add (uintptr_t key)
       comm_keys = nk;
       comms_cap = ncap;
     }
+  /* The newest entry of KEY is the one a search from the end finds.  */
+  last_key = key;
+  last_id = (int32_t) ncomms;
   comm_keys[ncomms++] = key;
   return next_comm++;
 }
@@ -342,6 +425,9 @@ tracebuf_comm_add (uintptr_t key)
 void
 tracebuf_comm_forget (uintptr_t key)
 {
+  /* The handle may come back for a new communicator: not the old id.  */
+  if (key == last_key)
+    last_id = -1;
   for (size_t i = ncomms; i-- > 0;)
     if (comm_keys[i] == key)
       {

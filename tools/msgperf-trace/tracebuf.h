@@ -22,7 +22,8 @@ int tracebuf_start (int rank, int size, double t0, double wtick,
 extern int tracebuf_on;
 
 /* The next record to fill (its seq set), or NULL when the buffer is full
-   (the trace is then flagged TRACE_F_OVERFLOW).  Fill it, then commit.  */
+   (the trace is then flagged TRACE_F_OVERFLOW).  Fill it, its times in
+   clock units since T0 (clock.h), then commit.  */
 struct trace_record *tracebuf_next (void);
 void tracebuf_commit (void);
 

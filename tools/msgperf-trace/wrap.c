@@ -4,24 +4,80 @@
    each record holds is listed in msgperf-trace(1), RECORDS.  */
 #include <config.h>
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <mpi.h>
 
+#include "clock.h"
 #include "tracebuf.h"
 
+/* Clock units since MPI_Init (clock.h): seconds when written.  */
 static double
 now (void)
 {
-  return PMPI_Wtime ();
+  return trace_clock_now ();
+}
+
+/* The sizes of the predefined datatypes, whose handles stay valid and
+   keep their size for the whole run, in a table filled at MPI_Init;
+   other types (derived ones, which may be freed and their handle
+   reused) are asked of PMPI_Type_size at each call.  */
+#define NTYPES 128   /* a power of two, more than twice the types */
+static MPI_Datatype type_keys[NTYPES];
+static int type_sizes[NTYPES];
+
+static size_t
+type_slot (MPI_Datatype type)
+{
+  uint64_t h = (uint64_t) (uintptr_t) type * 0x9E3779B97F4A7C15ull;
+  return (size_t) (h >> 40) & (NTYPES - 1);
+}
+
+static void
+types_start (void)
+{
+  const MPI_Datatype predefined[] = {
+    MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_WCHAR,
+    MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT, MPI_UNSIGNED, MPI_LONG,
+    MPI_UNSIGNED_LONG, MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
+    MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_C_BOOL, MPI_INT8_T,
+    MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T,
+    MPI_UINT32_T, MPI_UINT64_T, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+    MPI_C_LONG_DOUBLE_COMPLEX, MPI_AINT, MPI_OFFSET, MPI_COUNT,
+    MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT,
+    MPI_LONG_DOUBLE_INT, MPI_PACKED
+  };
+  for (size_t i = 0; i < NTYPES; i++)
+    type_keys[i] = MPI_DATATYPE_NULL;
+  for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+    {
+      MPI_Datatype t = predefined[i];
+      int size;
+      /* A type this MPI does not provide is MPI_DATATYPE_NULL.  */
+      if (t == MPI_DATATYPE_NULL || PMPI_Type_size (t, &size) != MPI_SUCCESS)
+        continue;
+      size_t j = type_slot (t);
+      while (type_keys[j] != MPI_DATATYPE_NULL && type_keys[j] != t)
+        j = (j + 1) & (NTYPES - 1);
+      type_keys[j] = t;
+      type_sizes[j] = size;
+    }
 }
 
 static int64_t
 nbytes (int count, MPI_Datatype type)
 {
+  if (type == MPI_DATATYPE_NULL)
+    return -1;
+  for (size_t j = type_slot (type); type_keys[j] != MPI_DATATYPE_NULL;
+       j = (j + 1) & (NTYPES - 1))
+    if (type_keys[j] == type)
+      return (int64_t) count * type_sizes[j];
   int size = 0;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_size (type, &size) != MPI_SUCCESS)
+  if (PMPI_Type_size (type, &size) != MPI_SUCCESS)
     return -1;
   return (int64_t) count * size;
 }
@@ -78,13 +134,25 @@ start (void)
   PMPI_Comm_rank (MPI_COMM_WORLD, &rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &size);
   PMPI_Comm_get_attr (MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &global, &flag);
-  double t0 = now ();
+  types_start ();
+  /* The clock's origin next to MPI_Wtime's reading: the records' times
+     are on its base.  */
+  double t0 = PMPI_Wtime ();
+  char why[256];
+  if (trace_clock_start (getenv ("MSGPERF_TRACE_CLOCK"), why, sizeof why)
+      != 0)
+    {
+      fprintf (stderr, "libmsgperf-trace: rank %d: MSGPERF_TRACE_CLOCK: %s: "
+               "not tracing\n", rank, why);
+      return;
+    }
   if (tracebuf_start (rank, size, t0, PMPI_Wtick (),
                       flag && global && *global) != 0)
     return;
   tracebuf_comm_add ((uintptr_t) MPI_COMM_WORLD);
   tracebuf_comm_add ((uintptr_t) MPI_COMM_SELF);
-  if (rec (TRACE_INIT, t0, t0, MPI_COMM_WORLD))
+  /* At the origin: 0 units, t0.  */
+  if (rec (TRACE_INIT, 0, 0, MPI_COMM_WORLD))
     tracebuf_commit ();
 }
 
