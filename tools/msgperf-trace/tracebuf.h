@@ -18,6 +18,11 @@
 int tracebuf_start (int rank, int size, double t0, double wtick,
                     int wtime_global);
 
+/* The trace's origin T0 (MPI_Wtime at the clock's origin), set again
+   after tracebuf_start: the tracer's own start-up is no part of the
+   traced program's time.  */
+void tracebuf_origin (double t0);
+
 /* Is tracing on (tracebuf_start succeeded and the trace not yet written)? */
 extern int tracebuf_on;
 
