@@ -345,7 +345,13 @@ main (int argc, char **argv)
       communicators (rank, size);
     }
   else if (strcmp (mode, "more") == 0)
-    more (rank);
+    {
+      /* Ranks 2 and up would call on the MPI_COMM_NULL MPI_Comm_create
+         gives them.  */
+      if (size != 2)
+        fail ("mode more needs 2 ranks");
+      more (rank);
+    }
   else if (strcmp (mode, "clock") == 0)
     clock_spin (rank, w_init);
   else if (strcmp (mode, "types") == 0)
