@@ -205,6 +205,73 @@ static const struct rule alltoallv_rules[] = {
   { 1024, ANY, "pairwise" }, { ANY, ANY, "basic_linear" },
 };
 
+/* by P and a rank's mean block, the total over P rounded down (the
+   rules of allgatherv) */
+static const struct rule allgatherv_rules[] = {
+  { 3, 2048, "ring" }, { 3, 4096, "two_proc" }, { 3, 8192, "ring" },
+  { 3, ANY, "two_proc" },
+  { 8, 256, "default" }, { 8, 4096, "neighbor" }, { 8, 8192, "ring" },
+  { 8, 16384, "neighbor" }, { 8, 262144, "bruck" }, { 8, ANY, "neighbor" },
+  { 16, 1024, "default" }, { 16, ANY, "bruck" },
+  { 32, 128, "default" }, { 32, 262144, "bruck" }, { 32, ANY, "ring" },
+  { 64, 256, "default" }, { 64, 8192, "bruck" }, { 64, ANY, "ring" },
+  { 128, 256, "default" }, { 128, 4096, "bruck" }, { 128, ANY, "ring" },
+  { 256, 1024, "bruck" }, { 256, 65536, "neighbor" }, { 256, ANY, "ring" },
+  { 512, 1024, "bruck" }, { 512, ANY, "ring" },
+  { 1024, 512, "bruck" }, { 1024, 1024, "default" }, { 1024, 4096, "bruck" },
+  { 1024, 1048576, "neighbor" }, { 1024, ANY, "ring" },
+  { ANY, 4096, "bruck" }, { ANY, ANY, "neighbor" },
+};
+
+/* commutative operations; by P and the whole vector */
+static const struct rule reduce_scatter_rules[] = {
+  { 4, 65536, "ring" }, { 4, 131072, "butterfly" }, { 4, ANY, "ring" },
+  { 8, 8, "non-overlapping" }, { 8, 262144, "recursive_halving" },
+  { 8, ANY, "ring" },
+  { 32, 262144, "recursive_halving" }, { 32, ANY, "ring" },
+  { 64, 64, "non-overlapping" }, { 64, 2048, "recursive_halving" },
+  { 64, 524288, "butterfly" }, { 64, ANY, "ring" },
+  { 128, 256, "non-overlapping" }, { 128, 512, "recursive_halving" },
+  { 128, 2048, "butterfly" }, { 128, 4096, "recursive_halving" },
+  { 128, ANY, "butterfly" },
+  { 256, 256, "non-overlapping" }, { 256, 512, "recursive_halving" },
+  { 256, ANY, "butterfly" },
+  { 512, 256, "non-overlapping" }, { 512, 1024, "recursive_halving" },
+  { 512, ANY, "butterfly" },
+  { 1024, 512, "non-overlapping" }, { 1024, 2048, "recursive_halving" },
+  { 1024, 8192, "butterfly" }, { 1024, 16384, "recursive_halving" },
+  { 1024, ANY, "butterfly" },
+  { 2048, 512, "non-overlapping" }, { 2048, 4096, "recursive_halving" },
+  { 2048, 16384, "butterfly" }, { 2048, 32768, "recursive_halving" },
+  { 2048, ANY, "butterfly" },
+  { 4096, 512, "non-overlapping" }, { 4096, 4096, "recursive_halving" },
+  { 4096, ANY, "butterfly" },
+  { ANY, 1024, "non-overlapping" }, { ANY, 8192, "recursive_halving" },
+  { ANY, ANY, "butterfly" },
+};
+
+/* commutative operations; by P and a rank's block */
+static const struct rule reduce_scatter_block_rules[] = {
+  { 4, 4, "recursive_doubling" }, { 4, 8, "butterfly" },
+  { 4, 16, "recursive_halving" }, { 4, 128, "butterfly" },
+  { 4, 256, "recursive_halving" }, { 4, 4096, "butterfly" },
+  { 4, 8192, "recursive_halving" }, { 4, 131072, "butterfly" },
+  { 4, ANY, "basic_linear" },
+  { 8, 8, "recursive_halving" }, { 8, 32, "recursive_doubling" },
+  { 8, 256, "butterfly" }, { 8, 8192, "recursive_halving" },
+  { 8, 16384, "butterfly" }, { 8, 1048576, "recursive_halving" },
+  { 8, ANY, "basic_linear" },
+  { 16, 4, "basic_linear" }, { 16, 32, "recursive_halving" },
+  { 16, 128, "butterfly" }, { 16, 524288, "recursive_halving" },
+  { 16, 4194304, "basic_linear" }, { 16, ANY, "butterfly" },
+  { 32, 32, "basic_linear" }, { 32, 524288, "recursive_halving" },
+  { 32, 2097152, "basic_linear" }, { 32, 4194304, "recursive_halving" },
+  { 32, ANY, "butterfly" },
+  { ANY, 4, "recursive_halving" }, { ANY, 16, "basic_linear" },
+  { ANY, 65536, "butterfly" }, { ANY, 262144, "basic_linear" },
+  { ANY, ANY, "butterfly" },
+};
+
 #define RULES(op, t) { op, t, sizeof t / sizeof t[0] }
 static const struct
 {
@@ -217,6 +284,9 @@ static const struct
   RULES ("allgather", allgather_rules), RULES ("alltoall", alltoall_rules),
   RULES ("gather", gather_rules), RULES ("scatter", scatter_rules),
   RULES ("alltoallv", alltoallv_rules),
+  RULES ("allgatherv", allgatherv_rules),
+  RULES ("reduce_scatter", reduce_scatter_rules),
+  RULES ("reduce_scatter_block", reduce_scatter_block_rules),
 };
 
 const char *

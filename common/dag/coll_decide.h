@@ -20,10 +20,13 @@
 
 /* Open MPI's name of the algorithm (a value of coll_tuned_OP_algorithm)
    for operation OP ("barrier", "bcast", "reduce", "allreduce",
-   "allgather", "alltoall", "gather", "scatter", and "alltoallv", whose
-   rules look at P only: "basic_linear" or "pairwise", which dag_coll
-   does not generate) on P >= 2 ranks with BYTES >= 0; NULL for another
-   OP, P < 2 or BYTES < 0.  */
+   "allgather", "alltoall", "gather", "scatter", and the collectives with
+   per-rank sizes, which dag_coll does not generate: "alltoallv", whose
+   rules look at P only, "allgatherv" with BYTES a rank's mean block
+   (the total over P, rounded down), "reduce_scatter" with BYTES the
+   whole vector and "reduce_scatter_block" with BYTES a rank's block)
+   on P >= 2 ranks with BYTES >= 0; NULL for another OP, P < 2 or
+   BYTES < 0.  */
 const char *coll_decide (const char *op, int64_t P, int64_t bytes);
 
 /* The algorithm the fixed rules' choice ALGO of OP runs: they give no
