@@ -1115,13 +1115,13 @@ v_allgatherv_default (struct vbuild *b, uint64_t k, int32_t P, int32_t cr,
   return rc;
 }
 
-/* Reduce_scatter linear: a linear reduce of the whole vector (TOTAL
-   bytes) to rank 0, which receives from P - 1 down to 1, then a linear
-   scatter of rank j's block BLOCK[j] from rank 0.  */
+/* Reduce_scatter linear: a linear reduce of the whole vector (the sum
+   of the blocks) to rank 0, which receives from P - 1 down to 1, then a
+   linear scatter of rank j's block BLOCK[j] from rank 0.  */
 static void
-v_rs_linear (struct vbuild *b, int32_t P, int32_t cr, int64_t total,
-             const int64_t *block)
+v_rs_linear (struct vbuild *b, int32_t P, int32_t cr, const int64_t *block)
 {
+  int64_t total = v_sum (block, 0, P - 1);
   if (total <= 0)
     return;
   if (cr == 0)
@@ -1408,8 +1408,7 @@ v_expand (struct vbuild *b, uint64_t k, unsigned call, const char *algo,
     case TRACE_REDUCE_SCATTER:
     case TRACE_REDUCE_SCATTER_BLOCK:
       if (strcmp (algo, "linear") == 0)
-        v_rs_linear (b, P, cr, call == TRACE_REDUCE_SCATTER ? own : own * P,
-                     recv);
+        v_rs_linear (b, P, cr, recv);
       else if (strcmp (algo, "non-overlapping") == 0)
         rc = v_rs_nonoverlapping (b, k, P, cr, recv);
       else if (strcmp (algo, "recursive_halving") == 0)
