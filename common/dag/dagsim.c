@@ -534,6 +534,147 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
     }
 }
 
+/* ------------------------------------------------- channels of one pair */
+
+/* Without wildcards a message matches only the receives of its channel
+   (receiver, sender, tag), and a channel with exactly one send and one
+   receive pairs those two whatever the timing: its queues would only
+   ever hold that message or that receive.  Such pairs skip the matching
+   queues (a hash lookup each, scattered over a table as big as the
+   channels, the cost of a broadcast's or an all-to-all's matching) and
+   are matched like a native message's: by the other end's state.
+
+   The operations go to their receiver's bucket (a counting sort), and
+   each receiver's channels are counted in a small table that stays in
+   the cache.  */
+struct chan_op
+{
+  uint64_t key;        /* sender << 32 | tag, as unsigned */
+  int32_t v;           /* the operation; bit 31 set for a receive */
+};
+
+struct chan_slot
+{
+  uint64_t key;
+  int32_t snd, rcv;
+  uint32_t nsnd, nrcv; /* 0 both: an empty slot */
+};
+
+static inline uint64_t
+chan_key (int32_t src, int32_t tag)
+{
+  return (uint64_t) (uint32_t) src << 32 | (uint32_t) tag;
+}
+
+/* Count the channels of one receiver's K operations A in the table T of
+   CAP slots (a power of two at least 2 K, zeroed; left zeroed) and pair
+   the ends of those with one of each in MATE.  */
+static void
+pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
+               size_t cap, int32_t *mate)
+{
+  size_t mask = cap - 1;
+  for (size_t i = 0; i < k; i++)
+    {
+      size_t j = dag_mix64 (a[i].key) & mask;
+      while ((t[j].nsnd | t[j].nrcv) && t[j].key != a[i].key)
+        j = (j + 1) & mask;
+      t[j].key = a[i].key;
+      if (a[i].v < 0)
+        {
+          t[j].rcv = a[i].v & 0x7fffffff;
+          t[j].nrcv++;
+        }
+      else
+        {
+          t[j].snd = a[i].v;
+          t[j].nsnd++;
+        }
+    }
+  for (size_t i = 0; i < k; i++)
+    {
+      size_t j = dag_mix64 (a[i].key) & mask;
+      while (t[j].key != a[i].key)
+        j = (j + 1) & mask;
+      if (t[j].nsnd == 1 && t[j].nrcv == 1)
+        {
+          mate[t[j].snd] = t[j].rcv;
+          mate[t[j].rcv] = t[j].snd;
+        }
+    }
+  /* cleared after all lookups, which an emptied slot would stop short */
+  for (size_t i = 0; i < k; i++)
+    {
+      size_t j = dag_mix64 (a[i].key) & mask;
+      while (t[j].nsnd | t[j].nrcv)
+        {
+          t[j] = (struct chan_slot) { 0, 0, 0, 0, 0 };
+          j = (j + 1) & mask;
+        }
+    }
+}
+
+/* The mates of D's operations (struct sim's mate), or NULL when no
+   channel has one send and one receive.  D has no wildcard.  */
+static int32_t *
+pair_channels (const struct dag *d, size_t np)
+{
+  size_t n = d->n;
+  uint32_t *off = xcalloc (np + 2, sizeof *off);
+  size_t nmsg = 0;
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->derived || nd->op == DAG_CALC)
+        continue;
+      off[(nd->op == DAG_SEND ? nd->peer : nd->proc) + 2]++;
+      nmsg++;
+    }
+  if (!nmsg)
+    {
+      free (off);
+      return NULL;
+    }
+  size_t kmax = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      if (off[p + 2] > kmax)
+        kmax = off[p + 2];
+      off[p + 2] += off[p + 1];
+    }
+  /* off[p + 1]: where receiver p's operations go, then their end */
+  struct chan_op *a = xmalloc (nmsg * sizeof *a);
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->derived || nd->op == DAG_CALC)
+        continue;
+      int snd = nd->op == DAG_SEND;
+      struct chan_op *o = &a[off[(snd ? nd->peer : nd->proc) + 1]++];
+      o->key = chan_key (snd ? nd->proc : nd->peer, nd->tag);
+      o->v = snd ? (int32_t) v : (int32_t) ((uint32_t) v | 0x80000000u);
+    }
+  size_t cap = 4;
+  while (cap < 2 * kmax)
+    cap *= 2;
+  struct chan_slot *t = xcalloc (cap, sizeof *t);
+  int32_t *mate = dag_populate (xmalloc (n * sizeof *mate),
+                                n * sizeof *mate);
+  memset (mate, 0xff, n * sizeof *mate);
+  for (size_t p = 0; p < np; p++)
+    {
+      size_t k = off[p + 1] - off[p];
+      size_t c = 4;
+      while (c < 2 * k)
+        c *= 2;
+      pair_receiver (a + off[p], k, t, c, mate);
+    }
+  free (t);
+  free (a);
+  free (off);
+  return mate;
+}
+
 /* ------------------------------------------------------------ the state */
 
 /* Per operation and per processor state, small (16 and 32 bytes): the
@@ -648,6 +789,10 @@ struct sim
   const struct dagsim_opts *opt;
   struct heap h;
   struct mq mq;
+  /* Per operation, without wildcards: the other end of its channel
+     (pair_channels), or -1 when the channel goes through the matching
+     queues; NULL when every channel does.  */
+  int32_t *mate;
   struct nstate *ns;
   struct pstate *ps;
   struct pline *pl[W_NCLASS];   /* per class, per processor */
@@ -997,11 +1142,12 @@ post_recv (struct sim *s, int32_t v, double t)
   const struct dag *d = s->d;
   const struct dag_node *nd = &d->node[v];
   mark_start (s, v, t);
-  if (nd->derived)
+  /* A native message's send is the node before (dag_add_message); a
+     channel's only send its mate (pair_channels): nothing else can
+     match.  */
+  int32_t m = nd->derived ? v - 1 : s->mate ? s->mate[v] : -1;
+  if (m >= 0)
     {
-      /* A native message: its send is the node before (dag_add_message),
-         nothing else can match.  */
-      int32_t m = v - 1;
       if (s->ns[m].pst & ST_ARRIVED)
         {
           double fin = s->ns[m].ready;
@@ -1022,7 +1168,7 @@ post_recv (struct sim *s, int32_t v, double t)
                               0);
   if (q && uq_head (s, q, cls) >= 0)
     {
-      int32_t m = q->head;
+      m = q->head;
       uq_pop (s, q, cls);
       q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
@@ -1049,9 +1195,9 @@ deliver (struct sim *s, int32_t m, double t, double fin)
 {
   const struct dag_node *sn = &s->d->node[m];
   int32_t dst = sn->peer;
-  if (sn->derived)
+  int32_t v = sn->derived ? m + 1 : s->mate ? s->mate[m] : -1;
+  if (v >= 0)
     {
-      int32_t v = m + 1;
       int32_t rp = s->d->node[v].proc;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
@@ -1081,7 +1227,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (best)
     {
       q_change (s, dst, Q_POSTED, -1, t);
-      int32_t v = best->head;
+      v = best->head;
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
         best->tail = -1;
@@ -1944,6 +2090,7 @@ sim_release (struct sim *s)
 {
   heap_free (&s->h);
   free (s->mq.slot);
+  free (s->mate);
   free (s->ns);
   free (s->uq_next);
   free (s->order);
@@ -2072,6 +2219,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.aux = xmalloc (n * sizeof *s.aux);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
+  else
+    s.mate = pair_channels (d, np);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   if (c->cores > 0)
     {
