@@ -549,7 +549,7 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
    the cache.  */
 struct chan_op
 {
-  uint64_t key;        /* sender << 32 | tag, as unsigned */
+  int32_t src, tag;    /* the channel's sender and tag */
   int32_t v;           /* the operation; bit 31 set for a receive */
 };
 
@@ -561,25 +561,37 @@ struct chan_slot
 };
 
 static inline uint64_t
-chan_key (int32_t src, int32_t tag)
+chan_key (const struct chan_op *o)
 {
-  return (uint64_t) (uint32_t) src << 32 | (uint32_t) tag;
+  return (uint64_t) (uint32_t) o->src << 32 | (uint32_t) o->tag;
+}
+
+/* The mates of N operations, none known yet.  */
+static int32_t *
+mate_new (size_t n)
+{
+  int32_t *mate = dag_populate (xmalloc (n * sizeof *mate),
+                                n * sizeof *mate);
+  memset (mate, 0xff, n * sizeof *mate);
+  return mate;
 }
 
 /* Count the channels of one receiver's K operations A in the table T of
    CAP slots (a power of two at least 2 K, zeroed; left zeroed) and pair
-   the ends of those with one of each in MATE.  */
+   the ends of those with one of each in *MATE (made, for N operations,
+   at the first pair).  */
 static void
 pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
-               size_t cap, int32_t *mate)
+               size_t cap, int32_t **mate, size_t n)
 {
   size_t mask = cap - 1;
   for (size_t i = 0; i < k; i++)
     {
-      size_t j = dag_mix64 (a[i].key) & mask;
-      while ((t[j].nsnd | t[j].nrcv) && t[j].key != a[i].key)
+      uint64_t key = chan_key (&a[i]);
+      size_t j = dag_mix64 (key) & mask;
+      while ((t[j].nsnd | t[j].nrcv) && t[j].key != key)
         j = (j + 1) & mask;
-      t[j].key = a[i].key;
+      t[j].key = key;
       if (a[i].v < 0)
         {
           t[j].rcv = a[i].v & 0x7fffffff;
@@ -593,19 +605,22 @@ pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
     }
   for (size_t i = 0; i < k; i++)
     {
-      size_t j = dag_mix64 (a[i].key) & mask;
-      while (t[j].key != a[i].key)
+      uint64_t key = chan_key (&a[i]);
+      size_t j = dag_mix64 (key) & mask;
+      while (t[j].key != key)
         j = (j + 1) & mask;
       if (t[j].nsnd == 1 && t[j].nrcv == 1)
         {
-          mate[t[j].snd] = t[j].rcv;
-          mate[t[j].rcv] = t[j].snd;
+          if (!*mate)
+            *mate = mate_new (n);
+          (*mate)[t[j].snd] = t[j].rcv;
+          (*mate)[t[j].rcv] = t[j].snd;
         }
     }
   /* cleared after all lookups, which an emptied slot would stop short */
   for (size_t i = 0; i < k; i++)
     {
-      size_t j = dag_mix64 (a[i].key) & mask;
+      size_t j = dag_mix64 (chan_key (&a[i])) & mask;
       while (t[j].nsnd | t[j].nrcv)
         {
           t[j] = (struct chan_slot) { 0, 0, 0, 0, 0 };
@@ -622,6 +637,13 @@ pair_channels (const struct dag *d, size_t np)
   size_t n = d->n;
   uint32_t *off = xcalloc (np + 2, sizeof *off);
   size_t nmsg = 0;
+  /* Per kind (send, receive): how many, and how many of those are in a
+     run of operations of that kind (in operation order) on one
+     channel, a channel of several.  When every one is, no channel
+     pairs (a ring's stream of messages to one neighbour).  */
+  size_t nop[2] = { 0, 0 }, inrun[2] = { 0, 0 };
+  const struct dag_node *last[2] = { NULL, NULL };
+  int lastrun[2] = { 0, 0 };
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -629,8 +651,20 @@ pair_channels (const struct dag *d, size_t np)
         continue;
       off[(nd->op == DAG_SEND ? nd->peer : nd->proc) + 2]++;
       nmsg++;
+      int k = nd->op == DAG_RECV;
+      const struct dag_node *l = last[k];
+      nop[k]++;
+      if (l && l->proc == nd->proc && l->peer == nd->peer
+          && l->tag == nd->tag)
+        {
+          inrun[k] += lastrun[k] ? 1 : 2;
+          lastrun[k] = 1;
+        }
+      else
+        lastrun[k] = 0;
+      last[k] = nd;
     }
-  if (!nmsg)
+  if (!nmsg || nop[0] == inrun[0] || nop[1] == inrun[1])
     {
       free (off);
       return NULL;
@@ -651,23 +685,22 @@ pair_channels (const struct dag *d, size_t np)
         continue;
       int snd = nd->op == DAG_SEND;
       struct chan_op *o = &a[off[(snd ? nd->peer : nd->proc) + 1]++];
-      o->key = chan_key (snd ? nd->proc : nd->peer, nd->tag);
+      o->src = snd ? nd->proc : nd->peer;
+      o->tag = nd->tag;
       o->v = snd ? (int32_t) v : (int32_t) ((uint32_t) v | 0x80000000u);
     }
   size_t cap = 4;
   while (cap < 2 * kmax)
     cap *= 2;
   struct chan_slot *t = xcalloc (cap, sizeof *t);
-  int32_t *mate = dag_populate (xmalloc (n * sizeof *mate),
-                                n * sizeof *mate);
-  memset (mate, 0xff, n * sizeof *mate);
+  int32_t *mate = NULL;
   for (size_t p = 0; p < np; p++)
     {
       size_t k = off[p + 1] - off[p];
       size_t c = 4;
       while (c < 2 * k)
         c *= 2;
-      pair_receiver (a + off[p], k, t, c, mate);
+      pair_receiver (a + off[p], k, t, c, &mate, n);
     }
   free (t);
   free (a);
@@ -2164,6 +2197,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
+  /* first, so that its temporary arrays are gone before the state
+     comes */
+  if (!d->has_wildcard)
+    s.mate = pair_channels (d, np);
   s.ns = xcalloc_touched (n, sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
@@ -2219,8 +2256,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.aux = xmalloc (n * sizeof *s.aux);
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
-  else
-    s.mate = pair_channels (d, np);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   if (c->cores > 0)
     {
