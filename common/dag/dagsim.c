@@ -584,6 +584,20 @@ static void
 pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
                size_t cap, int32_t **mate, size_t n)
 {
+  if (k <= 2)
+    {
+      /* a tree's receiver: one receive, and its one message */
+      if (k == 2 && (a[0].v ^ a[1].v) < 0
+          && chan_key (&a[0]) == chan_key (&a[1]))
+        {
+          if (!*mate)
+            *mate = mate_new (n);
+          int32_t x = a[0].v & 0x7fffffff, y = a[1].v & 0x7fffffff;
+          (*mate)[x] = y;
+          (*mate)[y] = x;
+        }
+      return;
+    }
   size_t mask = cap - 1;
   for (size_t i = 0; i < k; i++)
     {
