@@ -644,20 +644,17 @@ pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
 }
 
 /* The mates of D's operations (struct sim's mate), or NULL when no
-   channel has one send and one receive.  D has no wildcard.  */
+   channel has one send and one receive (at once when D's may_pair says
+   none can: a ring's stream of messages to its neighbour).  D has no
+   wildcard.  */
 static int32_t *
 pair_channels (const struct dag *d, size_t np)
 {
+  if (!d->may_pair)
+    return NULL;
   size_t n = d->n;
   uint32_t *off = xcalloc (np + 2, sizeof *off);
   size_t nmsg = 0;
-  /* Per kind (send, receive): how many, and how many of those are in a
-     run of operations of that kind (in operation order) on one
-     channel, a channel of several.  When every one is, no channel
-     pairs (a ring's stream of messages to one neighbour).  */
-  size_t nop[2] = { 0, 0 }, inrun[2] = { 0, 0 };
-  const struct dag_node *last[2] = { NULL, NULL };
-  int lastrun[2] = { 0, 0 };
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -665,20 +662,8 @@ pair_channels (const struct dag *d, size_t np)
         continue;
       off[(nd->op == DAG_SEND ? nd->peer : nd->proc) + 2]++;
       nmsg++;
-      int k = nd->op == DAG_RECV;
-      const struct dag_node *l = last[k];
-      nop[k]++;
-      if (l && l->proc == nd->proc && l->peer == nd->peer
-          && l->tag == nd->tag)
-        {
-          inrun[k] += lastrun[k] ? 1 : 2;
-          lastrun[k] = 1;
-        }
-      else
-        lastrun[k] = 0;
-      last[k] = nd;
     }
-  if (!nmsg || nop[0] == inrun[0] || nop[1] == inrun[1])
+  if (!nmsg)
     {
       free (off);
       return NULL;
