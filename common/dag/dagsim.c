@@ -2207,11 +2207,16 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.pnum[p] = -1;
   int32_t nextp = 0;
   int rendezvous = 0;
+  size_t nsend = 0;
   for (size_t v = 0; v < n; v++)
     {
       int32_t p = d->node[v].proc;
-      if (d->node[v].op == DAG_SEND && (double) d->node[v].u.bytes > c->S)
-        rendezvous = 1;
+      if (d->node[v].op == DAG_SEND)
+        {
+          nsend++;
+          if ((double) d->node[v].u.bytes > c->S)
+            rendezvous = 1;
+        }
       if (s.pnum[p] < 0)
         {
           s.porig[nextp] = p;
@@ -2239,9 +2244,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
   if (s.creation)
     {
-      size_t nsend = 0;
-      for (size_t v = 0; v < n; v++)
-        nsend += d->node[v].op == DAG_SEND;
       maxsort = n + nsend;
       if (maxsort >= ((size_t) 1 << 30))
         die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
