@@ -346,6 +346,34 @@ die_cycle (struct dag *d, const uint32_t *left)
   die_at (d->source, line, 0, "dependency cycle: %s", text);
 }
 
+/* Per kind (send, receive) of operation not from dag_add_message: how
+   many, and how many are in a run of that kind (in node order) on one
+   channel, a channel of several (dag's may_pair).  */
+struct pair_runs
+{
+  size_t nop[2], inrun[2];
+  const struct dag_node *last[2];
+  int lastrun[2];
+};
+
+static void
+pair_runs_add (struct pair_runs *r, const struct dag_node *nd)
+{
+  if (nd->derived || nd->op == DAG_CALC)
+    return;
+  int k = nd->op == DAG_RECV;
+  const struct dag_node *l = r->last[k];
+  r->nop[k]++;
+  if (l && l->proc == nd->proc && l->peer == nd->peer && l->tag == nd->tag)
+    {
+      r->inrun[k] += r->lastrun[k] ? 1 : 2;
+      r->lastrun[k] = 1;
+    }
+  else
+    r->lastrun[k] = 0;
+  r->last[k] = nd;
+}
+
 void
 dag_finalize (struct dag *d)
 {
@@ -396,9 +424,14 @@ dag_finalize (struct dag *d)
   size_t qhead = 0, qtail = 0;
   /* The message of a native SEND (node v) reaches its RECV (v + 1): an
      edge for this check, though not a dependency of the simulation.  */
+  struct pair_runs runs = { { 0, 0 }, { 0, 0 }, { NULL, NULL }, { 0, 0 } };
   for (size_t v = 0; v < n; v++)
-    left[v] = d->npred[v]
-              + (d->node[v].op == DAG_RECV && d->node[v].derived);
+    {
+      left[v] = d->npred[v]
+                + (d->node[v].op == DAG_RECV && d->node[v].derived);
+      pair_runs_add (&runs, &d->node[v]);
+    }
+  d->may_pair = runs.nop[0] > runs.inrun[0] && runs.nop[1] > runs.inrun[1];
   for (size_t v = 0; v < n; v++)
     if (!left[v])
       queue[qtail++] = (int32_t) v;

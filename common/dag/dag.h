@@ -60,6 +60,11 @@ struct dag
   uint32_t *succ;
   uint32_t *npred;
   int has_wildcard;         /* a RECV with DAG_ANY source or tag */
+  /* After dag_finalize: whether a channel (receiver, sender, tag) may
+     have one send and one receive (not from dag_add_message).  0 when
+     every such send, or every such receive, comes in a run, in node
+     order, of its kind on one channel: then no channel can.  */
+  int may_pair;
   int has_irequires;        /* an edge of kind DAG_IREQUIRES */
 
   /* Names (task ids, GOAL labels): NUL-terminated strings.  */

@@ -534,6 +534,179 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
     }
 }
 
+/* ------------------------------------------------- channels of one pair */
+
+/* Without wildcards a message matches only the receives of its channel
+   (receiver, sender, tag), and a channel with exactly one send and one
+   receive pairs those two whatever the timing: its queues would only
+   ever hold that message or that receive.  Such pairs skip the matching
+   queues (a hash lookup each, scattered over a table as big as the
+   channels, the cost of a broadcast's or an all-to-all's matching) and
+   are matched like a native message's: by the other end's state.
+
+   The operations go to their receiver's bucket (a counting sort), and
+   each receiver's channels are counted in a small table that stays in
+   the cache.  */
+struct chan_op
+{
+  int32_t src, tag;    /* the channel's sender and tag */
+  int32_t v;           /* the operation; bit 31 set for a receive */
+};
+
+struct chan_slot
+{
+  uint64_t key;
+  int32_t snd, rcv;
+  uint32_t nsnd, nrcv; /* 0 both: an empty slot */
+};
+
+static inline uint64_t
+chan_key (const struct chan_op *o)
+{
+  return (uint64_t) (uint32_t) o->src << 32 | (uint32_t) o->tag;
+}
+
+/* The mates of N operations, none known yet.  */
+static int32_t *
+mate_new (size_t n)
+{
+  int32_t *mate = dag_populate (xmalloc (n * sizeof *mate),
+                                n * sizeof *mate);
+  memset (mate, 0xff, n * sizeof *mate);
+  return mate;
+}
+
+/* Count the channels of one receiver's K operations A in the table T of
+   CAP slots (a power of two at least 2 K, zeroed; left zeroed) and pair
+   the ends of those with one of each in *MATE (made, for N operations,
+   at the first pair).  */
+static void
+pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
+               size_t cap, int32_t **mate, size_t n)
+{
+  if (k <= 2)
+    {
+      /* a tree's receiver: one receive, and its one message */
+      if (k == 2 && (a[0].v ^ a[1].v) < 0
+          && chan_key (&a[0]) == chan_key (&a[1]))
+        {
+          if (!*mate)
+            *mate = mate_new (n);
+          int32_t x = a[0].v & 0x7fffffff, y = a[1].v & 0x7fffffff;
+          (*mate)[x] = y;
+          (*mate)[y] = x;
+        }
+      return;
+    }
+  size_t mask = cap - 1;
+  for (size_t i = 0; i < k; i++)
+    {
+      uint64_t key = chan_key (&a[i]);
+      size_t j = dag_mix64 (key) & mask;
+      while ((t[j].nsnd | t[j].nrcv) && t[j].key != key)
+        j = (j + 1) & mask;
+      t[j].key = key;
+      if (a[i].v < 0)
+        {
+          t[j].rcv = a[i].v & 0x7fffffff;
+          t[j].nrcv++;
+        }
+      else
+        {
+          t[j].snd = a[i].v;
+          t[j].nsnd++;
+        }
+    }
+  for (size_t i = 0; i < k; i++)
+    {
+      uint64_t key = chan_key (&a[i]);
+      size_t j = dag_mix64 (key) & mask;
+      while (t[j].key != key)
+        j = (j + 1) & mask;
+      if (t[j].nsnd == 1 && t[j].nrcv == 1)
+        {
+          if (!*mate)
+            *mate = mate_new (n);
+          (*mate)[t[j].snd] = t[j].rcv;
+          (*mate)[t[j].rcv] = t[j].snd;
+        }
+    }
+  /* cleared after all lookups, which an emptied slot would stop short */
+  for (size_t i = 0; i < k; i++)
+    {
+      size_t j = dag_mix64 (chan_key (&a[i])) & mask;
+      while (t[j].nsnd | t[j].nrcv)
+        {
+          t[j] = (struct chan_slot) { 0, 0, 0, 0, 0 };
+          j = (j + 1) & mask;
+        }
+    }
+}
+
+/* The mates of D's operations (struct sim's mate), or NULL when no
+   channel has one send and one receive (at once when D's may_pair says
+   none can: a ring's stream of messages to its neighbour).  D has no
+   wildcard.  */
+static int32_t *
+pair_channels (const struct dag *d, size_t np)
+{
+  if (!d->may_pair)
+    return NULL;
+  size_t n = d->n;
+  uint32_t *off = xcalloc (np + 2, sizeof *off);
+  size_t nmsg = 0;
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->derived || nd->op == DAG_CALC)
+        continue;
+      off[(nd->op == DAG_SEND ? nd->peer : nd->proc) + 2]++;
+      nmsg++;
+    }
+  if (!nmsg)
+    {
+      free (off);
+      return NULL;
+    }
+  size_t kmax = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      if (off[p + 2] > kmax)
+        kmax = off[p + 2];
+      off[p + 2] += off[p + 1];
+    }
+  /* off[p + 1]: where receiver p's operations go, then their end */
+  struct chan_op *a = xmalloc (nmsg * sizeof *a);
+  for (size_t v = 0; v < n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->derived || nd->op == DAG_CALC)
+        continue;
+      int snd = nd->op == DAG_SEND;
+      struct chan_op *o = &a[off[(snd ? nd->peer : nd->proc) + 1]++];
+      o->src = snd ? nd->proc : nd->peer;
+      o->tag = nd->tag;
+      o->v = snd ? (int32_t) v : (int32_t) ((uint32_t) v | 0x80000000u);
+    }
+  size_t cap = 4;
+  while (cap < 2 * kmax)
+    cap *= 2;
+  struct chan_slot *t = xcalloc (cap, sizeof *t);
+  int32_t *mate = NULL;
+  for (size_t p = 0; p < np; p++)
+    {
+      size_t k = off[p + 1] - off[p];
+      size_t c = 4;
+      while (c < 2 * k)
+        c *= 2;
+      pair_receiver (a + off[p], k, t, c, &mate, n);
+    }
+  free (t);
+  free (a);
+  free (off);
+  return mate;
+}
+
 /* ------------------------------------------------------------ the state */
 
 /* Per operation and per processor state, small (16 and 32 bytes): the
@@ -648,6 +821,10 @@ struct sim
   const struct dagsim_opts *opt;
   struct heap h;
   struct mq mq;
+  /* Per operation, without wildcards: the other end of its channel
+     (pair_channels), or -1 when the channel goes through the matching
+     queues; NULL when every channel does.  */
+  int32_t *mate;
   struct nstate *ns;
   struct pstate *ps;
   struct pline *pl[W_NCLASS];   /* per class, per processor */
@@ -997,11 +1174,12 @@ post_recv (struct sim *s, int32_t v, double t)
   const struct dag *d = s->d;
   const struct dag_node *nd = &d->node[v];
   mark_start (s, v, t);
-  if (nd->derived)
+  /* A native message's send is the node before (dag_add_message); a
+     channel's only send its mate (pair_channels): nothing else can
+     match.  */
+  int32_t m = nd->derived ? v - 1 : s->mate ? s->mate[v] : -1;
+  if (m >= 0)
     {
-      /* A native message: its send is the node before (dag_add_message),
-         nothing else can match.  */
-      int32_t m = v - 1;
       if (s->ns[m].pst & ST_ARRIVED)
         {
           double fin = s->ns[m].ready;
@@ -1022,7 +1200,7 @@ post_recv (struct sim *s, int32_t v, double t)
                               0);
   if (q && uq_head (s, q, cls) >= 0)
     {
-      int32_t m = q->head;
+      m = q->head;
       uq_pop (s, q, cls);
       q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
@@ -1049,9 +1227,9 @@ deliver (struct sim *s, int32_t m, double t, double fin)
 {
   const struct dag_node *sn = &s->d->node[m];
   int32_t dst = sn->peer;
-  if (sn->derived)
+  int32_t v = sn->derived ? m + 1 : s->mate ? s->mate[m] : -1;
+  if (v >= 0)
     {
-      int32_t v = m + 1;
       int32_t rp = s->d->node[v].proc;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
@@ -1081,7 +1259,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (best)
     {
       q_change (s, dst, Q_POSTED, -1, t);
-      int32_t v = best->head;
+      v = best->head;
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
         best->tail = -1;
@@ -1944,6 +2122,7 @@ sim_release (struct sim *s)
 {
   heap_free (&s->h);
   free (s->mq.slot);
+  free (s->mate);
   free (s->ns);
   free (s->uq_next);
   free (s->order);
@@ -2017,6 +2196,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
+  /* first, so that its temporary arrays are gone before the state
+     comes */
+  if (!d->has_wildcard)
+    s.mate = pair_channels (d, np);
   s.ns = xcalloc_touched (n, sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
@@ -2024,11 +2207,16 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.pnum[p] = -1;
   int32_t nextp = 0;
   int rendezvous = 0;
+  size_t nsend = 0;
   for (size_t v = 0; v < n; v++)
     {
       int32_t p = d->node[v].proc;
-      if (d->node[v].op == DAG_SEND && (double) d->node[v].u.bytes > c->S)
-        rendezvous = 1;
+      if (d->node[v].op == DAG_SEND)
+        {
+          nsend++;
+          if ((double) d->node[v].u.bytes > c->S)
+            rendezvous = 1;
+        }
       if (s.pnum[p] < 0)
         {
           s.porig[nextp] = p;
@@ -2056,9 +2244,6 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
   if (s.creation)
     {
-      size_t nsend = 0;
-      for (size_t v = 0; v < n; v++)
-        nsend += d->node[v].op == DAG_SEND;
       maxsort = n + nsend;
       if (maxsort >= ((size_t) 1 << 30))
         die ("%s: %zu operations and messages: at most 2^30 - 1 can be "

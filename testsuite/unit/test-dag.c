@@ -321,6 +321,57 @@ test_goal_constructs (void)
   CHECK_NEAR (goal (unexp, MODEL_LOGP, &P0), 105, 1e-12);
 }
 
+/* may_pair of a GOAL schedule TEXT (dag_finalize).  */
+static int
+may_pair (const char *text)
+{
+  struct dag d;
+  dag_init (&d, "pair.goal");
+  goal_parse (text, strlen (text), "pair.goal", &d);
+  dag_finalize (&d);
+  int m = d.may_pair;
+  dag_free (&d);
+  return m;
+}
+
+/* A channel of one send and one receive is possible unless every send
+   or every receive comes in a run on one channel.  */
+static void
+test_may_pair (void)
+{
+  /* one message: a pair */
+  CHECK (may_pair ("num_ranks 2\n"
+                   "rank 0 {\nl1: send 1b to 1 tag 0\n}\n"
+                   "rank 1 {\nl1: recv 1b from 0 tag 0\n}\n") == 1);
+  /* two messages on one channel, the sends in a run: none */
+  CHECK (may_pair ("num_ranks 2\n"
+                   "rank 0 {\nl1: send 1b to 1 tag 0\n"
+                   "l2: send 1b to 1 tag 0\n}\n"
+                   "rank 1 {\nl1: recv 1b from 0 tag 0\n"
+                   "l2: recv 1b from 0 tag 0\n}\n") == 0);
+  /* a message back between them: its channel is one of one message */
+  CHECK (may_pair ("num_ranks 2\n"
+                   "rank 0 {\nl1: send 1b to 1 tag 0\n"
+                   "l2: recv 1b from 1 tag 5\nl3: send 1b to 1 tag 0\n}\n"
+                   "rank 1 {\nl1: recv 1b from 0 tag 0\n"
+                   "l2: send 1b to 0 tag 5\nl3: recv 1b from 0 tag 0\n}\n")
+         == 1);
+  /* two tags: two channels of one message each */
+  CHECK (may_pair ("num_ranks 2\n"
+                   "rank 0 {\nl1: send 1b to 1 tag 0\n"
+                   "l2: send 1b to 1 tag 1\n}\n"
+                   "rank 1 {\nl1: recv 1b from 0 tag 0\n"
+                   "l2: recv 1b from 0 tag 1\n}\n") == 1);
+  /* a run is one sender's: ranks 0 and 1 sending to 2 are two channels */
+  CHECK (may_pair ("num_ranks 3\n"
+                   "rank 0 {\nl1: send 1b to 2 tag 0\n}\n"
+                   "rank 1 {\nl1: send 1b to 2 tag 0\n}\n"
+                   "rank 2 {\nl1: recv 1b from 0 tag 0\n"
+                   "l2: recv 1b from 1 tag 0\n}\n") == 1);
+  /* no message */
+  CHECK (may_pair ("num_ranks 1\nrank 0 {\nl1: calc 5\n}\n") == 0);
+}
+
 static struct dag errd;
 
 static void
@@ -537,6 +588,7 @@ main (void)
   test_bcast ();
   test_logpc ();
   test_goal_constructs ();
+  test_may_pair ();
   test_errors ();
   test_diamond ();
   test_trees ();
