@@ -440,6 +440,10 @@ resolve_params (const char *const *need, size_t r, double file_scale)
   for (int k = 0; k < PARAM_NPARAM; k++)
     if (dag_field (&params, k) && param_given (&ps, k))
       *dag_field (&params, k) = ps.v[k];
+  /* S from --set (or a file): LogGOPSim's default 65535 is not -m
+     plogp's, which has no rendezvous unless told.  */
+  params.S_given = param_given (&ps, PARAM_S)
+                   && ps.origin[PARAM_S] != PORIGIN_DEFAULT;
 }
 
 /* --network and --cores into PARAMS, for a schedule of P processors: a
@@ -1542,6 +1546,13 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
   num_format (t->pt[0].bytes, -1, lo);
   num_format (t->pt[t->n - 1].bytes, -1, hi);
   tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", t->n, lo, hi);
+  if (params.S_given)
+    {
+      char sb[NUM_BUFSIZE];
+      num_format (params.S, -1, sb);
+      tsv_meta (w, "plogp_rendezvous", "messages above S = %s bytes: the "
+                "send completes when its receive is posted (LogGOPS)", sb);
+    }
   if (t->L < 0)
     {
       char l[NUM_BUFSIZE];

@@ -49,6 +49,7 @@ dag_params_default (struct dag_params *p)
   p->network = DAG_NET_NIC;
   p->cores = 0;
   p->plogp = NULL;
+  p->S_given = 0;
 }
 
 int
@@ -267,6 +268,11 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
       break;
     case MODEL_PLOGP:
       c->plogp = p->plogp;
+      /* The paper has no protocol switch; a given S adds LogGOPS's
+         rendezvous (an MPI's eager limit: the send completes when its
+         receive is posted), which no per-size overhead can show.  */
+      if (p->S_given)
+        c->S = p->S;
       break;
     }
 }

@@ -32,6 +32,8 @@ struct dag_params
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
   const struct plogp *plogp;        /* plogp: the per-size table */
+  int S_given;                      /* S set by the user: plogp then has
+                                       LogGOPS's rendezvous above S */
 };
 
 /* The network of the simulation (dag-predict --network).  */
