@@ -981,6 +981,19 @@ check_predict_options (struct predict_job *j)
     die_usage ("--params - and the schedule cannot both be standard input");
 }
 
+/* Does model M read parameter NAME (-m plogp: L and a given S; its
+   overheads and gaps come from the table)?  */
+static int
+model_uses (enum dag_model m, const char *name)
+{
+  if (m == MODEL_PLOGP && strcmp (name, "S") == 0)
+    return 1;
+  for (const char *const *p = dag_model_param_names (m); *p; p++)
+    if (strcmp (*p, name) == 0)
+      return 1;
+  return 0;
+}
+
 /* --sweep NAME=V1,V2,...  */
 static void
 parse_sweep (struct predict_job *j)
@@ -1002,6 +1015,20 @@ parse_sweep (struct predict_job *j)
                j->sweep_name);
   if (!j->gfield && strcmp (j->sweep_name, "o") == 0)
     die_usage ("option '--sweep': sweep os or or, not o");
+  if (!j->gfield && !model_uses (j->model, j->sweep_name))
+    {
+      char list[128] = "";
+      size_t n = 0;
+      for (const char *const *p = dag_model_param_names (j->model); *p; p++)
+        n += (size_t) snprintf (list + n, sizeof list - n, "%s%s",
+                                n ? ", " : "", *p);
+      if (j->model == MODEL_PLOGP)
+        snprintf (list + n, sizeof list - n, ", S; os, or and g per size "
+                  "from --params");
+      die_usage ("option '--sweep': -m %s does not use %s: every row would "
+                 "be the same (its parameters: %s)", dag_model_name (j->model),
+                 j->sweep_name, list);
+    }
   for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
        it = strtok_r (NULL, ",", &save))
     {
@@ -1166,6 +1193,14 @@ plogp_cell (struct predict_job *j, size_t k, const char *name, int time)
   return time ? param_scale_value (v, j->file_scale) : v;
 }
 
+/* --sweep L with -m plogp: the table's L (a swept value is >= 0 and
+   so is every g(m): the one-way times stay >= 0).  */
+static void
+plogp_sweep_L (struct predict_job *j, double L)
+{
+  j->plogp.L = L;
+}
+
 /* -m plogp: the rows of --params (those --where selects) as the table of
    os(m), or(m), g(m); L from --set or the rows' L (pLogP's own).  */
 static void
@@ -1263,6 +1298,10 @@ simulate_sweep (struct predict_job *j)
           j->ds[i] = j->d;
           if (dag_params_set (&params, j->sweep_name, val) != 0)
             die_usage ("option '--sweep': %s out of range", j->sweep_name);
+          if (j->model == MODEL_PLOGP && strcmp (j->sweep_name, "L") == 0)
+            plogp_sweep_L (j, val);
+          if (strcmp (j->sweep_name, "S") == 0)
+            params.S_given = 1;
         }
       char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
       num_format (val, -1, v);
