@@ -327,6 +327,21 @@ struct gen
   int bad;               /* a dependency across ranks or backwards */
 };
 
+/* Release a generated task graph: its tasks' lists, the tasks, the
+   messages.  */
+static void
+gen_free (struct gen *g)
+{
+  for (size_t i = 0; i < g->nt; i++)
+    {
+      free (g->t[i].preds);
+      free (g->t[i].ins);
+      free (g->t[i].set.d);
+    }
+  free (g->t);
+  free (g->m);
+}
+
 static int32_t
 sink_task (void *ctx, const char *id, int32_t proc, double work)
 {
@@ -483,14 +498,7 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
           depset_add (&I->exit[r], (struct dep) { (int64_t) k, 0 });
     }
 out:
-  for (size_t i = 0; i < g.nt; i++)
-    {
-      free (g.t[i].preds);
-      free (g.t[i].ins);
-      free (g.t[i].set.d);
-    }
-  free (g.t);
-  free (g.m);
+  gen_free (&g);
   return rc;
 }
 
@@ -1003,14 +1011,7 @@ vb_generated (struct vbuild *b, uint64_t k, const char *op, int32_t P,
             vb_post (b, OP_SEND, g.t[g.m[i].to].rank, g.m[i].bytes);
         vb_step (b);
       }
-  for (size_t i = 0; i < g.nt; i++)
-    {
-      free (g.t[i].preds);
-      free (g.t[i].ins);
-      free (g.t[i].set.d);
-    }
-  free (g.t);
-  free (g.m);
+  gen_free (&g);
   return rc;
 }
 
