@@ -175,10 +175,132 @@ cli_init (const char *program, int argc, char **argv)
   cli.argv_line = line;
 }
 
+/* Repeated string options.  Each time a POPT_ARG_STRING option with a
+   variable appears, popt stores a fresh copy of its text there and
+   forgets the one it replaces, so "--x a --x b" lost "a".  cli_parse
+   gives every such option without a value of its own a value from
+   STRING_VAL up, so that popt returns after each one, and frees a copy
+   popt made once the next one replaces it.  A default the program put
+   in the variable, and whatever a handler leaves there, is not popt's
+   and is never freed here.  */
+enum { STRING_VAL = 0x40000000 };
+
+struct string_slot
+{
+  char **var;
+  char *prev;           /* the value the variable had when last seen */
+  int owned;            /* prev is a copy popt made */
+};
+
+static struct string_slot *string_slots;
+static size_t nstring_slots;
+/* The tables copied for slots (kept for the program's life).  */
+static struct poptOption **slot_tables;
+static size_t nslot_tables;
+
+static int
+option_end (const struct poptOption *o)
+{
+  return !o->longName && !o->shortName && !o->arg;
+}
+
+static int
+option_is_string (const struct poptOption *o)
+{
+  return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING && o->arg;
+}
+
+static int
+option_is_table (const struct poptOption *o)
+{
+  return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE && o->arg;
+}
+
+static int
+table_has_strings (const struct poptOption *t)
+{
+  for (; !option_end (t); t++)
+    if (option_is_string (t)
+        || (option_is_table (t) && table_has_strings (t->arg)))
+      return 1;
+  return 0;
+}
+
+/* TABLE, or a copy of it (and of the tables it includes) in which the
+   string options have slots.  The copies stay for the program's life:
+   popt reads its table again for --help.  */
+static const struct poptOption *
+table_with_slots (const struct poptOption *table)
+{
+  if (!table_has_strings (table))
+    return table;
+  size_t n = 0;
+  while (!option_end (&table[n]))
+    n++;
+  struct poptOption *t = xmalloc ((n + 1) * sizeof *t);
+  memcpy (t, table, (n + 1) * sizeof *t);
+  /* popt hands a table's options to its callback, if it has one, and
+     does not return their values: no slot value there.  */
+  slot_tables = xrealloc (slot_tables, (nslot_tables + 1)
+                         * sizeof *slot_tables);
+  slot_tables[nslot_tables++] = t;
+  int callback = 0;
+  for (size_t i = 0; i < n; i++)
+    callback |= (t[i].argInfo & POPT_ARG_MASK) == POPT_ARG_CALLBACK;
+  for (size_t i = 0; i < n; i++)
+    if (option_is_table (&t[i]))
+      t[i].arg = (void *) table_with_slots (t[i].arg);
+    else if (option_is_string (&t[i]))
+      {
+        string_slots = xrealloc (string_slots, (nstring_slots + 1)
+                                 * sizeof *string_slots);
+        struct string_slot *sl = &string_slots[nstring_slots];
+        sl->var = t[i].arg;
+        sl->prev = *sl->var;
+        sl->owned = 0;
+        if (t[i].val == 0 && !callback)
+          t[i].val = STRING_VAL + (int) nstring_slots;
+        nstring_slots++;
+      }
+  return t;
+}
+
+/* After popt returned: a slot whose variable changed holds popt's
+   copy; the one it replaced is freed if popt made it.  */
+static void
+string_slots_take (void)
+{
+  for (size_t i = 0; i < nstring_slots; i++)
+    {
+      struct string_slot *sl = &string_slots[i];
+      if (*sl->var != sl->prev)
+        {
+          if (sl->owned)
+            free (sl->prev);
+          sl->prev = *sl->var;
+          sl->owned = 1;
+        }
+    }
+}
+
+/* After a handler ran: what it left in a variable is its own.  */
+static void
+string_slots_release (void)
+{
+  for (size_t i = 0; i < nstring_slots; i++)
+    if (*string_slots[i].var != string_slots[i].prev)
+      {
+        string_slots[i].prev = *string_slots[i].var;
+        string_slots[i].owned = 0;
+      }
+}
+
 poptContext
 cli_parse (int argc, const char **argv, const struct poptOption *table,
            const char *other_help, void (*handler) (int, poptContext))
 {
+  size_t first_slot = nstring_slots;
+  table = table_with_slots (table);
   /* No poptReadDefaultConfig: a user's ~/.popt alias must not change a
      result.  */
   poptContext con = poptGetContext (cli.program, argc, argv, table, 0);
@@ -189,8 +311,18 @@ cli_parse (int argc, const char **argv, const struct poptOption *table,
     poptSetOtherOptionHelp (con, other_help);
   int rc;
   while ((rc = poptGetNextOpt (con)) > 0)
-    if (handler)
-      handler (rc, con);
+    {
+      string_slots_take ();
+      if (rc >= STRING_VAL
+          && (size_t) (rc - STRING_VAL) < nstring_slots
+          && (size_t) (rc - STRING_VAL) >= first_slot)
+        continue;
+      if (handler)
+        {
+          handler (rc, con);
+          string_slots_release ();
+        }
+    }
   if (rc < -1)
     die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
                poptStrerror (rc));
