@@ -873,6 +873,18 @@ struct sim
   /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
      unexpected (2 p + Q_UNEXPECTED) queue */
   struct qtrack *qt;
+  /* Several CPUs or NICs per processor (GOAL's cpu and nic numbers;
+     NULL: one of each, in struct pstate): per processor in the
+     simulator's numbering, NCPU CPU timelines (xcpu[p * ncpu + cpu])
+     and NNIC sending and receiving NIC timelines (xnic_s, xnic_r [p *
+     nnic + nic]), as LogGOPSim's nexto, nextgs and nextgr.  struct
+     pstate's cpu is then the latest of the processor's CPUs (its
+     finish).  An operation or message that finds its CPU or NIC busy
+     is queued again for when they are free, as LogGOPSim's are: a line
+     per processor would hold up operations whose own CPU and NIC are
+     free behind one whose are not.  */
+  double *xcpu, *xnic_s, *xnic_r;
+  int32_t ncpu, nnic;
 };
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
@@ -1016,6 +1028,23 @@ push_new (struct sim *s, double t, int type, int32_t v)
   b->nch++;
 }
 
+/* Several CPUs or NICs: when operation V of processor P (in the
+   simulator's numbering) finds its CPU free, and a send its sending
+   NIC too.  */
+static double
+x_need (const struct sim *s, int32_t v, int32_t p)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  double t = s->xcpu[(size_t) p * (size_t) s->ncpu + nd->cpu];
+  if (nd->op == DAG_SEND)
+    {
+      double g = s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic];
+      if (g > t)
+        t = g;
+    }
+  return t;
+}
+
 /* Creation order: queue operation W, freed at the event being run, with
    the next stamp, at the later of its satisfaction and the time its
    processor's CPU (a send: and sending side) is free, as LogGOPSim's
@@ -1026,6 +1055,12 @@ push_freed (struct sim *s, int32_t w)
   int32_t p = ns_proc (&s->ns[w]);
   const struct pstate *q = &s->ps[p];
   double t = s->ns[w].ready;
+  if (s->xcpu)
+    {
+      double need = x_need (s, w, p);
+      push_new (s, need > t ? need : t, EV_OP, w);
+      return;
+    }
   if (cpu_free (s, p) > t)
     t = cpu_free (s, p);
   if (ns_op (&s->ns[w]) == DAG_SEND && q->nic_s > t)
@@ -1084,7 +1119,9 @@ mark_start (struct sim *s, int32_t v, double t)
       int32_t p = ns_proc (&s->ns[v]);
       /* a wait for a shared core is a wait for whoever held it last */
       int32_t owner = s->core_owner ? s->core_owner[s->pcore[p]]
-                                    : s->cpu_owner[p];
+                      : s->xcpu ? s->cpu_owner[(size_t) p * (size_t) s->ncpu
+                                               + s->d->node[v].cpu]
+                      : s->cpu_owner[p];
       if (t > s->ns[v].ready && owner >= 0)
         s->cp_pred[v] = owner;
       else
@@ -1103,9 +1140,31 @@ mark_done (struct sim *s, int32_t v, double t)
   release (s, v, DAG_REQUIRES, t);
 }
 
+/* Several CPUs or NICs: CPU K of processor P busy until T, for OWNER
+   (set_cpu).  */
 static void
-set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
+set_xcpu (struct sim *s, int32_t p, int k, double t, int32_t owner)
 {
+  size_t i = (size_t) p * (size_t) s->ncpu + (size_t) k;
+  if (t > s->xcpu[i])
+    {
+      s->xcpu[i] = t;
+      if (s->cpu_owner)
+        s->cpu_owner[i] = owner;
+    }
+  if (t > s->ps[p].cpu)
+    s->ps[p].cpu = t;
+}
+
+/* CPU K of processor PROC is busy until T, for the operation OWNER.  */
+static void
+set_cpu (struct sim *s, int32_t proc, int k, double t, int32_t owner)
+{
+  if (s->xcpu)
+    {
+      set_xcpu (s, proc, k, t, owner);
+      return;
+    }
   if (t > s->ps[proc].cpu)
     {
       s->ps[proc].cpu = t;
@@ -1138,21 +1197,30 @@ uq_pop (struct sim *s, struct mq_slot *q, int cls)
     q->tail = -1;
 }
 
-/* Rendezvous: the send SND completes when matched at T.  */
+/* Rendezvous: the send SND completes when matched at T, by the event of
+   operation BY (the receive being posted, or SND whose message is
+   handled).  With several CPUs or NICs, the sender's CPU and NIC held
+   until T are those numbered as BY's, as LogGOPSim's (its nexto and
+   nextgs of the sender indexed by the processed operation's numbers).  */
 static void
-rendezvous_done (struct sim *s, int32_t snd, double t)
+rendezvous_done (struct sim *s, int32_t snd, int32_t by, double t)
 {
   int32_t p = ns_proc (&s->ns[snd]);
   double done = s->aux[snd] > t ? s->aux[snd] : t;
-  set_cpu (s, p, t, snd);
-  if (s->ps[p].nic_s < t)
-    s->ps[p].nic_s = t;
+  int cpu = s->d->node[by].cpu, nic = s->d->node[by].nic;
+  set_cpu (s, p, cpu, t, snd);
+  double *ns = s->xnic_s ? &s->xnic_s[(size_t) p * (size_t) s->nnic + nic]
+                         : &s->ps[p].nic_s;
+  if (*ns < t)
+    *ns = t;
   mark_done (s, snd, done);
 }
 
+/* SND and RCV match at T_MATCH, by the event of operation BY
+   (rendezvous_done); RCV completes at T_DONE.  */
 static void
-match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
-            double t_done)
+match_pair (struct sim *s, int32_t snd, int32_t rcv, int32_t by,
+            double t_match, double t_done)
 {
   s->ns[snd].pst |= ST_MATCHED;
   s->ns[rcv].pst |= ST_MATCHED;
@@ -1164,7 +1232,7 @@ match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
       s->t_start[rcv] = t_match;
     }
   if ((double) s->d->node[snd].u.bytes > s->c->S)
-    rendezvous_done (s, snd, t_match);
+    rendezvous_done (s, snd, by, t_match);
   mark_done (s, rcv, t_done);
 }
 
@@ -1184,7 +1252,7 @@ post_recv (struct sim *s, int32_t v, double t)
         {
           double fin = s->ns[m].ready;
           q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
-          match_pair (s, m, v, t, fin > t ? fin : t);
+          match_pair (s, m, v, v, t, fin > t ? fin : t);
         }
       else
         {
@@ -1204,7 +1272,7 @@ post_recv (struct sim *s, int32_t v, double t)
       uq_pop (s, q, cls);
       q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
-      match_pair (s, m, v, t, fin > t ? fin : t);
+      match_pair (s, m, v, v, t, fin > t ? fin : t);
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
@@ -1236,7 +1304,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       if (s->ns[v].pst & ST_POSTED)
         {
           q_change (s, rp, Q_POSTED, -1, t);
-          match_pair (s, m, v, t, fin);
+          match_pair (s, m, v, m, t, fin);
           return v;
         }
       q_change (s, rp, Q_UNEXPECTED, 1, t);
@@ -1263,7 +1331,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
         best->tail = -1;
-      match_pair (s, m, v, t, fin);
+      match_pair (s, m, v, m, t, fin);
       return v;
     }
   q_change (s, dst, Q_UNEXPECTED, 1, t);
@@ -1299,7 +1367,7 @@ start_calc (struct sim *s, int32_t v, double t)
   int32_t p = ns_proc (&s->ns[v]);
   double w = nd->u.work + noise_at (s, nd->proc, t, nd->u.work);
   mark_start (s, v, t);
-  set_cpu (s, p, t + w, v);
+  set_cpu (s, p, nd->cpu, t + w, v);
   gantt_add (s, nd->proc, t, t + w, GANTT_COMPUTE, v);
   mark_done (s, v, t + w);
 }
@@ -1354,7 +1422,11 @@ start_send (struct sim *s, int32_t v, double t)
       struct msgcost mc;
       msg_cost (c, x, &mc);
       cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
-      pp->nic_s = t + mc.g + x1 * mc.G;
+      double nic_end = t + mc.g + x1 * mc.G;
+      if (s->xnic_s)
+        s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = nic_end;
+      else
+        pp->nic_s = nic_end;
       arrive = t + mc.os + mc.L;
       if (c->bus)
         {
@@ -1369,7 +1441,7 @@ start_send (struct sim *s, int32_t v, double t)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
     }
   mark_start (s, v, t);
-  set_cpu (s, p, cpu_end, v);
+  set_cpu (s, p, nd->cpu, cpu_end, v);
   if (s->aux)
     s->aux[v] = cpu_end;
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
@@ -1407,8 +1479,14 @@ handle_msg (struct sim *s, int32_t m, double t)
       fin = t + mc.or_ + extra
             + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
                         t, mc.or_);
-      set_cpu (s, r, fin, m);
-      s->ps[r].nic_r = t + mc.g + x1 * mc.G;
+      /* with several CPUs or NICs, those of the send's numbers at the
+         receiver (LogGOPSim's: the message carries the send's) */
+      set_cpu (s, r, sn->cpu, fin, m);
+      double nic_end = t + mc.g + x1 * mc.G;
+      if (s->xnic_r)
+        s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic] = nic_end;
+      else
+        s->ps[r].nic_r = nic_end;
     }
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
@@ -1540,9 +1618,44 @@ run_wake (struct sim *s, int32_t key, double t)
   schedule_wake (s, p, cls);
 }
 
+/* Several CPUs or NICs: the event of TYPE on V (key class CLS in class
+   order) runs again at T, when what it waits for is free, with its
+   stamp in creation order (LogGOPSim's retry keeps its place).  */
+static void
+x_retry (struct sim *s, int type, int32_t v, int cls, double t)
+{
+  heap_push (&s->h, t, s->creation ? EV_KEY (0, s->cur_ts, type, v)
+                                   : EV_KEY (cls, v, type, v));
+}
+
+/* Several CPUs or NICs: start operation V at T when its own CPU (a
+   send: and NIC) is free, else retry.  */
+static void
+x_run_op (struct sim *s, int32_t v, double t)
+{
+  int op = ns_op (&s->ns[v]);
+  if (op == DAG_RECV)
+    {
+      post_recv (s, v, t);
+      return;
+    }
+  double need = x_need (s, v, ns_proc (&s->ns[v]));
+  if (need > t)
+    x_retry (s, EV_OP, v, op_cls[op], need);
+  else if (op == DAG_SEND)
+    start_send (s, v, t);
+  else
+    start_calc (s, v, t);
+}
+
 static void
 run_op (struct sim *s, int32_t v, double t)
 {
+  if (s->xcpu)
+    {
+      x_run_op (s, v, t);
+      return;
+    }
   int32_t p = ns_proc (&s->ns[v]);
   const struct pstate *q = &s->ps[p];
   switch (ns_op (&s->ns[v]))
@@ -1588,6 +1701,20 @@ static void
 run_msg (struct sim *s, int32_t m, double t)
 {
   int32_t r = recv_proc (s, m);
+  if (s->xcpu && !s->c->hyperbolic)
+    {
+      /* the CPU and receiving NIC of the send's numbers (handle_msg) */
+      const struct dag_node *sn = &s->d->node[m];
+      double need = s->xcpu[(size_t) r * (size_t) s->ncpu + sn->cpu];
+      double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
+      if (g > need)
+        need = g;
+      if (need > t)
+        x_retry (s, EV_MSG, m, 3, need);
+      else
+        handle_msg (s, m, t);
+      return;
+    }
   const struct pstate *q = &s->ps[r];
   if (!s->c->hyperbolic
       && ((q->lines & LINE_BUSY (W_MSG)) || cpu_free (s, r) > t
@@ -2149,6 +2276,9 @@ sim_release (struct sim *s)
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
+  free (s->xcpu);
+  free (s->xnic_s);
+  free (s->xnic_r);
   memset (s, 0, sizeof *s);
 }
 
@@ -2258,6 +2388,18 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
+  s.ncpu = 1;
+  if (d->maxcpu > 0 || d->maxnic > 0)
+    {
+      if (c->cores > 0)
+        die ("%s: cpu and nic numbers and shared cores cannot be combined",
+             d->source);
+      s.ncpu = d->maxcpu + 1;
+      s.nnic = d->maxnic + 1;
+      s.xcpu = xcalloc (np * (size_t) s.ncpu, sizeof *s.xcpu);
+      s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
+      s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
+    }
   if (c->cores > 0)
     {
       /* processor p of the DAG on core p mod N */
@@ -2276,10 +2418,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.rpred = xcalloc (n, sizeof *s.rpred);
       s.t_start = xcalloc (n, sizeof *s.t_start);
       s.t_end = xcalloc (n, sizeof *s.t_end);
-      s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
+      size_t nowner = np * (size_t) s.ncpu;
+      s.cpu_owner = xcalloc (nowner, sizeof *s.cpu_owner);
       for (size_t v = 0; v < n; v++)
         s.cp_pred[v] = s.rpred[v] = -1;
-      for (size_t p = 0; p < np; p++)
+      for (size_t p = 0; p < nowner; p++)
         s.cpu_owner[p] = -1;
       if (s.core)
         {
@@ -2296,6 +2439,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
                  && !(c->rate && c->contention) && !c->bus && !c->cores
+                 && !s.xcpu
                  && np * sizeof *s.ps > BY_PROC_STATE && edges_local (d);
 
   /* Receives of native messages with nothing before them are posted at
