@@ -882,9 +882,14 @@ struct sim
      finish).  An operation or message that finds its CPU or NIC busy
      is queued again for when they are free, as LogGOPSim's are: a line
      per processor would hold up operations whose own CPU and NIC are
-     free behind one whose are not.  */
+     free behind one whose are not.  The code of one CPU and one NIC
+     runs as it is and these follow it (set_xcpu), so that it pays one
+     test per operation.  */
   double *xcpu, *xnic_s, *xnic_r;
+  int32_t *xcpu_owner; /* --critical-path: last operation to hold each */
   int32_t ncpu, nnic;
+  int x_by_recv;       /* the event being run is a receive's posting (1)
+                          or a message's handling (0): rendezvous_done */
 };
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
@@ -1045,6 +1050,17 @@ x_need (const struct sim *s, int32_t v, int32_t p)
   return t;
 }
 
+/* Several CPUs or NICs: push_freed for W's own CPU and NIC.  Out of
+   line, as the other x_ functions, so that the code for one CPU and one
+   NIC keeps its registers.  */
+static void __attribute__ ((noinline))
+x_push_freed (struct sim *s, int32_t w)
+{
+  double t = s->ns[w].ready;
+  double need = x_need (s, w, ns_proc (&s->ns[w]));
+  push_new (s, need > t ? need : t, EV_OP, w);
+}
+
 /* Creation order: queue operation W, freed at the event being run, with
    the next stamp, at the later of its satisfaction and the time its
    processor's CPU (a send: and sending side) is free, as LogGOPSim's
@@ -1052,15 +1068,14 @@ x_need (const struct sim *s, int32_t v, int32_t p)
 static void
 push_freed (struct sim *s, int32_t w)
 {
+  if (s->xcpu)
+    {
+      x_push_freed (s, w);
+      return;
+    }
   int32_t p = ns_proc (&s->ns[w]);
   const struct pstate *q = &s->ps[p];
   double t = s->ns[w].ready;
-  if (s->xcpu)
-    {
-      double need = x_need (s, w, p);
-      push_new (s, need > t ? need : t, EV_OP, w);
-      return;
-    }
   if (cpu_free (s, p) > t)
     t = cpu_free (s, p);
   if (ns_op (&s->ns[w]) == DAG_SEND && q->nic_s > t)
@@ -1119,8 +1134,8 @@ mark_start (struct sim *s, int32_t v, double t)
       int32_t p = ns_proc (&s->ns[v]);
       /* a wait for a shared core is a wait for whoever held it last */
       int32_t owner = s->core_owner ? s->core_owner[s->pcore[p]]
-                      : s->xcpu ? s->cpu_owner[(size_t) p * (size_t) s->ncpu
-                                               + s->d->node[v].cpu]
+                      : s->xcpu ? s->xcpu_owner[(size_t) p * (size_t) s->ncpu
+                                                + s->d->node[v].cpu]
                       : s->cpu_owner[p];
       if (t > s->ns[v].ready && owner >= 0)
         s->cp_pred[v] = owner;
@@ -1140,8 +1155,9 @@ mark_done (struct sim *s, int32_t v, double t)
   release (s, v, DAG_REQUIRES, t);
 }
 
-/* Several CPUs or NICs: CPU K of processor P busy until T, for OWNER
-   (set_cpu).  */
+/* Several CPUs or NICs: after set_cpu (which keeps the latest of the
+   processor's CPUs in struct pstate, its finish), CPU K of processor P
+   busy until T, for OWNER.  */
 static void
 set_xcpu (struct sim *s, int32_t p, int k, double t, int32_t owner)
 {
@@ -1149,22 +1165,14 @@ set_xcpu (struct sim *s, int32_t p, int k, double t, int32_t owner)
   if (t > s->xcpu[i])
     {
       s->xcpu[i] = t;
-      if (s->cpu_owner)
-        s->cpu_owner[i] = owner;
+      if (s->xcpu_owner)
+        s->xcpu_owner[i] = owner;
     }
-  if (t > s->ps[p].cpu)
-    s->ps[p].cpu = t;
 }
 
-/* CPU K of processor PROC is busy until T, for the operation OWNER.  */
 static void
-set_cpu (struct sim *s, int32_t proc, int k, double t, int32_t owner)
+set_cpu (struct sim *s, int32_t proc, double t, int32_t owner)
 {
-  if (s->xcpu)
-    {
-      set_xcpu (s, proc, k, t, owner);
-      return;
-    }
   if (t > s->ps[proc].cpu)
     {
       s->ps[proc].cpu = t;
@@ -1197,30 +1205,39 @@ uq_pop (struct sim *s, struct mq_slot *q, int cls)
     q->tail = -1;
 }
 
-/* Rendezvous: the send SND completes when matched at T, by the event of
-   operation BY (the receive being posted, or SND whose message is
-   handled).  With several CPUs or NICs, the sender's CPU and NIC held
-   until T are those numbered as BY's, as LogGOPSim's (its nexto and
-   nextgs of the sender indexed by the processed operation's numbers).  */
+/* Several CPUs or NICs: rendezvous_done holds CPU and NIC of processor
+   P numbered as BY's until T, for the send SND.  */
+static void __attribute__ ((noinline))
+x_rendezvous (struct sim *s, int32_t p, int32_t by, int32_t snd, double t)
+{
+  const struct dag_node *nb = &s->d->node[by];
+  set_xcpu (s, p, nb->cpu, t, snd);
+  double *ns = &s->xnic_s[(size_t) p * (size_t) s->nnic + nb->nic];
+  if (*ns < t)
+    *ns = t;
+}
+
+/* Rendezvous: the send SND completes when matched with RCV at T.  With
+   several CPUs or NICs, the sender's CPU and NIC held until T are those
+   numbered as the operation whose event matched (RCV being posted, or
+   SND whose message is handled), as LogGOPSim's (its nexto and nextgs
+   of the sender indexed by the processed operation's numbers).  */
 static void
-rendezvous_done (struct sim *s, int32_t snd, int32_t by, double t)
+rendezvous_done (struct sim *s, int32_t snd, int32_t rcv, double t)
 {
   int32_t p = ns_proc (&s->ns[snd]);
   double done = s->aux[snd] > t ? s->aux[snd] : t;
-  int cpu = s->d->node[by].cpu, nic = s->d->node[by].nic;
-  set_cpu (s, p, cpu, t, snd);
-  double *ns = s->xnic_s ? &s->xnic_s[(size_t) p * (size_t) s->nnic + nic]
-                         : &s->ps[p].nic_s;
-  if (*ns < t)
-    *ns = t;
+  set_cpu (s, p, t, snd);
+  if (s->ps[p].nic_s < t)
+    s->ps[p].nic_s = t;
+  if (s->xcpu)
+    x_rendezvous (s, p, s->x_by_recv ? rcv : snd, snd, t);
   mark_done (s, snd, done);
 }
 
-/* SND and RCV match at T_MATCH, by the event of operation BY
-   (rendezvous_done); RCV completes at T_DONE.  */
 static void
-match_pair (struct sim *s, int32_t snd, int32_t rcv, int32_t by,
-            double t_match, double t_done)
+match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
+            double t_done)
 {
   s->ns[snd].pst |= ST_MATCHED;
   s->ns[rcv].pst |= ST_MATCHED;
@@ -1232,7 +1249,7 @@ match_pair (struct sim *s, int32_t snd, int32_t rcv, int32_t by,
       s->t_start[rcv] = t_match;
     }
   if ((double) s->d->node[snd].u.bytes > s->c->S)
-    rendezvous_done (s, snd, by, t_match);
+    rendezvous_done (s, snd, rcv, t_match);
   mark_done (s, rcv, t_done);
 }
 
@@ -1252,7 +1269,7 @@ post_recv (struct sim *s, int32_t v, double t)
         {
           double fin = s->ns[m].ready;
           q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
-          match_pair (s, m, v, v, t, fin > t ? fin : t);
+          match_pair (s, m, v, t, fin > t ? fin : t);
         }
       else
         {
@@ -1272,7 +1289,7 @@ post_recv (struct sim *s, int32_t v, double t)
       uq_pop (s, q, cls);
       q_change (s, nd->proc, Q_UNEXPECTED, -1, t);
       double fin = s->ns[m].ready;
-      match_pair (s, m, v, v, t, fin > t ? fin : t);
+      match_pair (s, m, v, t, fin > t ? fin : t);
       return;
     }
   q = mq_get (&s->mq, TBL_RQ << 2 | cls, nd->proc, src, tag, 1);
@@ -1304,7 +1321,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       if (s->ns[v].pst & ST_POSTED)
         {
           q_change (s, rp, Q_POSTED, -1, t);
-          match_pair (s, m, v, m, t, fin);
+          match_pair (s, m, v, t, fin);
           return v;
         }
       q_change (s, rp, Q_UNEXPECTED, 1, t);
@@ -1331,7 +1348,7 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
         best->tail = -1;
-      match_pair (s, m, v, m, t, fin);
+      match_pair (s, m, v, t, fin);
       return v;
     }
   q_change (s, dst, Q_UNEXPECTED, 1, t);
@@ -1360,16 +1377,30 @@ deliver (struct sim *s, int32_t m, double t, double fin)
 
 /* ------------------------------------------------ starting operations */
 
-static void
+/* start_calc, start_send and handle_msg return when the CPU they took
+   is free again, for their several-CPU forms (x_start_calc, ...) that
+   run them and then set the CPU and NIC the operation names: one CPU
+   and one NIC per processor pays nothing for several.  */
+
+static double
 start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   int32_t p = ns_proc (&s->ns[v]);
   double w = nd->u.work + noise_at (s, nd->proc, t, nd->u.work);
   mark_start (s, v, t);
-  set_cpu (s, p, nd->cpu, t + w, v);
+  set_cpu (s, p, t + w, v);
   gantt_add (s, nd->proc, t, t + w, GANTT_COMPUTE, v);
   mark_done (s, v, t + w);
+  return t + w;
+}
+
+/* Several CPUs or NICs: start_calc on the CPU V names.  */
+static void
+x_start_calc (struct sim *s, int32_t v, double t)
+{
+  double end = start_calc (s, v, t);
+  set_xcpu (s, ns_proc (&s->ns[v]), s->d->node[v].cpu, end, v);
 }
 
 /* The LogGOPS costs of one message of X bytes: the fixed ones, or with
@@ -1393,7 +1424,7 @@ msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
   *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
 }
 
-static void
+static double
 start_send (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
@@ -1422,11 +1453,7 @@ start_send (struct sim *s, int32_t v, double t)
       struct msgcost mc;
       msg_cost (c, x, &mc);
       cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
-      double nic_end = t + mc.g + x1 * mc.G;
-      if (s->xnic_s)
-        s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = nic_end;
-      else
-        pp->nic_s = nic_end;
+      pp->nic_s = t + mc.g + x1 * mc.G;
       arrive = t + mc.os + mc.L;
       if (c->bus)
         {
@@ -1441,7 +1468,7 @@ start_send (struct sim *s, int32_t v, double t)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
     }
   mark_start (s, v, t);
-  set_cpu (s, p, nd->cpu, cpu_end, v);
+  set_cpu (s, p, cpu_end, v);
   if (s->aux)
     s->aux[v] = cpu_end;
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
@@ -1451,6 +1478,20 @@ start_send (struct sim *s, int32_t v, double t)
     heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
+  return cpu_end;
+}
+
+/* Several CPUs or NICs: start_send on the CPU and NIC V names (the
+   hyperbolic model's transfer holds no NIC).  */
+static void
+x_start_send (struct sim *s, int32_t v, double t)
+{
+  double end = start_send (s, v, t);
+  int32_t p = ns_proc (&s->ns[v]);
+  const struct dag_node *nd = &s->d->node[v];
+  set_xcpu (s, p, nd->cpu, end, v);
+  if (!s->c->hyperbolic)
+    s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = s->ps[p].nic_s;
 }
 
 /* The receiver of the message of send M, in the simulator's numbering
@@ -1463,7 +1504,7 @@ recv_proc (const struct sim *s, int32_t m)
 }
 
 /* The receiver handles message M (send node) at T.  */
-static void
+static double
 handle_msg (struct sim *s, int32_t m, double t)
 {
   const struct dag_node *sn = &s->d->node[m];
@@ -1479,20 +1520,30 @@ handle_msg (struct sim *s, int32_t m, double t)
       fin = t + mc.or_ + extra
             + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
                         t, mc.or_);
-      /* with several CPUs or NICs, those of the send's numbers at the
-         receiver (LogGOPSim's: the message carries the send's) */
-      set_cpu (s, r, sn->cpu, fin, m);
-      double nic_end = t + mc.g + x1 * mc.G;
-      if (s->xnic_r)
-        s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic] = nic_end;
-      else
-        s->ps[r].nic_r = nic_end;
+      set_cpu (s, r, fin, m);
+      s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
      task of a native message), else after the send.  */
   gantt_add (s, sn->peer, t, fin, GANTT_RECV,
              v >= 0 ? v : sn->derived ? m + 1 : m);
+  return fin;
+}
+
+/* Several CPUs or NICs: handle_msg on the receiver's CPU and NIC
+   numbered as the send's (LogGOPSim's messages carry the send's
+   numbers; the hyperbolic model's receiver pays nothing).  */
+static void
+x_handle_msg (struct sim *s, int32_t m, double t)
+{
+  double fin = handle_msg (s, m, t);
+  if (s->c->hyperbolic)
+    return;
+  int32_t r = recv_proc (s, m);
+  const struct dag_node *sn = &s->d->node[m];
+  set_xcpu (s, r, sn->cpu, fin, m);
+  s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic] = s->ps[r].nic_r;
 }
 
 /* ------------------------------------------------------- waiting lines */
@@ -1630,12 +1681,13 @@ x_retry (struct sim *s, int type, int32_t v, int cls, double t)
 
 /* Several CPUs or NICs: start operation V at T when its own CPU (a
    send: and NIC) is free, else retry.  */
-static void
+static void __attribute__ ((noinline))
 x_run_op (struct sim *s, int32_t v, double t)
 {
   int op = ns_op (&s->ns[v]);
   if (op == DAG_RECV)
     {
+      s->x_by_recv = 1;
       post_recv (s, v, t);
       return;
     }
@@ -1643,9 +1695,9 @@ x_run_op (struct sim *s, int32_t v, double t)
   if (need > t)
     x_retry (s, EV_OP, v, op_cls[op], need);
   else if (op == DAG_SEND)
-    start_send (s, v, t);
+    x_start_send (s, v, t);
   else
-    start_calc (s, v, t);
+    x_start_calc (s, v, t);
 }
 
 static void
@@ -1697,22 +1749,33 @@ run_event (struct sim *s, int type, int32_t v, double t)
     flush_freed (s);
 }
 
+/* Several CPUs or NICs: run_msg for message M to processor R.  */
+static void __attribute__ ((noinline))
+x_run_msg (struct sim *s, int32_t m, int32_t r, double t)
+{
+  /* the CPU and receiving NIC of the send's numbers (x_handle_msg);
+     the hyperbolic model's receiver pays nothing */
+  const struct dag_node *sn = &s->d->node[m];
+  double need = s->xcpu[(size_t) r * (size_t) s->ncpu + sn->cpu];
+  double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
+  if (g > need)
+    need = g;
+  if (need > t && !s->c->hyperbolic)
+    x_retry (s, EV_MSG, m, 3, need);
+  else
+    {
+      s->x_by_recv = 0;
+      x_handle_msg (s, m, t);
+    }
+}
+
 static void
 run_msg (struct sim *s, int32_t m, double t)
 {
   int32_t r = recv_proc (s, m);
-  if (s->xcpu && !s->c->hyperbolic)
+  if (s->xcpu)
     {
-      /* the CPU and receiving NIC of the send's numbers (handle_msg) */
-      const struct dag_node *sn = &s->d->node[m];
-      double need = s->xcpu[(size_t) r * (size_t) s->ncpu + sn->cpu];
-      double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
-      if (g > need)
-        need = g;
-      if (need > t)
-        x_retry (s, EV_MSG, m, 3, need);
-      else
-        handle_msg (s, m, t);
+      x_run_msg (s, m, r, t);
       return;
     }
   const struct pstate *q = &s->ps[r];
@@ -2279,6 +2342,7 @@ sim_release (struct sim *s)
   free (s->xcpu);
   free (s->xnic_s);
   free (s->xnic_r);
+  free (s->xcpu_owner);
   memset (s, 0, sizeof *s);
 }
 
@@ -2418,12 +2482,18 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.rpred = xcalloc (n, sizeof *s.rpred);
       s.t_start = xcalloc (n, sizeof *s.t_start);
       s.t_end = xcalloc (n, sizeof *s.t_end);
-      size_t nowner = np * (size_t) s.ncpu;
-      s.cpu_owner = xcalloc (nowner, sizeof *s.cpu_owner);
+      s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
       for (size_t v = 0; v < n; v++)
         s.cp_pred[v] = s.rpred[v] = -1;
-      for (size_t p = 0; p < nowner; p++)
+      for (size_t p = 0; p < np; p++)
         s.cpu_owner[p] = -1;
+      if (s.xcpu)
+        {
+          size_t nx = np * (size_t) s.ncpu;
+          s.xcpu_owner = xmalloc (nx * sizeof *s.xcpu_owner);
+          for (size_t i = 0; i < nx; i++)
+            s.xcpu_owner[i] = -1;
+        }
       if (s.core)
         {
           size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
