@@ -446,13 +446,21 @@ resolve_params (const char *const *need, size_t r, double file_scale)
                    && ps.origin[PARAM_S] != PORIGIN_DEFAULT;
 }
 
-/* --network and --cores into PARAMS, for a schedule of P processors: a
-   mesh gives LoGPC's n and kd (eq. (11)).  */
+/* --network and --cores into PARAMS, for the schedule D: a mesh gives
+   LoGPC's n and kd (eq. (11)).  */
 static void
-apply_network (int64_t P)
+apply_network (const struct dag *d)
 {
+  int64_t P = d->nprocs;
   params.network = net_spec.kind;
   params.cores = opt_cores;
+  /* --cores shares one CPU between ranks: which of a rank's several
+     CPUs would it be?  */
+  if (opt_cores && (d->maxcpu > 0 || d->maxnic > 0))
+    die_usage ("option '--cores': %s gives its ranks several CPUs or "
+               "NICs (cpu up to %ld, nic up to %ld): ranks that share "
+               "cores have one of each", d->source, (long) d->maxcpu,
+               (long) d->maxnic);
   if (net_spec.kind != DAG_NET_MESH)
     return;
   struct kcube t;
@@ -723,10 +731,14 @@ write_per_proc (tsv_writer *w, const struct dag *d,
   static const char *cols[] = { "proc", "finish", "compute", "send", "recv",
                                 "idle", "sent", "received" };
   tsv_write_header (w, 8, cols);
+  /* idle: the time of the rank's CPUs (one per cpu number of the
+     schedule) up to its finish not spent computing, sending or
+     receiving */
+  double ncpu = (double) d->maxcpu + 1;
   for (int32_t p = 0; p < d->nprocs; p++)
     {
       const struct dagsim_proc *q = &r->proc[p];
-      double idle = q->finish - q->compute - q->send - q->recv;
+      double idle = ncpu * q->finish - q->compute - q->send - q->recv;
       tsv_put_int (w, p);
       tsv_put_num (w, q->finish);
       tsv_put_num (w, q->compute);
@@ -1237,7 +1249,7 @@ simulate_each (struct predict_job *j)
   for (size_t i = 0; i < nprow; i++)
     {
       resolve_params (dag_model_param_names (j->model), i, j->file_scale);
-      apply_network (j->d.nprocs);
+      apply_network (&j->d);
       j->each_params[i] = params;
       char at[64];
       snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
@@ -1291,7 +1303,7 @@ simulate_sweep (struct predict_job *j)
             gen.rounds_given = 1;
           generate (&j->ds[i]);
           dag_finalize (&j->ds[i]);
-          apply_network (j->ds[i].nprocs);
+          apply_network (&j->ds[i]);
         }
       else
         {
@@ -1550,7 +1562,7 @@ simulate (struct predict_job *j)
       if (pfile)
         resolve_params (dag_model_param_names (j->model), 0, j->file_scale);
       build_plogp (j);
-      apply_network (j->d.nprocs);
+      apply_network (&j->d);
       if (!opt_sweep)
         predict (&j->d, j->model, &j->so, &j->r, &j->iters, NULL);
       else
@@ -1720,7 +1732,7 @@ write_sweep (tsv_writer *w, struct predict_job *j)
       if (!j->gfield)
         dag_params_set (&params, j->sweep_name, j->sweep_vals[i]);
       else
-        apply_network (j->ds[i].nprocs);
+        apply_network (&j->ds[i]);
       summary_row (w, j->model, j->sweep_name, j->sweep_vals[i], &j->ds[i],
                    &j->rs[i], j->its[i]);
       dagsim_result_free (&j->rs[i]);

@@ -198,6 +198,17 @@ dag_add_recv (struct dag *d, int32_t proc, int32_t from, int64_t bytes,
 }
 
 void
+dag_set_cpu_nic (struct dag *d, int32_t v, int cpu, int nic)
+{
+  d->node[v].cpu = (uint8_t) cpu;
+  d->node[v].nic = (uint8_t) nic;
+  if (cpu > d->maxcpu)
+    d->maxcpu = cpu;
+  if (nic > d->maxnic)
+    d->maxnic = nic;
+}
+
+void
 dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
 {
   if (d->ne == d->ecap)

@@ -36,7 +36,14 @@ struct dag_node
   int32_t peer;       /* SEND: destination; RECV: source or DAG_ANY */
   uint8_t op;         /* enum dag_op */
   uint8_t derived;    /* SEND/RECV made from a native `msg` row */
+  uint8_t cpu, nic;   /* GOAL's `cpu C` and `nic N`: which of its
+                         processor's CPUs and NICs the operation uses
+                         (in the padding: the node stays 24 bytes) */
 };
+
+/* Largest cpu and nic number an operation may have.  */
+#define DAG_MAX_CPU UINT8_MAX
+#define DAG_MAX_NIC UINT8_MAX
 
 struct dag
 {
@@ -48,6 +55,9 @@ struct dag
      lines) carries no array of lines.  */
   int32_t *name_of, *line_of;
   int32_t nprocs;           /* 1 + largest processor number */
+  /* Largest cpu and nic number of an operation: 0, one CPU and one NIC
+     per processor (native and generated DAGs always).  */
+  int32_t maxcpu, maxnic;
 
   /* Edge list while building.  */
   int32_t *efrom, *eto;
@@ -114,6 +124,10 @@ int32_t dag_add_send (struct dag *d, int32_t proc, int32_t to,
 int32_t dag_add_recv (struct dag *d, int32_t proc, int32_t from,
                       int64_t bytes, int64_t tag, int32_t name, int32_t line);
 void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
+
+/* Operation V uses CPU CPU (at most DAG_MAX_CPU) and NIC NIC (at most
+   DAG_MAX_NIC) of its processor; the caller checks the range.  */
+void dag_set_cpu_nic (struct dag *d, int32_t v, int cpu, int nic);
 
 /* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
    when both run on one processor, else a SEND after A and a RECV before

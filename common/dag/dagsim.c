@@ -873,6 +873,23 @@ struct sim
   /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
      unexpected (2 p + Q_UNEXPECTED) queue */
   struct qtrack *qt;
+  /* Several CPUs or NICs per processor (GOAL's cpu and nic numbers;
+     NULL: one of each, in struct pstate): per processor in the
+     simulator's numbering, NCPU CPU timelines (xcpu[p * ncpu + cpu])
+     and NNIC sending and receiving NIC timelines (xnic_s, xnic_r [p *
+     nnic + nic]), as LogGOPSim's nexto, nextgs and nextgr.  struct
+     pstate's cpu is then the latest of the processor's CPUs (its
+     finish).  An operation or message that finds its CPU or NIC busy
+     is queued again for when they are free, as LogGOPSim's are: a line
+     per processor would hold up operations whose own CPU and NIC are
+     free behind one whose are not.  The code of one CPU and one NIC
+     runs as it is and these follow it (set_xcpu), so that it pays one
+     test per operation.  */
+  double *xcpu, *xnic_s, *xnic_r;
+  int32_t *xcpu_owner; /* --critical-path: last operation to hold each */
+  int32_t ncpu, nnic;
+  int x_by_recv;       /* the event being run is a receive's posting (1)
+                          or a message's handling (0): rendezvous_done */
 };
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
@@ -1016,6 +1033,34 @@ push_new (struct sim *s, double t, int type, int32_t v)
   b->nch++;
 }
 
+/* Several CPUs or NICs: when operation V of processor P (in the
+   simulator's numbering) finds its CPU free, and a send its sending
+   NIC too.  */
+static double
+x_need (const struct sim *s, int32_t v, int32_t p)
+{
+  const struct dag_node *nd = &s->d->node[v];
+  double t = s->xcpu[(size_t) p * (size_t) s->ncpu + nd->cpu];
+  if (nd->op == DAG_SEND)
+    {
+      double g = s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic];
+      if (g > t)
+        t = g;
+    }
+  return t;
+}
+
+/* Several CPUs or NICs: push_freed for W's own CPU and NIC.  Out of
+   line, as the other x_ functions, so that the code for one CPU and one
+   NIC keeps its registers.  */
+static void __attribute__ ((noinline))
+x_push_freed (struct sim *s, int32_t w)
+{
+  double t = s->ns[w].ready;
+  double need = x_need (s, w, ns_proc (&s->ns[w]));
+  push_new (s, need > t ? need : t, EV_OP, w);
+}
+
 /* Creation order: queue operation W, freed at the event being run, with
    the next stamp, at the later of its satisfaction and the time its
    processor's CPU (a send: and sending side) is free, as LogGOPSim's
@@ -1023,6 +1068,11 @@ push_new (struct sim *s, double t, int type, int32_t v)
 static void
 push_freed (struct sim *s, int32_t w)
 {
+  if (s->xcpu)
+    {
+      x_push_freed (s, w);
+      return;
+    }
   int32_t p = ns_proc (&s->ns[w]);
   const struct pstate *q = &s->ps[p];
   double t = s->ns[w].ready;
@@ -1084,7 +1134,9 @@ mark_start (struct sim *s, int32_t v, double t)
       int32_t p = ns_proc (&s->ns[v]);
       /* a wait for a shared core is a wait for whoever held it last */
       int32_t owner = s->core_owner ? s->core_owner[s->pcore[p]]
-                                    : s->cpu_owner[p];
+                      : s->xcpu ? s->xcpu_owner[(size_t) p * (size_t) s->ncpu
+                                                + s->d->node[v].cpu]
+                      : s->cpu_owner[p];
       if (t > s->ns[v].ready && owner >= 0)
         s->cp_pred[v] = owner;
       else
@@ -1101,6 +1153,21 @@ mark_done (struct sim *s, int32_t v, double t)
   if (s->t_end)
     s->t_end[v] = t;
   release (s, v, DAG_REQUIRES, t);
+}
+
+/* Several CPUs or NICs: after set_cpu (which keeps the latest of the
+   processor's CPUs in struct pstate, its finish), CPU K of processor P
+   busy until T, for OWNER.  */
+static void
+set_xcpu (struct sim *s, int32_t p, int k, double t, int32_t owner)
+{
+  size_t i = (size_t) p * (size_t) s->ncpu + (size_t) k;
+  if (t > s->xcpu[i])
+    {
+      s->xcpu[i] = t;
+      if (s->xcpu_owner)
+        s->xcpu_owner[i] = owner;
+    }
 }
 
 static void
@@ -1138,15 +1205,33 @@ uq_pop (struct sim *s, struct mq_slot *q, int cls)
     q->tail = -1;
 }
 
-/* Rendezvous: the send SND completes when matched at T.  */
+/* Several CPUs or NICs: rendezvous_done holds CPU and NIC of processor
+   P numbered as BY's until T, for the send SND.  */
+static void __attribute__ ((noinline))
+x_rendezvous (struct sim *s, int32_t p, int32_t by, int32_t snd, double t)
+{
+  const struct dag_node *nb = &s->d->node[by];
+  set_xcpu (s, p, nb->cpu, t, snd);
+  double *ns = &s->xnic_s[(size_t) p * (size_t) s->nnic + nb->nic];
+  if (*ns < t)
+    *ns = t;
+}
+
+/* Rendezvous: the send SND completes when matched with RCV at T.  With
+   several CPUs or NICs, the sender's CPU and NIC held until T are those
+   numbered as the operation whose event matched (RCV being posted, or
+   SND whose message is handled), as LogGOPSim's (its nexto and nextgs
+   of the sender indexed by the processed operation's numbers).  */
 static void
-rendezvous_done (struct sim *s, int32_t snd, double t)
+rendezvous_done (struct sim *s, int32_t snd, int32_t rcv, double t)
 {
   int32_t p = ns_proc (&s->ns[snd]);
   double done = s->aux[snd] > t ? s->aux[snd] : t;
   set_cpu (s, p, t, snd);
   if (s->ps[p].nic_s < t)
     s->ps[p].nic_s = t;
+  if (s->xcpu)
+    x_rendezvous (s, p, s->x_by_recv ? rcv : snd, snd, t);
   mark_done (s, snd, done);
 }
 
@@ -1164,7 +1249,7 @@ match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
       s->t_start[rcv] = t_match;
     }
   if ((double) s->d->node[snd].u.bytes > s->c->S)
-    rendezvous_done (s, snd, t_match);
+    rendezvous_done (s, snd, rcv, t_match);
   mark_done (s, rcv, t_done);
 }
 
@@ -1292,7 +1377,12 @@ deliver (struct sim *s, int32_t m, double t, double fin)
 
 /* ------------------------------------------------ starting operations */
 
-static void
+/* start_calc, start_send and handle_msg return when the CPU they took
+   is free again, for their several-CPU forms (x_start_calc, ...) that
+   run them and then set the CPU and NIC the operation names: one CPU
+   and one NIC per processor pays nothing for several.  */
+
+static double
 start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
@@ -1302,6 +1392,15 @@ start_calc (struct sim *s, int32_t v, double t)
   set_cpu (s, p, t + w, v);
   gantt_add (s, nd->proc, t, t + w, GANTT_COMPUTE, v);
   mark_done (s, v, t + w);
+  return t + w;
+}
+
+/* Several CPUs or NICs: start_calc on the CPU V names.  */
+static void
+x_start_calc (struct sim *s, int32_t v, double t)
+{
+  double end = start_calc (s, v, t);
+  set_xcpu (s, ns_proc (&s->ns[v]), s->d->node[v].cpu, end, v);
 }
 
 /* The LogGOPS costs of one message of X bytes: the fixed ones, or with
@@ -1325,7 +1424,7 @@ msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
   *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
 }
 
-static void
+static double
 start_send (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
@@ -1379,6 +1478,20 @@ start_send (struct sim *s, int32_t v, double t)
     heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
+  return cpu_end;
+}
+
+/* Several CPUs or NICs: start_send on the CPU and NIC V names (the
+   hyperbolic model's transfer holds no NIC).  */
+static void
+x_start_send (struct sim *s, int32_t v, double t)
+{
+  double end = start_send (s, v, t);
+  int32_t p = ns_proc (&s->ns[v]);
+  const struct dag_node *nd = &s->d->node[v];
+  set_xcpu (s, p, nd->cpu, end, v);
+  if (!s->c->hyperbolic)
+    s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = s->ps[p].nic_s;
 }
 
 /* The receiver of the message of send M, in the simulator's numbering
@@ -1391,7 +1504,7 @@ recv_proc (const struct sim *s, int32_t m)
 }
 
 /* The receiver handles message M (send node) at T.  */
-static void
+static double
 handle_msg (struct sim *s, int32_t m, double t)
 {
   const struct dag_node *sn = &s->d->node[m];
@@ -1415,6 +1528,22 @@ handle_msg (struct sim *s, int32_t m, double t)
      task of a native message), else after the send.  */
   gantt_add (s, sn->peer, t, fin, GANTT_RECV,
              v >= 0 ? v : sn->derived ? m + 1 : m);
+  return fin;
+}
+
+/* Several CPUs or NICs: handle_msg on the receiver's CPU and NIC
+   numbered as the send's (LogGOPSim's messages carry the send's
+   numbers; the hyperbolic model's receiver pays nothing).  */
+static void
+x_handle_msg (struct sim *s, int32_t m, double t)
+{
+  double fin = handle_msg (s, m, t);
+  if (s->c->hyperbolic)
+    return;
+  int32_t r = recv_proc (s, m);
+  const struct dag_node *sn = &s->d->node[m];
+  set_xcpu (s, r, sn->cpu, fin, m);
+  s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic] = s->ps[r].nic_r;
 }
 
 /* ------------------------------------------------------- waiting lines */
@@ -1540,9 +1669,45 @@ run_wake (struct sim *s, int32_t key, double t)
   schedule_wake (s, p, cls);
 }
 
+/* Several CPUs or NICs: the event of TYPE on V (key class CLS in class
+   order) runs again at T, when what it waits for is free, with its
+   stamp in creation order (LogGOPSim's retry keeps its place).  */
+static void
+x_retry (struct sim *s, int type, int32_t v, int cls, double t)
+{
+  heap_push (&s->h, t, s->creation ? EV_KEY (0, s->cur_ts, type, v)
+                                   : EV_KEY (cls, v, type, v));
+}
+
+/* Several CPUs or NICs: start operation V at T when its own CPU (a
+   send: and NIC) is free, else retry.  */
+static void __attribute__ ((noinline))
+x_run_op (struct sim *s, int32_t v, double t)
+{
+  int op = ns_op (&s->ns[v]);
+  if (op == DAG_RECV)
+    {
+      s->x_by_recv = 1;
+      post_recv (s, v, t);
+      return;
+    }
+  double need = x_need (s, v, ns_proc (&s->ns[v]));
+  if (need > t)
+    x_retry (s, EV_OP, v, op_cls[op], need);
+  else if (op == DAG_SEND)
+    x_start_send (s, v, t);
+  else
+    x_start_calc (s, v, t);
+}
+
 static void
 run_op (struct sim *s, int32_t v, double t)
 {
+  if (s->xcpu)
+    {
+      x_run_op (s, v, t);
+      return;
+    }
   int32_t p = ns_proc (&s->ns[v]);
   const struct pstate *q = &s->ps[p];
   switch (ns_op (&s->ns[v]))
@@ -1584,10 +1749,35 @@ run_event (struct sim *s, int type, int32_t v, double t)
     flush_freed (s);
 }
 
+/* Several CPUs or NICs: run_msg for message M to processor R.  */
+static void __attribute__ ((noinline))
+x_run_msg (struct sim *s, int32_t m, int32_t r, double t)
+{
+  /* the CPU and receiving NIC of the send's numbers (x_handle_msg);
+     the hyperbolic model's receiver pays nothing */
+  const struct dag_node *sn = &s->d->node[m];
+  double need = s->xcpu[(size_t) r * (size_t) s->ncpu + sn->cpu];
+  double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
+  if (g > need)
+    need = g;
+  if (need > t && !s->c->hyperbolic)
+    x_retry (s, EV_MSG, m, 3, need);
+  else
+    {
+      s->x_by_recv = 0;
+      x_handle_msg (s, m, t);
+    }
+}
+
 static void
 run_msg (struct sim *s, int32_t m, double t)
 {
   int32_t r = recv_proc (s, m);
+  if (s->xcpu)
+    {
+      x_run_msg (s, m, r, t);
+      return;
+    }
   const struct pstate *q = &s->ps[r];
   if (!s->c->hyperbolic
       && ((q->lines & LINE_BUSY (W_MSG)) || cpu_free (s, r) > t
@@ -2149,6 +2339,10 @@ sim_release (struct sim *s)
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
+  free (s->xcpu);
+  free (s->xnic_s);
+  free (s->xnic_r);
+  free (s->xcpu_owner);
   memset (s, 0, sizeof *s);
 }
 
@@ -2258,6 +2452,18 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->has_wildcard)
     s.order = xcalloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
+  s.ncpu = 1;
+  if (d->maxcpu > 0 || d->maxnic > 0)
+    {
+      if (c->cores > 0)
+        die ("%s: cpu and nic numbers and shared cores cannot be combined",
+             d->source);
+      s.ncpu = d->maxcpu + 1;
+      s.nnic = d->maxnic + 1;
+      s.xcpu = xcalloc (np * (size_t) s.ncpu, sizeof *s.xcpu);
+      s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
+      s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
+    }
   if (c->cores > 0)
     {
       /* processor p of the DAG on core p mod N */
@@ -2281,6 +2487,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.cp_pred[v] = s.rpred[v] = -1;
       for (size_t p = 0; p < np; p++)
         s.cpu_owner[p] = -1;
+      if (s.xcpu)
+        {
+          size_t nx = np * (size_t) s.ncpu;
+          s.xcpu_owner = xmalloc (nx * sizeof *s.xcpu_owner);
+          for (size_t i = 0; i < nx; i++)
+            s.xcpu_owner[i] = -1;
+        }
       if (s.core)
         {
           size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
@@ -2296,6 +2509,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
                  && !(c->rate && c->contention) && !c->bus && !c->cores
+                 && !s.xcpu
                  && np * sizeof *s.ps > BY_PROC_STATE && edges_local (d);
 
   /* Receives of native messages with nothing before them are posted at

@@ -15,6 +15,10 @@
  *                              CPU busy [t_a, t_a + or + max(s1*O, s1*G)]
  *                              NIC busy [t_a, t_a + g + s1*G]
  *   RECV posted at t           completes when its message has been handled
+ * With GOAL's cpu and nic numbers (dag.h) a processor has several CPUs
+ * and NICs, each its own time line: an operation uses those it names, a
+ * handled message those of its send's numbers at the receiver
+ * (LogGOPSim's rules).
  * LogP is the rule set with G = O = 0 and S infinite, LogGP with O = 0 and
  * S infinite.  The hyperbolic model replaces the whole transfer by
  * T(x) = a^2/(a + b x) + b x (eq. (2) of the hyperbolic paper) of sender
@@ -80,7 +84,7 @@ struct dagsim_interval
 
 struct dagsim_proc
 {
-  double finish;       /* last time the CPU is busy */
+  double finish;       /* last time a CPU of the processor is busy */
   double compute;      /* CPU time in CALC */
   double send, recv;   /* CPU time sending, handling messages */
   int64_t nsend, nrecv;

@@ -487,12 +487,14 @@ size_of (struct goal *g, const struct tok *tk, int n, int i, int64_t *bytes)
   return i + 1 + bsep;
 }
 
-/* Trailing "cpu C" / "nic N": one CPU and one NIC per rank are
-   modelled; other numbers are accepted and ignored with a warning.  */
+/* Trailing "cpu C" / "nic N": which of its rank's CPUs and NICs the
+   operation uses (*CPU, *NIC; 0 when not given).  */
 static int
-cpu_nic (struct goal *g, const struct tok *tk, int n, int i, int nic_ok)
+cpu_nic (struct goal *g, const struct tok *tk, int n, int i, int nic_ok,
+         int *cpu, int *nic)
 {
   int seen_cpu = 0, seen_nic = 0;
+  *cpu = *nic = 0;
   while (i < n)
     {
       int is_cpu = tok_is (&tk[i], "cpu"), is_nic = tok_is (&tk[i], "nic");
@@ -502,12 +504,12 @@ cpu_nic (struct goal *g, const struct tok *tk, int n, int i, int nic_ok)
              "line" : "'cpu' or the end of the line");
       if (i + 1 >= n)
         missing (g, &tk[i], "an integer");
-      int64_t v = integer (g, &tk[i + 1], INT32_MAX, is_cpu ? "a cpu"
-                           : "a nic");
-      if (v != 0)
-        warn_once ("goal-cpu-nic", "%s:%ld: cpu and nic numbers are "
-                   "ignored: every rank has one CPU and one NIC",
-                   g->name, g->line);
+      int64_t v = integer (g, &tk[i + 1], is_cpu ? DAG_MAX_CPU
+                           : DAG_MAX_NIC, is_cpu ? "a cpu" : "a nic");
+      if (is_cpu)
+        *cpu = (int) v;
+      else
+        *nic = (int) v;
       seen_cpu |= is_cpu;
       seen_nic |= is_nic;
       i += 2;
@@ -541,6 +543,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
 {
   struct dag *d = g->d;
   int32_t me = (int32_t) g->rank, v, lab;
+  int cpu = 0, nic = 0;
   struct lkey k;
   struct label_val *lv;
   struct label_slot *slot;
@@ -578,7 +581,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
                                                           : 60), t->s);
           die_at (g->name, g->line, t->col, "negative time '%s'", text);
         }
-      cpu_nic (g, tk, n, i + 2, 0);
+      cpu_nic (g, tk, n, i + 2, 0, &cpu, &nic);
       lab = new_label (g, label, &k, &lv, &slot);
       v = dag_add_calc (d, me, w, lab, (int32_t) g->line);
     }
@@ -606,7 +609,7 @@ operation (struct goal *g, struct tok *tk, int n, int i,
             tag = integer (g, &tk[j + 1], INT32_MAX - 1, "a tag");
           j += 2;
         }
-      cpu_nic (g, tk, n, j, 1);
+      cpu_nic (g, tk, n, j, 1, &cpu, &nic);
       lab = new_label (g, label, &k, &lv, &slot);
       v = send ? dag_add_send (d, me, peer, bytes, tag, lab,
                                (int32_t) g->line)
@@ -615,6 +618,8 @@ operation (struct goal *g, struct tok *tk, int n, int i,
     }
   else
     bad (g, op, "'send', 'recv' or 'calc'");
+  if (cpu | nic)
+    dag_set_cpu_nic (d, v, cpu, nic);
   if (lv)
     label_set (&g->labels, lv, slot, &k, lab, v);
 }

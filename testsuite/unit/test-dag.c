@@ -578,6 +578,47 @@ test_trees (void)
   dag_free (&d);
 }
 
+/* GOAL's cpu and nic numbers: kept per operation (in the node's
+   padding), several CPUs and NICs per rank.  */
+static void
+test_goal_cpu_nic (void)
+{
+  CHECK (sizeof (struct dag_node) == 24);
+  const char *g =
+    "num_ranks 2\n"
+    "rank 0 {\na: calc 100 cpu 3\nb: calc 60\n"
+    "s: send 1b to 1 tag 1 cpu 1 nic 2\n}\n"
+    "rank 1 {\nrecv 1b from 0 tag 1 nic 1\n}\n";
+  struct dag d;
+  dag_init (&d, "cn.goal");
+  goal_parse (g, strlen (g), "cn.goal", &d);
+  CHECK (d.maxcpu == 3 && d.maxnic == 2);
+  CHECK (d.node[0].cpu == 3 && d.node[0].nic == 0);
+  CHECK (d.node[1].cpu == 0 && d.node[1].nic == 0);
+  CHECK (d.node[2].cpu == 1 && d.node[2].nic == 2);
+  CHECK (d.node[3].cpu == 0 && d.node[3].nic == 1);
+  dag_free (&d);
+  /* LogP: the two calcs of rank 0 overlap on CPUs 0 and 1 (0-100,
+     0-60); on one CPU they take 160.  */
+  CHECK_NEAR (goal ("num_ranks 1\nrank 0 {\ncalc 100\ncalc 60 cpu 1\n}\n",
+                    MODEL_LOGP, &P0), 100, 1e-12);
+  CHECK_NEAR (goal ("num_ranks 1\nrank 0 {\ncalc 100\ncalc 60 cpu 0\n}\n",
+                    MODEL_LOGP, &P0), 160, 1e-12);
+  /* A requirement across CPUs holds: 0-100 on CPU 0, then 100-110 on
+     CPU 1.  */
+  CHECK_NEAR (goal ("num_ranks 1\nrank 0 {\na: calc 100\n"
+                    "b: calc 10 cpu 1\nb requires a\n}\n",
+                    MODEL_LOGP, &P0), 110, 1e-12);
+  /* Native and generated DAGs: one CPU and one NIC per processor.  */
+  dag_init (&d, "n.tsv");
+  const char *nat = "kind\tid\tproc\twork\tfrom\tto\tbytes\n"
+    "task\tA\t0\t5\tNA\tNA\tNA\n" "task\tB\t1\t7\tNA\tNA\tNA\n"
+    "msg\tNA\tNA\tNA\tA\tB\t8\n";
+  dag_parse_native_text (nat, strlen (nat), "n.tsv", &d);
+  CHECK (d.maxcpu == 0 && d.maxnic == 0);
+  dag_free (&d);
+}
+
 int
 main (void)
 {
@@ -588,6 +629,7 @@ main (void)
   test_bcast ();
   test_logpc ();
   test_goal_constructs ();
+  test_goal_cpu_nic ();
   test_may_pair ();
   test_errors ();
   test_diamond ();
