@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "bigmem.h"
 #include "cli.h"
 #include "dag.h"
 #include "dag_coll.h"
@@ -49,7 +51,8 @@ enum
 {
   OPT_SET = 1, OPT_GEN_N, OPT_PROCS, OPT_BLOCKS, OPT_ROUNDS, OPT_WORK,
   OPT_ALPHA, OPT_BYTES, OPT_DEGREE, OPT_NONLOCAL, OPT_SPAN, OPT_PX, OPT_PY,
-  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES
+  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES,
+  OPT_SAVE_MEM
 };
 
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
@@ -58,6 +61,9 @@ static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static int opt_qstat, opt_noise_cosched;
 static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
+/* --save-mem[=DIR]: given, and its DIR (NULL: $TMPDIR or /tmp) */
+static int opt_save_mem;
+static char *opt_save_dir;
 static double opt_tol = 1e-6, opt_header = 0;
 static int opt_maxit = 50;
 /* --network, --cores (dag_params' network, cores; n and kd for a mesh) */
@@ -151,6 +157,11 @@ handle (int val, poptContext con)
       }
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
+    case OPT_SAVE_MEM:
+      opt_save_mem = 1;
+      free (opt_save_dir);
+      opt_save_dir = a ? xstrdup (a) : NULL;
+      break;
     }
   free (a);
 }
@@ -283,6 +294,11 @@ static struct poptOption predict_options[] = {
     "time) even when it is not a terminal", NULL },
   { "no-progress", '\0', POPT_ARG_NONE, &opt_no_progress, 0,
     "no progress lines, even on a terminal", NULL },
+  { "save-mem", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
+    OPT_SAVE_MEM, "keep the schedule's graph and the per-operation state "
+    "of the simulation in files in DIR, which the system can page out to, "
+    "for schedules larger than memory (default DIR: $TMPDIR or /tmp)",
+    "DIR" },
   GEN_OPTIONS,
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
@@ -917,6 +933,35 @@ struct predict_job
   /* timings (--timing) */
   double t0, c0, c_read, c_index, t1, c1, k1, t2, c2, k2;
 };
+
+/* --save-mem: the big arrays in files in its directory from now on
+   (checked first: a directory where no file can be created is a usage
+   error, found before the schedule is read).  A file size limit
+   (ulimit -f) then fails as a file that cannot grow, with a message,
+   rather than ending the program with SIGXFSZ.  */
+static void
+setup_save_mem (void)
+{
+  if (!opt_save_mem)
+    return;
+  const char *dir = opt_save_dir;
+  if (!dir)
+    {
+      dir = getenv ("TMPDIR");
+      if (!dir || !*dir)
+        dir = "/tmp";
+    }
+  if (!*dir)
+    die_usage ("option '--save-mem': empty directory name (expected "
+               "--save-mem or --save-mem=DIR)");
+  int e = big_use_dir (dir);
+  if (e)
+    die_usage ("option '--save-mem': cannot create a file in '%s': %s%s",
+               dir, strerror (e),
+               e == ENOTDIR ? " (the directory is given as --save-mem=DIR)"
+                            : "");
+  signal (SIGXFSZ, SIG_IGN);
+}
 
 /* The options that exclude or need each other (usage errors).  */
 static void
@@ -1695,6 +1740,8 @@ write_timing (tsv_writer *w, const struct predict_job *j)
   tsv_meta (w, "simulate_system_seconds", "%.3f", j->k2 - j->k1);
   tsv_meta (w, "events_per_cpu_second", "%.0f",
             j->c2 > j->c1 ? (double) j->r.events / (j->c2 - j->c1) : 0.0);
+  if (big_dir ())
+    tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
 }
 
 /* One run: the table asked for, or the summary row.  */
@@ -1787,6 +1834,7 @@ run_predict (int argc, const char **argv)
   while (j.files && j.files[j.nfiles])
     j.nfiles++;
   check_predict_options (&j);
+  setup_save_mem ();
   if (opt_params)
     {
       pfile = param_file_read (opt_params);
@@ -1826,6 +1874,7 @@ run_predict (int argc, const char **argv)
   param_file_free (pfile);
   poptFreeContext (con);
   free (opt_network);
+  free (opt_save_dir);
   return predict_status ();
 }
 

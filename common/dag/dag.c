@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "dag.h"
 #include "err.h"
 #include "xalloc.h"
@@ -18,7 +19,9 @@ dag_populate (void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
   long pg = sysconf (_SC_PAGESIZE);
-  if (p && pg > 0 && len >= ((size_t) 1 << 22))
+  /* not a file's pages (bigmem.h): they would all be made dirty at
+     once, which is what a file-backed array is there to avoid */
+  if (p && pg > 0 && len >= ((size_t) 1 << 22) && !big_in_file (p))
     {
       uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1)
                     & ~((uintptr_t) pg - 1);
@@ -36,11 +39,11 @@ dag_populate (void *p, size_t len)
 static void
 node_arrays (struct dag *d, size_t cap)
 {
-  d->node = xrealloc (d->node, cap * sizeof *d->node);
+  d->node = big_realloc (d->node, cap * sizeof *d->node);
   if (d->name_of)
-    d->name_of = xrealloc (d->name_of, cap * sizeof *d->name_of);
+    d->name_of = big_realloc (d->name_of, cap * sizeof *d->name_of);
   if (d->line_of)
-    d->line_of = xrealloc (d->line_of, cap * sizeof *d->line_of);
+    d->line_of = big_realloc (d->line_of, cap * sizeof *d->line_of);
   d->cap = cap;
 }
 
@@ -56,11 +59,12 @@ dag_reserve (struct dag *d, size_t nodes, size_t edges)
     }
   if (edges > d->ecap)
     {
-      d->efrom = dag_populate (xrealloc (d->efrom, edges * sizeof *d->efrom),
+      d->efrom = dag_populate (big_realloc (d->efrom,
+                                            edges * sizeof *d->efrom),
                                edges * sizeof *d->efrom);
-      d->eto = dag_populate (xrealloc (d->eto, edges * sizeof *d->eto),
+      d->eto = dag_populate (big_realloc (d->eto, edges * sizeof *d->eto),
                              edges * sizeof *d->eto);
-      d->ekind = dag_populate (xrealloc (d->ekind, edges), edges);
+      d->ekind = dag_populate (big_realloc (d->ekind, edges), edges);
       d->ecap = edges;
     }
 }
@@ -75,16 +79,16 @@ dag_init (struct dag *d, const char *source)
 void
 dag_free (struct dag *d)
 {
-  free (d->node);
-  free (d->name_of);
-  free (d->line_of);
-  free (d->efrom);
-  free (d->eto);
-  free (d->ekind);
-  free (d->succ_off);
-  free (d->succ);
-  free (d->npred);
-  free (d->pool);
+  big_free (d->node);
+  big_free (d->name_of);
+  big_free (d->line_of);
+  big_free (d->efrom);
+  big_free (d->eto);
+  big_free (d->ekind);
+  big_free (d->succ_off);
+  big_free (d->succ);
+  big_free (d->npred);
+  big_free (d->pool);
   memset (d, 0, sizeof *d);
 }
 
@@ -98,7 +102,7 @@ dag_intern (struct dag *d, const char *s, size_t len)
         cap *= 2;
       if (cap > INT32_MAX)
         die ("%s: too many names (name pool over 2 GiB)", d->source);
-      d->pool = xrealloc (d->pool, cap);
+      d->pool = big_realloc (d->pool, cap);
       d->pool_cap = cap;
     }
   int32_t off = (int32_t) d->pool_len;
@@ -118,7 +122,7 @@ dag_name (const struct dag *d, int32_t off)
 static int32_t *
 side_array (size_t n, size_t cap, int32_t fill)
 {
-  int32_t *a = xmalloc (cap * sizeof *a);
+  int32_t *a = big_alloc (cap * sizeof *a);
   for (size_t i = 0; i < n; i++)
     a[i] = fill;
   return a;
@@ -214,9 +218,9 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
   if (d->ne == d->ecap)
     {
       size_t cap = d->ecap ? 2 * d->ecap : 1024;
-      d->efrom = xrealloc (d->efrom, cap * sizeof *d->efrom);
-      d->eto = xrealloc (d->eto, cap * sizeof *d->eto);
-      d->ekind = xrealloc (d->ekind, cap);
+      d->efrom = big_realloc (d->efrom, cap * sizeof *d->efrom);
+      d->eto = big_realloc (d->eto, cap * sizeof *d->eto);
+      d->ekind = big_realloc (d->ekind, cap);
       d->ecap = cap;
     }
   d->efrom[d->ne] = from;
@@ -295,7 +299,7 @@ dag_describe (const struct dag *d, int32_t v, char *buf, size_t len)
 static void
 die_cycle (struct dag *d, const uint32_t *left)
 {
-  int32_t *pred = xmalloc (d->n * sizeof *pred);
+  int32_t *pred = big_alloc (d->n * sizeof *pred);
   for (size_t v = 0; v < d->n; v++)
     pred[v] = -1;
   for (size_t e = 0; e < d->ne; e++)
@@ -310,7 +314,7 @@ die_cycle (struct dag *d, const uint32_t *left)
     if (left[v])
       start = (int32_t) v;
   /* Walk predecessors until one repeats: that one is on a cycle.  */
-  uint8_t *seen = xcalloc (d->n, 1);
+  uint8_t *seen = big_calloc (d->n, 1);
   int32_t v = start;
   while (!seen[v])
     {
@@ -346,14 +350,14 @@ die_cycle (struct dag *d, const uint32_t *left)
       snprintf (msg + len, cap - len, "%s%s", k ? " -> " : "", desc);
       len = strlen (msg);
     }
-  free (seen);
-  free (pred);
+  big_free (seen);
+  big_free (pred);
   int32_t line = dag_node_line (d, (size_t) cyc[ncyc - 1]);
   free (cyc);
   static char text[4096];
   snprintf (text, sizeof text, "%s", msg);
   free (msg);
-  free ((void *) left);
+  big_free ((void *) left);
   die_at (d->source, line, 0, "dependency cycle: %s", text);
 }
 
@@ -391,12 +395,12 @@ dag_finalize (struct dag *d)
   size_t n = d->n;
   if (d->ne >= UINT32_MAX)
     die ("%s: too many dependencies (over 2^32)", d->source);
-  free (d->succ_off);
-  free (d->succ);
-  free (d->npred);
-  d->succ_off = xcalloc (n + 1, sizeof *d->succ_off);
-  d->succ = xmalloc ((d->ne ? d->ne : 1) * sizeof *d->succ);
-  d->npred = xcalloc (n ? n : 1, sizeof *d->npred);
+  big_free (d->succ_off);
+  big_free (d->succ);
+  big_free (d->npred);
+  d->succ_off = big_calloc (n + 1, sizeof *d->succ_off);
+  d->succ = big_alloc ((d->ne ? d->ne : 1) * sizeof *d->succ);
+  d->npred = big_calloc (n ? n : 1, sizeof *d->npred);
   dag_populate (d->succ_off, (n + 1) * sizeof *d->succ_off);
   dag_populate (d->succ, d->ne * sizeof *d->succ);
   dag_populate (d->npred, n * sizeof *d->npred);
@@ -428,8 +432,8 @@ dag_finalize (struct dag *d)
      first-in first-out queue (each node enters it once), which visits
      the graph level by level, close to the order of the node array for
      the generators' DAGs: fewer cache misses than a stack.  */
-  uint32_t *left = xmalloc ((n ? n : 1) * sizeof *left);
-  int32_t *queue = xmalloc ((n ? n : 1) * sizeof *queue);
+  uint32_t *left = big_alloc ((n ? n : 1) * sizeof *left);
+  int32_t *queue = big_alloc ((n ? n : 1) * sizeof *queue);
   dag_populate (left, n * sizeof *left);
   dag_populate (queue, n * sizeof *queue);
   size_t qhead = 0, qtail = 0;
@@ -459,15 +463,15 @@ dag_finalize (struct dag *d)
             queue[qtail++] = (int32_t) w;
         }
     }
-  free (queue);
+  big_free (queue);
   if (qtail < n)
     die_cycle (d, left);   /* frees LEFT */
-  free (left);
+  big_free (left);
 
   /* The builder's edge list is no longer needed.  */
-  free (d->efrom);
-  free (d->eto);
-  free (d->ekind);
+  big_free (d->efrom);
+  big_free (d->eto);
+  big_free (d->ekind);
   d->efrom = d->eto = NULL;
   d->ekind = NULL;
   d->ecap = 0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "dagsim.h"
 #include "err.h"
 #include "xalloc.h"
@@ -570,7 +571,7 @@ chan_key (const struct chan_op *o)
 static int32_t *
 mate_new (size_t n)
 {
-  int32_t *mate = dag_populate (xmalloc (n * sizeof *mate),
+  int32_t *mate = dag_populate (big_alloc (n * sizeof *mate),
                                 n * sizeof *mate);
   memset (mate, 0xff, n * sizeof *mate);
   return mate;
@@ -676,7 +677,7 @@ pair_channels (const struct dag *d, size_t np)
       off[p + 2] += off[p + 1];
     }
   /* off[p + 1]: where receiver p's operations go, then their end */
-  struct chan_op *a = xmalloc (nmsg * sizeof *a);
+  struct chan_op *a = big_alloc (nmsg * sizeof *a);
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -702,7 +703,7 @@ pair_channels (const struct dag *d, size_t np)
       pair_receiver (a + off[p], k, t, c, &mate, n);
     }
   free (t);
-  free (a);
+  big_free (a);
   free (off);
   return mate;
 }
@@ -1357,8 +1358,8 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (!s->uq_next)
     /* only schedules with unexpected messages need it; every entry read
        was written when its message was queued */
-    s->uq_next = xmalloc (s->d->n * (size_t) s->nclass
-                          * sizeof *s->uq_next);
+    s->uq_next = big_alloc (s->d->n * (size_t) s->nclass
+                            * sizeof *s->uq_next);
   for (int cls = 0; cls < s->nclass; cls++)
     {
       int32_t src = (cls & 1) ? DAG_ANY : sn->proc;
@@ -1618,7 +1619,7 @@ enqueue (struct sim *s, int32_t p, int cls, int32_t v)
     {
       if (!s->wts)
         /* only entries of waiting operations are read */
-        s->wts = xmalloc (s->d->n * sizeof *s->wts);
+        s->wts = big_alloc (s->d->n * sizeof *s->wts);
       s->wts[v] = s->cur_ts;
     }
   if (s->ps[p].lines & LINE_BUSY (cls))
@@ -2272,7 +2273,7 @@ push_roots (struct sim *s)
         }
       return;
     }
-  uint64_t *k = xmalloc ((nroot ? nroot : 1) * sizeof *k);
+  uint64_t *k = big_alloc ((nroot ? nroot : 1) * sizeof *k);
   size_t i = 0;
   for (size_t v = 0; v < n; v++)
     if (is_root (d, v))
@@ -2282,7 +2283,7 @@ push_roots (struct sim *s)
   for (i = 0; i < nroot; i++)
     heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
                                    (int32_t) (k[i] & 0x3fffffff)));
-  free (k);
+  big_free (k);
 }
 
 /* Does every dependency join operations of one processor?  */
@@ -2312,22 +2313,22 @@ sim_release (struct sim *s)
 {
   heap_free (&s->h);
   free (s->mq.slot);
-  free (s->mate);
-  free (s->ns);
-  free (s->uq_next);
-  free (s->order);
+  big_free (s->mate);
+  big_free (s->ns);
+  big_free (s->uq_next);
+  big_free (s->order);
   free (s->ps);
   for (int c = 0; c < W_NCLASS; c++)
     free (s->pl[c]);
   free (s->pnum);
   free (s->porig);
-  free (s->aux);
-  free (s->cp_pred);
-  free (s->rpred);
-  free (s->t_start);
-  free (s->t_end);
+  big_free (s->aux);
+  big_free (s->cp_pred);
+  big_free (s->rpred);
+  big_free (s->t_start);
+  big_free (s->t_end);
   free (s->cpu_owner);
-  free (s->wts);
+  big_free (s->wts);
   free (s->freed);
   free (s->bp.order);
   free (s->bp.cs);
@@ -2394,7 +2395,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
      comes */
   if (!d->has_wildcard)
     s.mate = pair_channels (d, np);
-  s.ns = xcalloc_touched (n, sizeof *s.ns);
+  s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
   s.pnum = xmalloc (np * sizeof *s.pnum);
   s.porig = xmalloc (np * sizeof *s.porig);
   for (size_t p = 0; p < np; p++)
@@ -2448,9 +2449,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
     s.h.vbits++;
   if (rendezvous)
-    s.aux = xmalloc (n * sizeof *s.aux);
+    s.aux = big_alloc (n * sizeof *s.aux);
   if (d->has_wildcard)
-    s.order = xcalloc (n, sizeof *s.order);
+    s.order = big_calloc (n, sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   s.ncpu = 1;
   if (d->maxcpu > 0 || d->maxnic > 0)
@@ -2478,10 +2479,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     s.pl[cls] = xcalloc (np, sizeof *s.pl[cls]);
   if (opt && opt->critical_path)
     {
-      s.cp_pred = xcalloc (n, sizeof *s.cp_pred);
-      s.rpred = xcalloc (n, sizeof *s.rpred);
-      s.t_start = xcalloc (n, sizeof *s.t_start);
-      s.t_end = xcalloc (n, sizeof *s.t_end);
+      s.cp_pred = big_calloc (n, sizeof *s.cp_pred);
+      s.rpred = big_calloc (n, sizeof *s.rpred);
+      s.t_start = big_calloc (n, sizeof *s.t_start);
+      s.t_end = big_calloc (n, sizeof *s.t_end);
       s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
       for (size_t v = 0; v < n; v++)
         s.cp_pred[v] = s.rpred[v] = -1;
@@ -2598,9 +2599,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             return stuck (&s, r);
           r->messages += ns_op (sv) == DAG_SEND;
         }
-      free (s.ns);
+      big_free (s.ns);
       s.ns = NULL;
-      free (s.uq_next);
+      big_free (s.uq_next);
       s.uq_next = NULL;
     }
   else
@@ -2642,9 +2643,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
                 }
             }
         }
-      free (s.ns);
+      big_free (s.ns);
       s.ns = NULL;
-      free (s.uq_next);
+      big_free (s.uq_next);
       s.uq_next = NULL;
       r->proc = acc;
       /* Into the DAG's numbering, in place: follow each cycle of the

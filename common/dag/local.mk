@@ -4,6 +4,7 @@
 noinst_LIBRARIES += common/dag/libdag.a
 common_dag_libdag_a_SOURCES = \
 	common/dag/dag.c common/dag/dag.h \
+	common/dag/bigmem.c common/dag/bigmem.h \
 	common/dag/dag_parse.h common/dag/dag_native.c common/dag/goal.c \
 	common/dag/dagsim.c common/dag/dagsim.h \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
@@ -13,6 +14,12 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dag_apps.c common/dag/dag_apps.h \
 	common/dag/diamond.c common/dag/diamond.h \
 	common/dag/noise.c common/dag/noise.h
+
+## The big arrays' allocator, in memory and in files (bigmem.c).
+check_PROGRAMS += testsuite/unit/test-bigmem
+testsuite_unit_test_bigmem_SOURCES = testsuite/unit/test-bigmem.c \
+	testsuite/unit/unit.h
+testsuite_unit_test_bigmem_LDADD = $(MSGPERF_LIBS)
 
 ## Open MPI 4.1's default collective algorithms (coll_decide.c).
 check_PROGRAMS += testsuite/unit/test-coll-decide
