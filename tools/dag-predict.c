@@ -457,6 +457,8 @@ static long *topo_line;
 static const char *topo_name;
 static size_t topo_cfrom, topo_cto;
 static char topo_conversion[128];   /* "us to ns (x1000)", or empty */
+static char **topo_meta;            /* its metadata lines, without "#@" */
+static size_t ntopo_meta;
 
 /* Column I of the current row of R, a time (per byte for G) >= 0 or NA
    (NaN).  */
@@ -581,6 +583,10 @@ read_topology (const char *unit)
     }
   topo_units (r, unit, timed);
   dag_topo_finish (&topo);
+  ntopo_meta = tsv_nmeta (r);
+  topo_meta = xmalloc ((ntopo_meta ? ntopo_meta : 1) * sizeof *topo_meta);
+  for (size_t i = 0; i < ntopo_meta; i++)
+    topo_meta[i] = xstrdup (tsv_meta_line (r, i));
   tsv_close (r);
 }
 
@@ -1796,6 +1802,16 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
                                                             : "creation");
   if (opt_network)
     tsv_meta (w, "network", "%s", opt_network);
+  /* the topology's metadata, under a prefix of its own (msgperf(7):
+     an input's metadata never mixes with the output's keys) */
+  for (size_t i = 0; i < ntopo_meta; i++)
+    {
+      const char *m = topo_meta[i], *eq = strchr (m, '=');
+      int klen = eq ? (int) (eq - m) : (int) strlen (m);
+      char key[256];
+      snprintf (key, sizeof key, "network_%.*s", klen, m);
+      tsv_meta (w, key, "%s", eq ? eq + 1 : "");
+    }
   if (topo_conversion[0])
     tsv_meta (w, "network_time_conversion", "%s", topo_conversion);
   if (opt_cores)
@@ -1990,6 +2006,9 @@ run_predict (int argc, const char **argv)
     dag_topo_free (&topo);
   free (topo_line);
   free ((char *) topo_name);
+  for (size_t i = 0; i < ntopo_meta; i++)
+    free (topo_meta[i]);
+  free (topo_meta);
   return predict_status ();
 }
 
