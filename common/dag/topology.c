@@ -216,6 +216,7 @@ bfs (struct dag_topo *t, int32_t src)
         }
     }
   t->tree_src = src;
+  t->searches++;
 }
 
 static struct route_slot *
@@ -243,11 +244,12 @@ route_grow (struct dag_topo_route *c)
   free (old);
 }
 
-/* Store the path from SRC's search tree to node V as route KEY.  */
+/* Store link FIRST (none if negative), then the path of the search
+   tree to node V, as route KEY.  */
 static struct route_slot *
-route_store (struct dag_topo *t, uint64_t key, int32_t v)
+route_store (struct dag_topo *t, uint64_t key, int32_t v, int32_t first)
 {
-  size_t len = 0;
+  size_t len = first >= 0;
   for (int32_t u = v; t->via[u] >= 0; u = t->link[t->via[u]].from)
     len++;
   if (t->path_cap - t->npath < len)
@@ -259,6 +261,8 @@ route_store (struct dag_topo *t, uint64_t key, int32_t v)
   size_t k = len;
   for (int32_t u = v; t->via[u] >= 0; u = t->link[t->via[u]].from)
     t->path[t->npath + --k] = t->via[u];
+  if (first >= 0)
+    t->path[t->npath] = first;
   route_grow (t->cache);
   struct route_slot *s = route_find (t->cache, key);
   *s = (struct route_slot) { key, t->npath, len };
@@ -283,13 +287,23 @@ dag_topo_route (struct dag_topo *t, int32_t src, int32_t dst,
   if (!s || !s->key)
     {
       int32_t a = t->rank_node[src], b = t->rank_node[dst];
+      /* A rank with one link, a host under its switch, reaches every
+         node through that link, by the routes the search from the
+         switch finds (a shortest route never comes back to the rank):
+         the ranks of one switch share its search.  */
+      int32_t first = -1, from = a;
+      if (t->out_off[a + 1] - t->out_off[a] == 1)
+        {
+          first = t->out[t->out_off[a]];
+          from = t->link[first].to;
+        }
       /* one search serves every destination of a source; messages from
-         one rank tend to come together */
-      if (t->tree_src != a)
-        bfs (t, a);
+         one rank (or switch) tend to come together */
+      if (t->tree_src != from)
+        bfs (t, from);
       if (t->via[b] == -2)
         return DAG_TOPO_NOROUTE;
-      s = route_store (t, key, b);
+      s = route_store (t, key, b, first);
     }
   *links = t->path + s->off;
   *k = s->len;
@@ -302,10 +316,105 @@ dag_topo_nroutes (const struct dag_topo *t)
   return t->cache->n;
 }
 
+/* A pair of ranks to route, and the node its search starts from.  */
+struct pending
+{
+  int32_t from, src, dst;
+};
+
+static int
+cmp_pending (const void *a, const void *b)
+{
+  const struct pending *x = a, *y = b;
+  if (x->from != y->from)
+    return x->from < y->from ? -1 : 1;
+  if (x->src != y->src)
+    return x->src < y->src ? -1 : 1;
+  return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+/* Sort the N pairs of P by the node their search starts from, and drop
+   the repeated ones; returns how many are left.  */
+static size_t
+pending_unique (struct pending *p, size_t n)
+{
+  if (n < 2)
+    return n;
+  qsort (p, n, sizeof *p, cmp_pending);
+  size_t k = 1;
+  for (size_t i = 1; i < n; i++)
+    if (cmp_pending (&p[i], &p[k - 1]) != 0)
+      p[k++] = p[i];
+  return k;
+}
+
+/* The node the search for the routes from rank SRC starts from (its
+   switch for a rank with one link: dag_topo_route), or -1 for a rank
+   without a node.  */
+static int32_t
+search_start (const struct dag_topo *t, int32_t src)
+{
+  if (src < 0 || src >= t->nrank || t->rank_node[src] < 0)
+    return -1;
+  int32_t a = t->rank_node[src];
+  return t->out_off[a + 1] - t->out_off[a] == 1
+         ? t->link[t->out[t->out_off[a]]].to : a;
+}
+
+/* Is the route from SRC to DST (different ranks) cached?  */
+static int
+route_cached (const struct dag_topo *t, int32_t src, int32_t dst)
+{
+  uint64_t key = ((uint64_t) src << 31 | (uint64_t) dst) + 1;
+  return t->cache->cap && route_find (t->cache, key)->key == key;
+}
+
 enum dag_topo_status
 dag_topo_route_dag (struct dag_topo *t, const struct dag *d, int32_t *src,
                     int32_t *dst)
 {
+  /* The pairs not cached yet, routed in the order of the nodes their
+     searches start from, so that each search runs once whatever the
+     order of the messages (a random pattern over many switches would
+     otherwise search again at nearly every message).  Repeated pairs
+     are dropped whenever the list fills, so it holds about as many
+     entries as there are pairs, the cache's own size.  */
+  size_t n = 0, cap = 1024, limit = 1024;
+  struct pending *p = xmalloc (cap * sizeof *p);
+  int failed = 0;
+  for (size_t v = 0; v < d->n && !failed; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      if (nd->op != DAG_SEND || nd->proc == nd->peer
+          || route_cached (t, nd->proc, nd->peer))
+        continue;
+      int32_t from = search_start (t, nd->proc);
+      failed = from < 0;
+      if (n == limit)
+        {
+          n = pending_unique (p, n);
+          if (n > limit / 2)
+            limit *= 2;
+          if (limit > cap)
+            {
+              cap = limit;
+              p = xrealloc (p, cap * sizeof *p);
+            }
+        }
+      p[n++] = (struct pending) { from, nd->proc, nd->peer };
+    }
+  n = pending_unique (p, n);
+  for (size_t i = 0; i < n && !failed; i++)
+    {
+      const int32_t *links;
+      size_t k;
+      failed = dag_topo_route (t, p[i].src, p[i].dst, &links, &k) != 0;
+    }
+  free (p);
+  if (!failed)
+    return DAG_TOPO_OK;
+  /* the first pair without a route in operation order, for the
+     message */
   for (size_t v = 0; v < d->n; v++)
     {
       const struct dag_node *nd = &d->node[v];

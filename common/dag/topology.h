@@ -11,7 +11,9 @@
  * same way on every run.  Every node forwards, ranks too: a ring or a
  * torus of hosts is links between ranks.  Routes are computed on
  * demand and kept (one per pair of ranks that communicates), so a
- * schedule of many ranks that talk to few peers needs little memory.
+ * schedule of many ranks that talk to few peers needs little memory;
+ * the routes from the hosts of one switch (ranks with one link) come
+ * from one search, from the switch.
  * No I/O: the caller reads the file and reports the errors.  */
 #ifndef MSGPERF_TOPOLOGY_H
 #define MSGPERF_TOPOLOGY_H
@@ -53,6 +55,7 @@ struct dag_topo
      was reached by (-1: the source, -2: unreached) */
   int32_t *via, *queue;
   int32_t tree_src;     /* its source node; -1: none yet */
+  uint64_t searches;    /* searches run */
   struct dag_topo_route *cache;
   int32_t *path;        /* the cached routes' links, end to end */
   size_t npath, path_cap;
@@ -105,9 +108,10 @@ enum dag_topo_status dag_topo_route (struct dag_topo *t, int32_t src,
 /* How many routes are cached (pairs of different ranks routed).  */
 size_t dag_topo_nroutes (const struct dag_topo *t);
 
-/* Route every message of the finalized D (so that a simulation finds
-   each route cached).  DAG_TOPO_NOROUTE with *SRC, *DST the first pair,
-   in operation order, that has no path.  */
+/* Route every message of D (so that a simulation finds each route
+   cached), the pairs grouped by the node their search starts from so
+   that each search runs once.  DAG_TOPO_NOROUTE with *SRC, *DST the
+   first pair, in operation order, that has no path.  */
 enum dag_topo_status dag_topo_route_dag (struct dag_topo *t,
                                          const struct dag *d, int32_t *src,
                                          int32_t *dst);

@@ -125,6 +125,33 @@ test_routes (void)
   dag_topo_free (&t);
 }
 
+/* The hosts of one switch share its search; a rank with one link
+   straight to another rank is routed by it.  */
+static void
+test_shared_search (void)
+{
+  struct dag_topo t;
+  two_switches (&t);
+  CHECK (route_is (&t, 0, 2, 3, (const int32_t[]) { 0, 8, 5 }));
+  CHECK (route_is (&t, 1, 2, 3, (const int32_t[]) { 2, 8, 5 }));
+  CHECK (route_is (&t, 1, 0, 2, (const int32_t[]) { 2, 1 }));
+  CHECK (route_is (&t, 0, 3, 3, (const int32_t[]) { 0, 8, 7 }));
+  CHECK (t.searches == 1);
+  CHECK (route_is (&t, 3, 0, 3, (const int32_t[]) { 6, 9, 1 }));
+  CHECK (t.searches == 2);
+  dag_topo_free (&t);
+
+  dag_topo_init (&t);
+  add (&t, "0", "1");
+  add (&t, "1", "2");
+  add (&t, "2", "0");
+  dag_topo_finish (&t);
+  CHECK (route_is (&t, 0, 1, 1, (const int32_t[]) { 0 }));
+  CHECK (route_is (&t, 0, 2, 2, (const int32_t[]) { 0, 1 }));
+  CHECK (route_is (&t, 2, 1, 2, (const int32_t[]) { 2, 0 }));
+  dag_topo_free (&t);
+}
+
 /* Equal-length paths: the one whose first link comes first in the file;
    a direction without links has no route; a rank forwards.  */
 static void
@@ -188,6 +215,45 @@ test_route_dag (void)
          && a == 1 && b == 4);
   dag_free (&d);
   dag_topo_free (&t);
+
+  /* messages alternating between the switches: one search from each,
+     the routes the same as one at a time */
+  two_switches (&t);
+  dag_init (&d, "test");
+  static const int32_t pairs[][2] = { { 0, 2 }, { 2, 0 }, { 1, 3 },
+                                      { 3, 1 }, { 0, 3 }, { 0, 2 } };
+  for (int i = 0; i < 6; i++)
+    {
+      dag_add_send (&d, pairs[i][0], pairs[i][1], 8, i, -1, 0);
+      dag_add_recv (&d, pairs[i][1], pairs[i][0], 8, i, -1, 0);
+    }
+  CHECK (dag_topo_route_dag (&t, &d, &a, &b) == DAG_TOPO_OK);
+  CHECK (t.searches == 2);
+  CHECK (dag_topo_nroutes (&t) == 5);
+  CHECK (route_is (&t, 0, 2, 3, (const int32_t[]) { 0, 8, 5 }));
+  CHECK (route_is (&t, 2, 0, 3, (const int32_t[]) { 4, 9, 1 }));
+  CHECK (route_is (&t, 1, 3, 3, (const int32_t[]) { 2, 8, 7 }));
+  CHECK (route_is (&t, 3, 1, 3, (const int32_t[]) { 6, 9, 3 }));
+  CHECK (route_is (&t, 0, 3, 3, (const int32_t[]) { 0, 8, 7 }));
+  CHECK (t.searches == 2);
+  dag_free (&d);
+  dag_topo_free (&t);
+
+  /* more messages than the list of pairs holds at first (1024): the
+     repeated pairs dropped on the way */
+  two_switches (&t);
+  dag_init (&d, "test");
+  for (int i = 0; i < 3000; i++)
+    {
+      int32_t x = i % 4, y = (i / 4) % 4;
+      dag_add_send (&d, x, y, 8, i, -1, 0);
+      dag_add_recv (&d, y, x, 8, i, -1, 0);
+    }
+  CHECK (dag_topo_route_dag (&t, &d, &a, &b) == DAG_TOPO_OK);
+  CHECK (dag_topo_nroutes (&t) == 12);
+  CHECK (t.searches == 2);
+  dag_free (&d);
+  dag_topo_free (&t);
 }
 
 int
@@ -196,6 +262,7 @@ main (void)
   test_rank_names ();
   test_refused ();
   test_routes ();
+  test_shared_search ();
   test_ties ();
   test_route_dag ();
   return unit_done ();
