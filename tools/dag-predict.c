@@ -253,8 +253,8 @@ static struct poptOption predict_options[] = {
   { "max-iterations", '\0', POPT_ARG_STRING, NULL, OPT_MAXIT,
     "logpc: most simulations (default 50)", "N" },
   { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
-    "nic (a network interface per rank), bus (one shared link), mesh or "
-    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), "
+    "nic (a network interface per rank), bus (one shared link), mesh, "
+    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), or "
     "topology:FILE (the links from, to, G, L of FILE, first come first "
     "served) (default nic)", "NET" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
