@@ -154,6 +154,8 @@ handle (int val, poptContext con)
         opt_network = strdup (a);
         if (!opt_network)
           die ("out of memory");
+        if (net_spec.kind == DAG_NET_TOPOLOGY)
+          net_spec.file = opt_network + strlen ("topology:");
       }
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
@@ -262,9 +264,10 @@ static struct poptOption predict_options[] = {
   { "max-iterations", '\0', POPT_ARG_STRING, NULL, OPT_MAXIT,
     "logpc: most simulations (default 50)", "N" },
   { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
-    "nic (a network interface per rank), bus (one shared link), mesh or "
-    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P) "
-    "(default nic)", "NET" },
+    "nic (a network interface per rank), bus (one shared link), mesh, "
+    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), or "
+    "topology:FILE (the links from, to, G, L of FILE, first come first "
+    "served) (default nic)", "NET" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each)",
     "N" },
@@ -462,6 +465,170 @@ resolve_params (const char *const *need, size_t r, double file_scale)
                    && ps.origin[PARAM_S] != PORIGIN_DEFAULT;
 }
 
+/* --network topology:FILE: its links, the input line of each, and the
+   columns of the link's ends (for errors found once the schedule is
+   known).  */
+static struct dag_topo topo;
+static long *topo_line;
+static const char *topo_name;
+static size_t topo_cfrom, topo_cto;
+static char topo_conversion[128];   /* "us to ns (x1000)", or empty */
+static char **topo_meta;            /* its metadata lines, without "#@" */
+static size_t ntopo_meta;
+
+/* Column I of the current row of R, a time (per byte for G) >= 0 or NA
+   (NaN).  */
+static double
+topo_time (tsv_reader *r, long i)
+{
+  if (i < 0)
+    return NAN;
+  double v = tsv_num (r, (size_t) i, 1);
+  if (v < 0)
+    tsv_die_field (r, (size_t) i, "'%s' is negative (expected a time %s>= "
+                   "0, or NA)", tsv_field (r, (size_t) i),
+                   strcmp (tsv_colname (r, (size_t) i), "G") == 0
+                   ? "per byte " : "");
+  return v;
+}
+
+/* Every column of R's header is one of from, to, G, L.  */
+static void
+topo_columns (tsv_reader *r)
+{
+  static const char *const known[] = { "from", "to", "G", "L" };
+  for (size_t i = 0; i < tsv_ncols (r); i++)
+    {
+      size_t k = 0;
+      while (k < 4 && strcmp (tsv_colname (r, i), known[k]) != 0)
+        k++;
+      if (k == 4)
+        die_at (tsv_name (r), tsv_lineno (r), (long) i + 1, "unknown column "
+                "'%s' (a topology has from, to, and optionally G and L)",
+                tsv_colname (r, i));
+    }
+  topo_cfrom = tsv_col_required (r, "from");
+  topo_cto = tsv_col_required (r, "to");
+}
+
+/* One row of R as a link; dies on a link to itself, a second copy of a
+   link, or a number that names no rank.  */
+static void
+topo_row (tsv_reader *r, long cG, long cL)
+{
+  double G = topo_time (r, cG), L = topo_time (r, cL);
+  const char *from = tsv_field (r, topo_cfrom), *to = tsv_field (r, topo_cto);
+  size_t which;
+  switch (dag_topo_add (&topo, from, to, G, isnan (L) ? 0 : L, &which))
+    {
+    case DAG_TOPO_OK:
+      break;
+    case DAG_TOPO_SELF:
+      tsv_die_field (r, topo_cto, "a link from '%s' to itself (links join "
+                     "two different nodes)", from);
+    case DAG_TOPO_DUPLICATE:
+      tsv_die_field (r, topo_cto, "the link '%s' -> '%s' again (first on "
+                     "line %ld; one row per directed link)", from, to,
+                     topo_line[which]);
+    case DAG_TOPO_BADRANK:
+      tsv_die_field (r, which ? topo_cto : topo_cfrom, "'%s' is a number "
+                     "but no rank (ranks are 0, 1, 2 ... without leading "
+                     "zeros, below 2147483647)", which ? to : from);
+    default:
+      die ("internal error: dag_topo_add");
+    }
+  static size_t cap;
+  if (topo.nlinks > cap)
+    {
+      cap = topo.link_cap;
+      topo_line = xrealloc (topo_line, cap * sizeof *topo_line);
+    }
+  topo_line[topo.nlinks - 1] = tsv_lineno (r);
+}
+
+/* The times of the topology R into the schedule's unit UNIT.  TIMED:
+   the line of the first link with a time (0: none, and then the units
+   do not matter).  */
+static void
+topo_units (tsv_reader *r, const char *unit, long timed)
+{
+  const char *tu = tsv_meta_get (r, "time_unit");
+  double scale = 1;
+  if (!timed || (tu && unit && strcmp (tu, unit) == 0))
+    return;
+  if (!tu)
+    die_at (tsv_name (r), timed, 0, "a link time, but no #@time_unit line, "
+            "and the schedule's times are in %s: declare the file's unit "
+            "with a '#@time_unit=UNIT' line (s, ms, us, ns)",
+            unit ? unit : "no unit");
+  if (!unit)
+    die ("%s: its times are in %s, and the schedule has no time unit: give "
+         "--time-unit UNIT", tsv_name (r), tu);
+  if (param_time_scale (tu, unit, &scale) != 0)
+    die ("%s: its times are in %s and the schedule's in %s: only s, ms, us "
+         "and ns convert", tsv_name (r), tu, unit);
+  char f[NUM_BUFSIZE];
+  num_format (scale, -1, f);
+  snprintf (topo_conversion, sizeof topo_conversion, "%s to %s (x%s)", tu,
+            unit, f);
+  for (size_t i = 0; i < topo.nlinks; i++)
+    {
+      topo.link[i].G = param_scale_value (topo.link[i].G, scale);
+      topo.link[i].L = param_scale_value (topo.link[i].L, scale);
+    }
+}
+
+/* Read --network topology:FILE, its times in UNIT.  */
+static void
+read_topology (const char *unit)
+{
+  if (net_spec.kind != DAG_NET_TOPOLOGY)
+    return;
+  tsv_reader *r = tsv_open (net_spec.file);
+  topo_name = xstrdup (tsv_name (r));
+  topo_columns (r);
+  long cG = tsv_col (r, "G"), cL = tsv_col (r, "L");
+  long timed = 0;
+  dag_topo_init (&topo);
+  while (tsv_next (r))
+    {
+      topo_row (r, cG, cL);
+      const struct dag_topo_link *l = &topo.link[topo.nlinks - 1];
+      if (!timed && (l->G > 0 || l->L > 0))
+        timed = tsv_lineno (r);
+    }
+  topo_units (r, unit, timed);
+  dag_topo_finish (&topo);
+  ntopo_meta = tsv_nmeta (r);
+  topo_meta = xmalloc ((ntopo_meta ? ntopo_meta : 1) * sizeof *topo_meta);
+  for (size_t i = 0; i < ntopo_meta; i++)
+    topo_meta[i] = xstrdup (tsv_meta_line (r, i));
+  tsv_close (r);
+}
+
+/* The topology against the schedule D: every rank it names is one of
+   D's, and every message has a route.  */
+static void
+check_topology (const struct dag *d)
+{
+  if (params.network != DAG_NET_TOPOLOGY)
+    return;
+  int32_t u = dag_topo_rank_over (&topo, d->nprocs);
+  if (u >= 0)
+    {
+      size_t i = topo.first_link[u];
+      size_t col = topo.link[i].from == u ? topo_cfrom : topo_cto;
+      die_at (topo_name, topo_line[i], (long) col + 1, "rank '%s', but the "
+              "schedule has %ld ranks (0 to %ld)", dag_topo_name (&topo, u),
+              (long) d->nprocs, (long) d->nprocs - 1);
+    }
+  int32_t a, b;
+  if (dag_topo_route_dag (&topo, d, &a, &b) != DAG_TOPO_OK)
+    die ("%s: no route from rank %ld to rank %ld, and the schedule sends "
+         "from one to the other (link them, through switches if need be)",
+         topo_name, (long) a, (long) b);
+}
+
 /* --network and --cores into PARAMS, for the schedule D: a mesh gives
    LoGPC's n and kd (eq. (11)).  */
 static void
@@ -469,6 +636,7 @@ apply_network (const struct dag *d)
 {
   int64_t P = d->nprocs;
   params.network = net_spec.kind;
+  params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
   params.cores = opt_cores;
   /* --cores shares one CPU between ranks: which of a rank's several
      CPUs would it be?  */
@@ -505,6 +673,7 @@ predict (const struct dag *d, int model, const struct dagsim_opts *so,
          struct dagsim_result *r, int *iterations, const char *at)
 {
   struct dag_fixpoint fx;
+  check_topology (d);
   if (dag_predict_fix (d, model, &params, so, opt_tol, opt_maxit, r, &fx))
     {
       if (!at)
@@ -1036,6 +1205,12 @@ check_predict_options (struct predict_job *j)
       && (j->sched_stdin || (opt_edges && strcmp (opt_edges, "-") == 0)
           || (opt_tasks && strcmp (opt_tasks, "-") == 0)))
     die_usage ("--params - and the schedule cannot both be standard input");
+  if (net_spec.kind == DAG_NET_TOPOLOGY && strcmp (net_spec.file, "-") == 0
+      && (j->sched_stdin || (opt_params && strcmp (opt_params, "-") == 0)
+          || (opt_edges && strcmp (opt_edges, "-") == 0)
+          || (opt_tasks && strcmp (opt_tasks, "-") == 0)))
+    die_usage ("option '--network': topology:- and the schedule or "
+               "--params cannot both be standard input");
 }
 
 /* Does model M read parameter NAME (-m plogp: L and a given S; its
@@ -1684,6 +1859,18 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
                                                             : "creation");
   if (opt_network)
     tsv_meta (w, "network", "%s", opt_network);
+  /* the topology's metadata, under a prefix of its own (msgperf(7):
+     an input's metadata never mixes with the output's keys) */
+  for (size_t i = 0; i < ntopo_meta; i++)
+    {
+      const char *m = topo_meta[i], *eq = strchr (m, '=');
+      int klen = eq ? (int) (eq - m) : (int) strlen (m);
+      char key[256];
+      snprintf (key, sizeof key, "network_%.*s", klen, m);
+      tsv_meta (w, key, "%s", eq ? eq + 1 : "");
+    }
+  if (topo_conversion[0])
+    tsv_meta (w, "network_time_conversion", "%s", topo_conversion);
   if (opt_cores)
     tsv_meta (w, "cores", "%ld", (long) opt_cores);
   noise_meta (w);
@@ -1847,6 +2034,7 @@ run_predict (int argc, const char **argv)
     parse_sweep (&j);
   read_schedule (&j);
   resolve_units (&j);
+  read_topology (j.unit);
   simulate (&j);
 
   tsv_writer *w = tsv_writer_open (NULL);
@@ -1875,6 +2063,13 @@ run_predict (int argc, const char **argv)
   poptFreeContext (con);
   free (opt_network);
   free (opt_save_dir);
+  if (topo_name)
+    dag_topo_free (&topo);
+  free (topo_line);
+  free ((char *) topo_name);
+  for (size_t i = 0; i < ntopo_meta; i++)
+    free (topo_meta[i]);
+  free (topo_meta);
   return predict_status ();
 }
 

@@ -47,6 +47,7 @@ dag_params_default (struct dag_params *p)
   p->kd = 1.9375;   /* 2 k_d = 3.875 on Alewife's 4 x 8 mesh, eq. (11) */
   p->Gc = NAN;      /* the channel time per byte: G unless set */
   p->network = DAG_NET_NIC;
+  p->topo = NULL;
   p->cores = 0;
   p->plogp = NULL;
   p->S_given = 0;
@@ -58,7 +59,7 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
 {
   memset (ns, 0, sizeof *ns);
   *col = 1;
-  *why = "nic, bus, mesh or mesh:DIMS (e.g. mesh:8x4)";
+  *why = "nic, bus, mesh, mesh:DIMS (e.g. mesh:8x4) or topology:FILE";
   if (strcmp (text, "nic") == 0 || strcmp (text, "bus") == 0
       || strcmp (text, "mesh") == 0)
     {
@@ -66,12 +67,21 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
                  : text[0] == 'b' ? DAG_NET_BUS : DAG_NET_MESH;
       return 0;
     }
+  if (strncmp (text, "topology:", 9) == 0)
+    {
+      *col = 10;
+      *why = "a file name after 'topology:'";
+      ns->kind = DAG_NET_TOPOLOGY;
+      ns->file = text + 9;
+      return *ns->file ? 0 : -1;
+    }
   if (strncmp (text, "mesh:", 5) != 0)
     {
       /* the first character that no name continues with */
-      static const char *const names[] = { "nic", "bus", "mesh:" };
+      static const char *const names[] = { "nic", "bus", "mesh:",
+                                           "topology:" };
       size_t best = 0;
-      for (size_t i = 0; i < 3; i++)
+      for (size_t i = 0; i < 4; i++)
         {
           size_t k = 0;
           while (text[k] && text[k] == names[i][k])
@@ -247,6 +257,7 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
   c->g = p->g;
   c->S = INFINITY;
   c->bus = p->network == DAG_NET_BUS;
+  c->topo = p->network == DAG_NET_TOPOLOGY ? p->topo : NULL;
   c->cores = p->cores;
   switch (m)
     {

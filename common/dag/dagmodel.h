@@ -9,6 +9,7 @@
 #include "dag.h"
 #include "dagsim.h"
 #include "kcube.h"
+#include "topology.h"
 
 enum dag_model
 {
@@ -29,6 +30,7 @@ struct dag_params
   double Gc;                        /* LoGPC channel time per byte; NaN:
                                        logpc_gc_default (G) */
   int network;                      /* enum dag_network */
+  struct dag_topo *topo;            /* DAG_NET_TOPOLOGY: the links */
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
   const struct plogp *plogp;        /* plogp: the per-size table */
@@ -41,7 +43,8 @@ enum dag_network
 {
   DAG_NET_NIC = 0,   /* a network interface per processor (dagsim.h) */
   DAG_NET_BUS = 1,   /* one link shared by every message, FIFO */
-  DAG_NET_MESH = 2   /* NICs, and LoGPC's n and k_d from a mesh */
+  DAG_NET_MESH = 2,  /* NICs, and LoGPC's n and k_d from a mesh */
+  DAG_NET_TOPOLOGY = 3   /* NICs, and the links of a file (topology.h) */
 };
 
 struct dag_netspec
@@ -49,10 +52,13 @@ struct dag_netspec
   int kind;                      /* enum dag_network */
   int ndims;                     /* mesh: 0, derived from P */
   int64_t dims[KCUBE_MAXDIM];
+  const char *file;              /* topology: the file's name (in the
+                                    parsed text) */
 };
 
-/* Parse "nic", "bus", "mesh" or "mesh:K1xK2x..." (radices >= 1, at most
-   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes).  Returns 0, or -1 with
+/* Parse "nic", "bus", "mesh", "mesh:K1xK2x..." (radices >= 1, at most
+   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes) or "topology:FILE" (a
+   name of at least one character, kept in TEXT).  Returns 0, or -1 with
    *COL the 1-based column of TEXT where it goes wrong and *WHY what was
    expected there.  */
 int dag_network_parse (const char *text, struct dag_netspec *ns, int *col,

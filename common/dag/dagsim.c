@@ -23,6 +23,7 @@
 #include "xalloc.h"
 #include "hyperbolic.h"   /* hyper_time: eq. (2) */
 #include "plogp.h"
+#include "topology.h"
 
 /* --------------------------------------------------------- event queue */
 
@@ -864,6 +865,8 @@ struct sim
   int32_t *rpred;      /* latest-satisfying predecessor */
   /* --network bus: when the shared link is free again */
   double bus;
+  /* --network topology: when each link is free again (NULL: none) */
+  double *link_free;
   /* --cores: when each core is free again (NULL: no sharing), and the
      core of each processor in the simulator's numbering */
   double *core;
@@ -1425,6 +1428,36 @@ msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
   *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
 }
 
+/* --network topology: the message of BYTES from rank FROM to rank TO
+   whose first byte is ready at TR takes every link of its route at
+   once when the last of them is free, and holds them all for BYTES at
+   the slowest link's time per byte (DEF for a link without its own):
+   the bus rule on a path (dagsim.h).  Returns the time it goes on the
+   wire, *LAT the route's extra latency.  */
+static double
+links_reserve (struct sim *s, int32_t from, int32_t to, double tr,
+               double bytes, double def, double *lat)
+{
+  const int32_t *route;
+  size_t k;
+  if (dag_topo_route (s->c->topo, from, to, &route, &k) != DAG_TOPO_OK)
+    die ("%s: no route from rank %ld to rank %ld in the topology",
+         s->d->source, (long) from, (long) to);
+  double tw = tr, G = 0;
+  *lat = 0;
+  for (size_t i = 0; i < k; i++)
+    {
+      const struct dag_topo_link *l = &s->c->topo->link[route[i]];
+      double Gl = isnan (l->G) ? def : l->G;
+      tw = s->link_free[route[i]] > tw ? s->link_free[route[i]] : tw;
+      G = Gl > G ? Gl : G;
+      *lat += l->L;
+    }
+  for (size_t i = 0; i < k; i++)
+    s->link_free[route[i]] = tw + bytes * G;
+  return tw;
+}
+
 static double
 start_send (struct sim *s, int32_t v, double t)
 {
@@ -1446,6 +1479,13 @@ start_send (struct sim *s, int32_t v, double t)
           s->bus = tw + c->b * x;
           arrive = tw + (cpu_end - t);
         }
+      if (c->topo)
+        {
+          double lat;
+          double tw = links_reserve (s, nd->proc, nd->peer, t, x, c->b,
+                                     &lat);
+          arrive = tw + (cpu_end - t) + lat;
+        }
       /* the detours met while the CPU transfers delay only the CPU */
       cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
     }
@@ -1464,6 +1504,13 @@ start_send (struct sim *s, int32_t v, double t)
           double tw = s->bus > t + mc.os ? s->bus : t + mc.os;
           s->bus = tw + x1 * mc.G;
           arrive = tw + mc.L;
+        }
+      if (c->topo)
+        {
+          double lat;
+          double tw = links_reserve (s, nd->proc, nd->peer, t + mc.os, x1,
+                                     mc.G, &lat);
+          arrive = tw + mc.L + lat;
         }
       if (c->rate && c->contention)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
@@ -2337,6 +2384,7 @@ sim_release (struct sim *s)
   free (s->bp.tail);
   free (s->bp.lead_ins);
   free (s->core);
+  free (s->link_free);
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
@@ -2465,6 +2513,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
       s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
     }
+  if (c->topo)
+    s.link_free = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
+                           sizeof *s.link_free);
   if (c->cores > 0)
     {
       /* processor p of the DAG on core p mod N */
@@ -2509,8 +2560,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
 
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
-                 && !(c->rate && c->contention) && !c->bus && !c->cores
-                 && !s.xcpu
+                 && !(c->rate && c->contention) && !c->bus && !c->topo
+                 && !c->cores && !s.xcpu
                  && np * sizeof *s.ps > BY_PROC_STATE && edges_local (d);
 
   /* Receives of native messages with nothing before them are posted at

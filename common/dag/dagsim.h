@@ -38,6 +38,7 @@
 #include "noise.h"
 
 struct plogp;
+struct dag_topo;
 
 struct dagsim_cost
 {
@@ -58,6 +59,18 @@ struct dagsim_cost
      t_w = max(t, bus free), held for b s), and reaches the receiver at
      t_w + L (hyperbolic: delivered at t_w + T(s)).  */
   int bus;
+  /* The network of links of a topology (topology.h; NULL: none): a
+     message from one rank to another reserves every link l_1..l_k of
+     its route at once, first come first served, from
+     t_w = max(t_r, free(l_1), ..., free(l_k)) until
+     t_w + s1 * max_i G(l_i) (hyperbolic: t_r = t, held until
+     t_w + s * max_i G(l_i)), G(l) being the link's own time per byte or
+     the model's (G; hyperbolic: b); it reaches the receiver at
+     t_w + L + sum_i L(l_i) (hyperbolic: t_w + T(s) + sum_i L(l_i)).  A
+     message to its own rank uses no link.  Every message must have a
+     route (dag_topo_route_dag checks them all beforehand): one without
+     ends the program.  */
+  struct dag_topo *topo;
   /* Parameterized LogP (Kielmann, Bal, Verstoep; dag-predict -m plogp):
      when not NULL, a message of s bytes costs os(s), or(s), g(s) and
      L' = L + g(s) - os(s) - or(s) read from this table at its size

@@ -13,7 +13,8 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/coll_decide.c common/dag/coll_decide.h \
 	common/dag/dag_apps.c common/dag/dag_apps.h \
 	common/dag/diamond.c common/dag/diamond.h \
-	common/dag/noise.c common/dag/noise.h
+	common/dag/noise.c common/dag/noise.h \
+	common/dag/topology.c common/dag/topology.h
 
 ## The big arrays' allocator, in memory and in files (bigmem.c).
 check_PROGRAMS += testsuite/unit/test-bigmem
@@ -26,3 +27,9 @@ check_PROGRAMS += testsuite/unit/test-coll-decide
 testsuite_unit_test_coll_decide_SOURCES = testsuite/unit/test-coll-decide.c \
 	testsuite/unit/unit.h
 testsuite_unit_test_coll_decide_LDADD = $(MSGPERF_LIBS)
+
+## The links and routes of --network topology:FILE (topology.c).
+check_PROGRAMS += testsuite/unit/test-topology
+testsuite_unit_test_topology_SOURCES = testsuite/unit/test-topology.c \
+	testsuite/unit/unit.h
+testsuite_unit_test_topology_LDADD = $(MSGPERF_LIBS)
