@@ -13,19 +13,42 @@
 #include "err.h"
 #include "xalloc.h"
 
+#if defined MADV_HUGEPAGE || defined MADV_POPULATE_WRITE
+/* The whole pages inside the block P of LEN bytes, if it is big enough
+   to be worth a system call: [*A, *E).  */
+static int
+big_pages_of (void *p, size_t len, uintptr_t *a, uintptr_t *e)
+{
+  long pg = sysconf (_SC_PAGESIZE);
+  if (!p || pg <= 0 || len < ((size_t) 1 << 22))
+    return 0;
+  *a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
+  *e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+  return *e > *a;
+}
+#endif
+
+void *
+dag_hugepages (void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+  uintptr_t a, e;
+  if (big_pages_of (p, len, &a, &e))
+    (void) madvise ((void *) a, e - a, MADV_HUGEPAGE);
+#else
+  (void) len;
+#endif
+  return p;
+}
+
 void *
 dag_populate (void *p, size_t len)
 {
+  dag_hugepages (p, len);
 #ifdef MADV_POPULATE_WRITE
-  long pg = sysconf (_SC_PAGESIZE);
-  if (p && pg > 0 && len >= ((size_t) 1 << 22))
-    {
-      uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1)
-                    & ~((uintptr_t) pg - 1);
-      uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
-      if (e > a)
-        (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
-    }
+  uintptr_t a, e;
+  if (big_pages_of (p, len, &a, &e))
+    (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
 #else
   (void) len;
 #endif
