@@ -902,6 +902,10 @@ struct sim
      their processors' state together in memory; the order of events
      within a round still follows the DAG's numbers (EV_KEY).  */
   int32_t *pnum, *porig;
+  /* pnum[p] == p for every p (a GOAL file's ranks come in order): the
+     receiver of a message is its peer, without a read of pnum, a cache
+     miss per message.  */
+  int pnum_same;
   double *aux;         /* the end of each SEND's CPU part, when a send can
                           be a rendezvous (bytes > S) */
   int32_t *uq_next;    /* per SEND x nclass */
@@ -1298,7 +1302,8 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   int32_t v = sn->derived ? m + 1 : s->mate ? s->mate[m] : -1;
   if (v >= 0)
     {
-      int32_t rp = s->d->node[v].proc;
+      /* the receive's processor only for --qstat: a cache miss */
+      int32_t rp = s->qt ? s->d->node[v].proc : 0;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
       if (s->ns[v].pst & ST_POSTED)
@@ -1455,7 +1460,8 @@ static inline int32_t
 recv_proc (const struct sim *s, int32_t m)
 {
   const struct dag_node *sn = &s->d->node[m];
-  return sn->derived ? ns_proc (&s->ns[m + 1]) : s->pnum[sn->peer];
+  return sn->derived ? ns_proc (&s->ns[m + 1])
+         : s->pnum_same ? sn->peer : s->pnum[sn->peer];
 }
 
 /* The receiver handles message M (send node) at T.  */
@@ -2316,6 +2322,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.porig[nextp] = (int32_t) p;
         s.pnum[p] = nextp++;
       }
+  s.pnum_same = 1;
+  for (size_t p = 0; p < np && s.pnum_same; p++)
+    s.pnum_same = s.pnum[p] == (int32_t) p;
   /* ordering numbers: class order, operations and processor * W_NCLASS
      + line; creation order, a stamp per operation and per message */
   size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
