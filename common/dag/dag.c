@@ -55,6 +55,31 @@ dag_populate (void *p, size_t len)
   return p;
 }
 
+/* Map in the pages of [P, P + LEN) that lie wholly inside it, about to
+   be written, in one call (MADV_POPULATE_WRITE) rather than a page
+   fault each.  */
+static void
+populate_range (void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+  long pg = sysconf (_SC_PAGESIZE);
+  if (!p || pg <= 0)
+    return;
+  uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
+  uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+  if (e > a)
+    (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
+#else
+  (void) p;
+  (void) len;
+#endif
+}
+
+/* Operations and edges whose entries are mapped in at once, ahead of
+   the reader (populate_range): at most this many entries' pages are
+   mapped before they are used.  */
+enum { GROW_AHEAD = 1 << 17 };
+
 /* Give the node array and the side arrays there are CAP entries.  */
 static void
 node_arrays (struct dag *d, size_t cap)
@@ -162,6 +187,15 @@ add_node (struct dag *d, const struct dag_node *nd, int32_t name,
     d->name_of = side_array (d->n, d->cap, -1);
   if (line != 0 && !d->line_of)
     d->line_of = side_array (d->n, d->cap, 0);
+  if (d->n % GROW_AHEAD == 0)
+    {
+      size_t k = d->cap - d->n < GROW_AHEAD ? d->cap - d->n : GROW_AHEAD;
+      populate_range (d->node + d->n, k * sizeof *d->node);
+      if (d->name_of)
+        populate_range (d->name_of + d->n, k * sizeof *d->name_of);
+      if (d->line_of)
+        populate_range (d->line_of + d->n, k * sizeof *d->line_of);
+    }
   if (d->name_of)
     d->name_of[d->n] = name;
   if (d->line_of)
@@ -230,6 +264,13 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
       d->eto = xrealloc (d->eto, cap * sizeof *d->eto);
       d->ekind = xrealloc (d->ekind, cap);
       d->ecap = cap;
+    }
+  if (d->ne % GROW_AHEAD == 0)
+    {
+      size_t m = d->ecap - d->ne < GROW_AHEAD ? d->ecap - d->ne : GROW_AHEAD;
+      populate_range (d->efrom + d->ne, m * sizeof *d->efrom);
+      populate_range (d->eto + d->ne, m * sizeof *d->eto);
+      populate_range (d->ekind + d->ne, m);
     }
   d->efrom[d->ne] = from;
   d->eto[d->ne] = to;
