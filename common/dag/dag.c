@@ -14,26 +14,74 @@
 #include "err.h"
 #include "xalloc.h"
 
-void *
-dag_populate (void *p, size_t len)
+#if defined MADV_HUGEPAGE || defined MADV_POPULATE_WRITE
+/* The whole pages inside the block P of LEN bytes, if it is big enough
+   to be worth a system call: [*A, *E).  */
+static int
+big_pages_of (void *p, size_t len, uintptr_t *a, uintptr_t *e)
 {
-#ifdef MADV_POPULATE_WRITE
   long pg = sysconf (_SC_PAGESIZE);
   /* not a file's pages (bigmem.h): they would all be made dirty at
      once, which is what a file-backed array is there to avoid */
-  if (p && pg > 0 && len >= ((size_t) 1 << 22) && !big_in_file (p))
-    {
-      uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1)
-                    & ~((uintptr_t) pg - 1);
-      uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
-      if (e > a)
-        (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
-    }
+  if (!p || pg <= 0 || len < ((size_t) 1 << 22) || big_in_file (p))
+    return 0;
+  *a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
+  *e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+  return *e > *a;
+}
+#endif
+
+void *
+dag_hugepages (void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+  uintptr_t a, e;
+  if (big_pages_of (p, len, &a, &e))
+    (void) madvise ((void *) a, e - a, MADV_HUGEPAGE);
 #else
   (void) len;
 #endif
   return p;
 }
+
+void *
+dag_populate (void *p, size_t len)
+{
+  dag_hugepages (p, len);
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t a, e;
+  if (big_pages_of (p, len, &a, &e))
+    (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
+#else
+  (void) len;
+#endif
+  return p;
+}
+
+/* Map in the pages of [P, P + LEN) that lie wholly inside it, about to
+   be written, in one call (MADV_POPULATE_WRITE) rather than a page
+   fault each.  */
+static void
+populate_range (void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+  long pg = sysconf (_SC_PAGESIZE);
+  if (!p || pg <= 0)
+    return;
+  uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
+  uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
+  if (e > a)
+    (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
+#else
+  (void) p;
+  (void) len;
+#endif
+}
+
+/* Operations and edges whose entries are mapped in at once, ahead of
+   the reader (populate_range): at most this many entries' pages are
+   mapped before they are used.  */
+enum { GROW_AHEAD = 1 << 17 };
 
 /* Give the node array and the side arrays there are CAP entries.  */
 static void
@@ -143,6 +191,16 @@ add_node (struct dag *d, const struct dag_node *nd, int32_t name,
     d->name_of = side_array (d->n, d->cap, -1);
   if (line != 0 && !d->line_of)
     d->line_of = side_array (d->n, d->cap, 0);
+  /* not a file's pages (bigmem.h): written as they are reached */
+  if (d->n % GROW_AHEAD == 0 && !big_in_file (d->node))
+    {
+      size_t k = d->cap - d->n < GROW_AHEAD ? d->cap - d->n : GROW_AHEAD;
+      populate_range (d->node + d->n, k * sizeof *d->node);
+      if (d->name_of)
+        populate_range (d->name_of + d->n, k * sizeof *d->name_of);
+      if (d->line_of)
+        populate_range (d->line_of + d->n, k * sizeof *d->line_of);
+    }
   if (d->name_of)
     d->name_of[d->n] = name;
   if (d->line_of)
@@ -222,6 +280,13 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
       d->eto = big_realloc (d->eto, cap * sizeof *d->eto);
       d->ekind = big_realloc (d->ekind, cap);
       d->ecap = cap;
+    }
+  if (d->ne % GROW_AHEAD == 0 && !big_in_file (d->efrom))
+    {
+      size_t m = d->ecap - d->ne < GROW_AHEAD ? d->ecap - d->ne : GROW_AHEAD;
+      populate_range (d->efrom + d->ne, m * sizeof *d->efrom);
+      populate_range (d->eto + d->ne, m * sizeof *d->eto);
+      populate_range (d->ekind + d->ne, m);
     }
   d->efrom[d->ne] = from;
   d->eto[d->ne] = to;

@@ -95,9 +95,19 @@ void dag_reserve (struct dag *d, size_t nodes, size_t edges);
 /* Map in the pages of the block P of LEN bytes, about to be written
    in full, at once (Linux's MADV_POPULATE_WRITE) rather than one page
    fault at a time (which costs more than the work on a page of the
-   simulator's state).  Does nothing for small blocks or where the call
-   is not available.  Returns P.  */
+   simulator's state), huge pages first (dag_hugepages).  Does nothing
+   for small blocks or where the call is not available.  Returns P.  */
 void *dag_populate (void *p, size_t len);
+
+/* Ask for the block P of LEN bytes to be backed by huge pages where the
+   kernel has them (Linux's MADV_HUGEPAGE; transparent huge pages in
+   "madvise" mode): the simulator reads its big arrays at random, and
+   with small pages most of those reads also miss the TLB (measured on
+   the 2^20-rank broadcast: its simulation some 8% faster, its indexing
+   25%).  Does
+   nothing for small blocks or where the call is not available.
+   Returns P.  */
+void *dag_hugepages (void *p, size_t len);
 
 /* Add a string to the name pool; returns its offset.  */
 int32_t dag_intern (struct dag *d, const char *s, size_t len);

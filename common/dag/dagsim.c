@@ -282,12 +282,70 @@ compact_key (uint64_t k, int vb)
          | ((k >> 30) & 3);
 }
 
+/* Runs in order a batch may have to be merged rather than sorted.  */
+enum { MERGE_RUNS = 16 };
+
+/* The number of runs in order of the N keys of A (at most MERGE_RUNS +
+   1: more is not counted), and their starts in START (room for
+   MERGE_RUNS + 1, and the end N after the last).  */
+static size_t
+count_runs (const uint64_t *a, size_t n, size_t *start)
+{
+  size_t runs = 1;
+  start[0] = 0;
+  for (size_t i = 1; i < n; i++)
+    if (a[i - 1] > a[i])
+      {
+        if (runs == MERGE_RUNS)
+          return runs + 1;
+        start[runs++] = i;
+      }
+  start[runs] = n;
+  return runs;
+}
+
+/* Sort the N keys of A made of RUNS runs in order beginning at START
+   (count_runs) by merging neighbouring runs, in passes between A and
+   TMP (room for N).  */
+static void
+merge_runs (uint64_t *a, uint64_t *tmp, size_t n, size_t runs,
+            size_t *start)
+{
+  uint64_t *src = a, *dst = tmp;
+  while (runs > 1)
+    {
+      size_t k = 0;
+      for (size_t r = 0; r < runs; r += 2)
+        {
+          size_t lo = start[r], mid = start[r + 1];
+          size_t hi = r + 2 <= runs ? start[r + 2] : mid;
+          size_t i = lo, j = mid, o = lo;
+          while (i < mid && j < hi)
+            dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
+          memcpy (dst + o, src + i, (mid - i) * sizeof *src);
+          o += mid - i;
+          memcpy (dst + o, src + j, (hi - j) * sizeof *src);
+          start[k++] = lo;
+        }
+      start[k] = n;
+      runs = k;
+      uint64_t *x = src;
+      src = dst;
+      dst = x;
+    }
+  if (src != a)
+    memcpy (a, src, n * sizeof *a);
+}
+
 /* Sort N event keys (EV_KEY) whose ordering numbers have at most VB
    bits: nothing when they are in order already (events pushed while a
-   sorted round runs often are), else insertion sort, qsort, or for big
-   batches an LSD radix sort of the compact keys (compact_key; bits 0-29
-   of a key follow from the others) in passes of 13 bits, whose counters
-   stay in the cache: two passes up to 2^22 operations.  */
+   sorted round runs often are), else insertion sort, qsort, a merge
+   when they come in a few runs in order (creation order: a round's
+   events are stamped as they are pushed, but a waiting operation's
+   wake-up brings its older stamp), or for big batches an LSD radix
+   sort of the compact keys (compact_key; bits 0-29 of a key follow
+   from the others) in passes of 13 bits, whose counters stay in the
+   cache: two passes up to 2^22 operations.  */
 static void
 radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
 {
@@ -296,6 +354,16 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
     i++;
   if (i >= n)
     return;
+  if (n >= 64)
+    {
+      size_t start[MERGE_RUNS + 1];
+      size_t runs = count_runs (a, n, start);
+      if (runs <= MERGE_RUNS)
+        {
+          merge_runs (a, tmp, n, runs, start);
+          return;
+        }
+    }
   if (n < 64)
     {
       for (size_t k = 1; k < n; k++)
@@ -836,6 +904,10 @@ struct sim
      their processors' state together in memory; the order of events
      within a round still follows the DAG's numbers (EV_KEY).  */
   int32_t *pnum, *porig;
+  /* pnum[p] == p for every p (a GOAL file's ranks come in order): the
+     receiver of a message is its peer, without a read of pnum, a cache
+     miss per message.  */
+  int pnum_same;
   double *aux;         /* the end of each SEND's CPU part, when a send can
                           be a rendezvous (bytes > S) */
   int32_t *uq_next;    /* per SEND x nclass */
@@ -1319,7 +1391,8 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   int32_t v = sn->derived ? m + 1 : s->mate ? s->mate[m] : -1;
   if (v >= 0)
     {
-      int32_t rp = s->d->node[v].proc;
+      /* the receive's processor only for --qstat: a cache miss */
+      int32_t rp = s->qt ? s->d->node[v].proc : 0;
       s->ns[m].ready = fin;
       s->ns[m].pst |= ST_ARRIVED;
       if (s->ns[v].pst & ST_POSTED)
@@ -1548,7 +1621,8 @@ static inline int32_t
 recv_proc (const struct sim *s, int32_t m)
 {
   const struct dag_node *sn = &s->d->node[m];
-  return sn->derived ? ns_proc (&s->ns[m + 1]) : s->pnum[sn->peer];
+  return sn->derived ? ns_proc (&s->ns[m + 1])
+         : s->pnum_same ? sn->peer : s->pnum[sn->peer];
 }
 
 /* The receiver handles message M (send node) at T.  */
@@ -2307,16 +2381,25 @@ push_roots (struct sim *s)
             v++;
           if (v == n)
             break;
+          /* the group: to the last root of processor P before a root
+             of another (not past it, to the end of the DAG, where the
+             last group's operations would be scanned three times
+             more) */
           int32_t p = d->node[v].proc;
-          size_t end = v + 1;
-          while (end < n && (!is_root (d, end) || d->node[end].proc == p))
-            end++;
+          size_t end = v + 1, nx = v + 1;
+          for (; nx < n; nx++)
+            if (is_root (d, nx))
+              {
+                if (d->node[nx].proc != p)
+                  break;
+                end = nx + 1;
+              }
           for (int cls = 0; cls < 3; cls++)
             for (size_t u = v; u < end; u++)
               if (is_root (d, u) && op_cls[d->node[u].op] == cls)
                 heap_push (&s->h, 0.0,
                            EV_KEY (0, s->seq++, EV_OP, (int32_t) u));
-          v = end;
+          v = nx;   /* the next group's first root, or n */
         }
       return;
     }
@@ -2482,6 +2565,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         s.porig[nextp] = (int32_t) p;
         s.pnum[p] = nextp++;
       }
+  s.pnum_same = 1;
+  for (size_t p = 0; p < np && s.pnum_same; p++)
+    s.pnum_same = s.pnum[p] == (int32_t) p;
   /* ordering numbers: class order, operations and processor * W_NCLASS
      + line; creation order, a stamp per operation and per message */
   size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
