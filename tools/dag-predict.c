@@ -269,7 +269,8 @@ static struct poptOption predict_options[] = {
     "topology:FILE (the links from, to, G, L of FILE, first come first "
     "served) (default nic)", "NET" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
-    "ranks share N cores, rank r on core r mod N (default: a core each)",
+    "ranks share N cores, rank r on core r mod N (default: a core each); "
+    "a core's switch between ranks costs --set cs=T (default 0)",
     "N" },
   { "time-unit", 'u', POPT_ARG_STRING, &opt_time_unit, 0,
     "time unit of a schedule without #@time_unit (us, ns, ms, s, cycles)",
@@ -350,6 +351,7 @@ dag_field (struct dag_params *p, int k)
     case PARAM_N: return &p->n;
     case PARAM_KD: return &p->kd;
     case PARAM_GC: return &p->Gc;
+    case PARAM_CS: return &p->cs;
     }
   return NULL;
 }
@@ -433,6 +435,10 @@ resolve_params (const char *const *need, size_t r, double file_scale)
       /* -m plogp: a negative L in the row is pLogP's own (g(0) >
          RTT(0)/2, as over TCP): read it here, past the L >= 0 check of
          the other models; plogp_init checks L + g(m) >= 0.  */
+      /* --cores: a core's switch time, where the file has it (0, free
+         switches, where it has not) */
+      if (opt_cores && !param_given (&p_set, PARAM_CS))
+        use[PARAM_CS] = 1;
       double neg_L = plogp_negative_L (prow[r], use);
       param_set_clear (&p_file);
       param_file_apply (pfile, prow[r], &p_file, file_scale, use);
@@ -638,6 +644,9 @@ apply_network (const struct dag *d)
   params.network = net_spec.kind;
   params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
   params.cores = opt_cores;
+  if (!opt_cores && param_given (&p_set, PARAM_CS))
+    die_usage ("option '--set': cs is the switch time of a core that "
+               "ranks share: it needs --cores");
   /* --cores shares one CPU between ranks: which of a rank's several
      CPUs would it be?  */
   if (opt_cores && (d->maxcpu > 0 || d->maxnic > 0))
@@ -979,6 +988,9 @@ summary_header_keys (tsv_writer *w, enum dag_model m, const char *sweep,
   for (const char *const *p = dag_model_param_names (m); *p; p++)
     if (!sweep || strcmp (*p, sweep) != 0)
       cols[n++] = *p;
+  /* --cores: the switch time in effect (0: free) */
+  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
+    cols[n++] = "cs";
   tsv_write_header (w, n, cols);
 }
 
@@ -1013,6 +1025,8 @@ summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
   for (const char *const *p = dag_model_param_names (m); *p; p++)
     if (!sweep || strcmp (*p, sweep) != 0)
       tsv_put_num (w, dag_params_get (&params, *p));
+  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
+    tsv_put_num (w, params.cs);
   tsv_end_row (w);
 }
 
@@ -1219,6 +1233,8 @@ static int
 model_uses (enum dag_model m, const char *name)
 {
   if (m == MODEL_PLOGP && strcmp (name, "S") == 0)
+    return 1;
+  if (opt_cores && strcmp (name, "cs") == 0)
     return 1;
   for (const char *const *p = dag_model_param_names (m); *p; p++)
     if (strcmp (*p, name) == 0)

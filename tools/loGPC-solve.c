@@ -68,14 +68,15 @@ sparam_index (const char *name)
 }
 
 /* The parameters of the table LoGPC uses: not the LogP gap g, O, S, nor
-   the hyperbolic and Hockney ones.  */
+   the hyperbolic and Hockney ones, nor dag-predict's context switch.  */
 static const unsigned char *
 logpc_usable (void)
 {
   static unsigned char u[PARAM_NPARAM];
   for (int k = 0; k < PARAM_NPARAM; k++)
     u[k] = k != PARAM_g && k != PARAM_O && k != PARAM_S && k != PARAM_A
-           && k != PARAM_B && k != PARAM_ALPHA && k != PARAM_BETA;
+           && k != PARAM_B && k != PARAM_ALPHA && k != PARAM_BETA
+           && k != PARAM_CS;
   return u;
 }
 

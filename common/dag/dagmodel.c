@@ -49,6 +49,7 @@ dag_params_default (struct dag_params *p)
   p->network = DAG_NET_NIC;
   p->topo = NULL;
   p->cores = 0;
+  p->cs = 0;
   p->plogp = NULL;
   p->S_given = 0;
 }
@@ -180,6 +181,7 @@ slot (struct dag_params *p, const char *name)
     { "n", offsetof (struct dag_params, n) },
     { "kd", offsetof (struct dag_params, kd) },
     { "Gc", offsetof (struct dag_params, Gc) },
+    { "cs", offsetof (struct dag_params, cs) },
   };
   for (size_t i = 0; i < sizeof tbl / sizeof tbl[0]; i++)
     if (strcmp (name, tbl[i].name) == 0)
@@ -259,6 +261,7 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
   c->bus = p->network == DAG_NET_BUS;
   c->topo = p->network == DAG_NET_TOPOLOGY ? p->topo : NULL;
   c->cores = p->cores;
+  c->cs = p->cs;
   switch (m)
     {
     case MODEL_LOGP:

@@ -33,6 +33,8 @@ struct dag_params
   struct dag_topo *topo;            /* DAG_NET_TOPOLOGY: the links */
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
+  double cs;                        /* with cores: a core's switch from
+                                       one processor to another */
   const struct plogp *plogp;        /* plogp: the per-size table */
   int S_given;                      /* S set by the user: plogp then has
                                        LogGOPS's rendezvous above S */

@@ -945,6 +945,8 @@ struct sim
   int32_t *pcore;
   int32_t *core_owner; /* --critical-path: last operation to hold each
                           core */
+  int32_t *core_last;  /* cost's cs > 0: the processor each core ran last
+                          (-1: none yet) */
   struct dag_noise *noise;   /* NULL: none */
   /* --qstat: per processor of the DAG, its posted (2 p + Q_POSTED) and
      unexpected (2 p + Q_UNEXPECTED) queue */
@@ -999,6 +1001,24 @@ q_change (struct sim *s, int32_t p, int k, int delta, double t)
       if (q->len > q->max)
         q->max = q->len;
     }
+}
+
+/* Processor P takes its core at T: when the core ran another processor
+   last, the switch to P takes the cost's cs first (dagsim.h).  Returns
+   when P's CPU time begins.  */
+static inline double
+core_switch (struct sim *s, int32_t p, double t)
+{
+  if (!s->core_last)
+    return t;
+  int32_t *last = &s->core_last[s->pcore[p]];
+  if (*last != p)
+    {
+      if (*last >= 0)
+        t += s->c->cs;
+      *last = p;
+    }
+  return t;
 }
 
 /* When processor P's CPU is free: its core's time when processors share
@@ -1464,6 +1484,7 @@ start_calc (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   int32_t p = ns_proc (&s->ns[v]);
+  t = core_switch (s, p, t);
   double w = nd->u.work + noise_at (s, nd->proc, t, nd->u.work);
   mark_start (s, v, t);
   set_cpu (s, p, t + w, v);
@@ -1540,6 +1561,7 @@ start_send (struct sim *s, int32_t v, double t)
   struct pstate *pp = &s->ps[p];
   double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
   double cpu_end, arrive;
+  t = core_switch (s, p, t);
   if (c->hyperbolic)
     {
       cpu_end = t + hyper_time (x, c->a, c->b);
@@ -1635,6 +1657,10 @@ handle_msg (struct sim *s, int32_t m, double t)
   double fin = t;
   if (!c->hyperbolic)
     {
+      /* the receiver's CPU time, on its core (the hyperbolic receiver
+         has none) */
+      t = core_switch (s, r, t);
+      fin = t;
       double x1 = bytes1 (sn->u.bytes);
       struct msgcost mc;
       msg_cost (c, (double) sn->u.bytes, &mc);
@@ -2467,6 +2493,7 @@ sim_release (struct sim *s)
   free (s->bp.tail);
   free (s->bp.lead_ins);
   free (s->core);
+  free (s->core_last);
   free (s->link_free);
   free (s->pcore);
   free (s->core_owner);
@@ -2610,6 +2637,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.pcore = xmalloc (np * sizeof *s.pcore);
       for (size_t p = 0; p < np; p++)
         s.pcore[p] = (int32_t) ((uint64_t) s.porig[p] % (uint64_t) c->cores);
+      if (c->cs > 0)
+        {
+          s.core_last = xmalloc (ncore * sizeof *s.core_last);
+          for (size_t k = 0; k < ncore; k++)
+            s.core_last[k] = -1;
+        }
     }
   /* zeroed pages: only the processors that ever wait touch theirs */
   for (int cls = 0; cls < W_NCLASS; cls++)

@@ -82,6 +82,11 @@ struct dagsim_cost
      of one core (overheads and computations) is served one at a time,
      first come first served.  */
   int64_t cores;
+  /* With cores: a core that last ran another processor's CPU time
+     first switches to this one, which takes CS (a context switch: ranks
+     that wait for messages by polling and yielding hand the core over
+     at each message).  0: switches are free.  */
+  double cs;
 };
 
 enum dagsim_kind { GANTT_COMPUTE, GANTT_SEND, GANTT_RECV, GANTT_WAIT };

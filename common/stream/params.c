@@ -68,6 +68,8 @@ const struct param_def param_defs[PARAM_NPARAM] = {
                   "Diamond DAG aggregation cost per value (alpha)" },
   [PARAM_MSGS] = { "msgs", PRANGE_NONNEG, PUNIT_NONE,
                    "messages per processor (em3d)" },
+  [PARAM_CS] = { "cs", PRANGE_NONNEG, PUNIT_TIME,
+                 "context switch cs of a core shared by ranks" },
 };
 
 /* Other spellings: LogP's one overhead o (both overheads), and the
