@@ -19,6 +19,10 @@
 # (o_s(m), o_r(m), g(m), L), the table of the plogp model (parameterized
 # LogP); without it the plogp predictions are NA.
 #
+# SWITCH (environment, optional) is the platform's switch-PLATFORM.tsv: cs,
+# the switch time of a core that ranks share, which the predictions
+# charge with --cores (--set cs=); without it switches cost 0.
+#
 # DAG (environment) names dag-predict.  MODELS is a list of MODEL/NETWORK
 # (network `default': no --network option).  A generator or option the
 # installed dag-predict lacks is skipped with one message on stderr, and
@@ -60,6 +64,15 @@ reduce_cost () {
       else for (i = 2; i <= n; i++) if (b <= x[i]) { t = y[i - 1] + (y[i] - y[i - 1]) * (b - x[i - 1]) / (x[i] - x[i - 1]); break }
       printf "%.6g\n", t / b }' "$REDUCE"
 }
+# The switch time of a shared core (us), or empty.
+cs=
+if test -n "${SWITCH:-}"; then
+  cs=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cs"]; exit }' "$SWITCH")
+  if ! $DAG --cores 1 --set "cs=${cs:-0}" --gen pipeline >/dev/null 2>&1; then
+    note "dag-predict has no cs: a shared core's switches cost 0"
+    cs=
+  fi
+fi
 if test -n "${REDUCE:-}" && ! has_opt reduce-cost; then
   note "dag-predict has no --reduce-cost: the reduction's arithmetic is not modelled"
   REDUCE=
@@ -77,6 +90,7 @@ makespan () {
   test "$m" = hyperbolic && opts="$opts --set $ab"
   if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/$np/")"; fi
   test "$cores_ok" = yes && opts="$opts --cores $cores"
+  test "$cores_ok" = yes && test -n "$cs" && opts="$opts --set cs=$cs"
   # shellcheck disable=SC2086
   if out=$($DAG gen "$@" 2>>"$log" | $DAG $opts 2>>"$log"); then
     printf '%s\n' "$out" | $AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["makespan"]; exit }'
