@@ -58,7 +58,7 @@ enum
 static char *opt_format, *opt_model, *opt_params, *opt_tasks, *opt_edges;
 static char *opt_sweep, *opt_gen, *opt_time_unit, *opt_tie_order;
 static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
-static int opt_qstat, opt_noise_cosched;
+static int opt_qstat, opt_noise_cosched, opt_link_stats;
 static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
 /* --save-mem[=DIR]: given, and its DIR (NULL: $TMPDIR or /tmp) */
@@ -255,6 +255,9 @@ static struct poptOption predict_options[] = {
   { "qstat", '\0', POPT_ARG_NONE, &opt_qstat, 0,
     "one row per processor: the longest and mean posted-receive and "
     "unexpected-message queues", NULL },
+  { "link-stats", '\0', POPT_ARG_NONE, &opt_link_stats, 0,
+    "with --network topology:FILE, one row per link: messages, bytes, "
+    "busy time, utilization, waits", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
     "rounds, bytes) with --gen", "NAME=V1,V2,..." },
@@ -969,6 +972,39 @@ write_qstat (tsv_writer *w, const struct dag *d,
     }
 }
 
+/* --link-stats: what each link of the topology carried (dagsim.h,
+   struct dagsim_link), in the file's order of links.  */
+static void
+write_link_stats (tsv_writer *w, const struct dagsim_result *r)
+{
+  static const char *cols[] = { "from", "to", "G", "L", "messages",
+                                "bytes", "busy", "utilization", "waited",
+                                "wait" };
+  tsv_write_header (w, 10, cols);
+  for (size_t i = 0; i < r->nlinks; i++)
+    {
+      const struct dag_topo_link *l = &topo.link[i];
+      const struct dagsim_link *q = &r->link[i];
+      tsv_put_str (w, dag_topo_name (&topo, l->from));
+      tsv_put_str (w, dag_topo_name (&topo, l->to));
+      if (isnan (l->G))
+        tsv_put_na (w);
+      else
+        tsv_put_num (w, l->G);
+      tsv_put_num (w, l->L);
+      tsv_put_int (w, q->messages);
+      tsv_put_num (w, q->bytes);
+      tsv_put_num (w, q->busy);
+      if (r->makespan > 0)
+        tsv_put_num (w, q->busy / r->makespan);
+      else
+        tsv_put_na (w);
+      tsv_put_int (w, q->waited);
+      tsv_put_num (w, q->wait);
+      tsv_end_row (w);
+    }
+}
+
 /* The summary row: [sweep column,] makespan procs events messages model
    iterations, then the model's parameters.  */
 static void
@@ -1156,8 +1192,16 @@ check_predict_options (struct predict_job *j)
   if (opt_qstat && (opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--qstat writes its own table: not with --per-proc, "
                "--critical-path or --gantt");
-  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt || opt_qstat))
+  if (opt_link_stats && (opt_per_proc || opt_critical || opt_gantt
+                         || opt_qstat))
+    die_usage ("--link-stats writes its own table: not with --per-proc, "
+               "--critical-path, --gantt or --qstat");
+  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt || opt_qstat
+                    || opt_link_stats))
     die_usage ("--sweep writes the summary rows only");
+  if (opt_link_stats && net_spec.kind != DAG_NET_TOPOLOGY)
+    die_usage ("--link-stats tells what each link of a topology carried: "
+               "give --network topology:FILE");
   if (opt_format)
     {
       if (strcmp (opt_format, "goal") == 0)
@@ -1204,9 +1248,9 @@ check_predict_options (struct predict_job *j)
   if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--sweep, --per-proc, --critical-path or --gantt");
-  if (opt_each && opt_qstat)
+  if (opt_each && (opt_qstat || opt_link_stats))
     die_usage ("--each writes one summary row per parameter row: not with "
-               "--qstat");
+               "--qstat or --link-stats");
   if (j->model == MODEL_PLOGP && !opt_params)
     die_usage ("-m plogp reads the per-size rows of logp-measure (bytes, "
                "os, or, g, L): give them with --params FILE");
@@ -1776,11 +1820,14 @@ static void
 simulate (struct predict_job *j)
 {
   /* the summary row needs no per-processor totals */
-  j->so = (struct dagsim_opts) { opt_gantt, opt_critical, !opt_per_proc,
-                                 j->tie, NULL, NULL, 0, NULL };
+  j->so = (struct dagsim_opts) { .gantt = opt_gantt,
+                                 .critical_path = opt_critical,
+                                 .finish_only = !opt_per_proc,
+                                 .tie_order = j->tie };
   if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
     j->so.progress = show_progress;
   j->so.qstat = opt_qstat;
+  j->so.link_stats = opt_link_stats;
   int64_t nranks = j->d.nprocs;
   for (size_t k = 0; j->ds && k < j->nsweep; k++)
     if (j->ds[k].nprocs > nranks)
@@ -1961,6 +2008,8 @@ write_one (tsv_writer *w, struct predict_job *j)
     write_per_proc (w, &j->d, &j->r);
   else if (opt_qstat)
     write_qstat (w, &j->d, &j->r);
+  else if (opt_link_stats)
+    write_link_stats (w, &j->r);
   else
     {
       summary_header (w, j->model, NULL);

@@ -939,6 +939,7 @@ struct sim
   double bus;
   /* --network topology: when each link is free again (NULL: none) */
   double *link_free;
+  struct dagsim_link *lstat;   /* --link-stats (NULL: not asked) */
   /* --cores: when each core is free again (NULL: no sharing), and the
      core of each processor in the simulator's numbering */
   double *core;
@@ -1527,10 +1528,12 @@ msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
    once when the last of them is free, and holds them all for BYTES at
    the slowest link's time per byte (DEF for a link without its own):
    the bus rule on a path (dagsim.h).  Returns the time it goes on the
-   wire, *LAT the route's extra latency.  */
+   wire, *LAT the route's extra latency, *GMAX that slowest time per
+   byte.  MSG_BYTES: the message's own size, for --link-stats.  */
 static double
 links_reserve (struct sim *s, int32_t from, int32_t to, double tr,
-               double bytes, double def, double *lat)
+               double bytes, double def, double msg_bytes, double *lat,
+               double *gmax)
 {
   const int32_t *route;
   size_t k;
@@ -1538,17 +1541,38 @@ links_reserve (struct sim *s, int32_t from, int32_t to, double tr,
     die ("%s: no route from rank %ld to rank %ld in the topology",
          s->d->source, (long) from, (long) to);
   double tw = tr, G = 0;
+  int32_t last = -1;    /* the link that came free last, if after TR */
   *lat = 0;
   for (size_t i = 0; i < k; i++)
     {
       const struct dag_topo_link *l = &s->c->topo->link[route[i]];
       double Gl = isnan (l->G) ? def : l->G;
-      tw = s->link_free[route[i]] > tw ? s->link_free[route[i]] : tw;
+      if (s->link_free[route[i]] > tw)
+        {
+          tw = s->link_free[route[i]];
+          last = route[i];
+        }
       G = Gl > G ? Gl : G;
       *lat += l->L;
     }
   for (size_t i = 0; i < k; i++)
     s->link_free[route[i]] = tw + bytes * G;
+  *gmax = G;
+  if (s->lstat)
+    {
+      for (size_t i = 0; i < k; i++)
+        {
+          struct dagsim_link *ls = &s->lstat[route[i]];
+          ls->messages++;
+          ls->bytes += msg_bytes;
+          ls->busy += bytes * G;
+        }
+      if (last >= 0)
+        {
+          s->lstat[last].waited++;
+          s->lstat[last].wait += tw - tr;
+        }
+    }
   return tw;
 }
 
@@ -1576,10 +1600,14 @@ start_send (struct sim *s, int32_t v, double t)
         }
       if (c->topo)
         {
-          double lat;
+          /* a route slower than b delivers the message later by its
+             bytes' extra time: its last byte arrives when the route
+             has carried it */
+          double lat, gr;
           double tw = links_reserve (s, nd->proc, nd->peer, t, x, c->b,
-                                     &lat);
-          arrive = tw + (cpu_end - t) + lat;
+                                     x, &lat, &gr);
+          arrive = tw + (cpu_end - t) + lat
+                   + (gr > c->b ? x * (gr - c->b) : 0);
         }
       /* the detours met while the CPU transfers delay only the CPU */
       cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
@@ -1602,10 +1630,13 @@ start_send (struct sim *s, int32_t v, double t)
         }
       if (c->topo)
         {
-          double lat;
+          /* the same for the (s - 1) G after the first byte: the
+             receiver's or + (s - 1) G ends no sooner than the route's
+             last byte arrives plus or */
+          double lat, gr;
           double tw = links_reserve (s, nd->proc, nd->peer, t + mc.os, x1,
-                                     mc.G, &lat);
-          arrive = tw + mc.L + lat;
+                                     mc.G, x, &lat, &gr);
+          arrive = tw + mc.L + lat + (gr > mc.G ? x1 * (gr - mc.G) : 0);
         }
       if (c->rate && c->contention)
         arrive += c->contention (c->ctx, c->rate[nd->proc], x);
@@ -1671,6 +1702,11 @@ handle_msg (struct sim *s, int32_t m, double t)
       set_cpu (s, r, fin, m);
       s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
+  else if (t > s->ps[r].cpu)
+    /* the hyperbolic receiver pays nothing, but it is not done before
+       the message is there: a link (bus, topology) that delays the
+       delivery past the sender's T(x) delays the receiver's finish */
+    s->ps[r].cpu = t;
   int32_t v = deliver (s, m, t, fin);
   /* Name the handling after the receive it completes (the receiving
      task of a native message), else after the send.  */
@@ -2495,6 +2531,7 @@ sim_release (struct sim *s)
   free (s->core);
   free (s->core_last);
   free (s->link_free);
+  free (s->lstat);
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
@@ -2627,8 +2664,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
     }
   if (c->topo)
-    s.link_free = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
-                           sizeof *s.link_free);
+    {
+      s.link_free = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
+                             sizeof *s.link_free);
+      if (opt && opt->link_stats)
+        s.lstat = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
+                           sizeof *s.lstat);
+    }
   if (c->cores > 0)
     {
       /* processor p of the DAG on core p mod N */
@@ -2866,6 +2908,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
 
   if (s.qt)
     queue_stats (&s, np);
+  if (s.lstat)
+    {
+      /* handed over to the result */
+      r->link = s.lstat;
+      r->nlinks = c->topo->nlinks;
+      s.lstat = NULL;
+    }
   sim_release (&s);
   return 0;
 }
@@ -2879,5 +2928,6 @@ dagsim_result_free (struct dagsim_result *r)
   free (r->cp_start);
   free (r->cp_end);
   free (r->queue);
+  free (r->link);
   memset (r, 0, sizeof *r);
 }

@@ -124,6 +124,22 @@ struct dagsim_queue
                                              makespan is 0 */
 };
 
+/* --link-stats: what one link of the topology (dagsim_cost's topo)
+   carried.  A message holds every link of its route at once, for its
+   bytes at the route's slowest time per byte (after the first byte
+   under the LogP family, as LogGP's (s - 1) G), so a link's holds never
+   overlap and busy <= makespan.  A message that found its route busy
+   waited for the link of the route that came free last: that link
+   counts the message and the wait.  */
+struct dagsim_link
+{
+  int64_t messages;     /* messages routed over it */
+  double bytes;         /* their bytes */
+  double busy;          /* the time it was held */
+  int64_t waited;       /* messages that waited for it */
+  double wait;          /* their waits, summed */
+};
+
 struct dagsim_result
 {
   double makespan;
@@ -143,6 +159,10 @@ struct dagsim_result
   size_t ncp;
   /* --qstat: nprocs entries (NULL unless asked for) */
   struct dagsim_queue *queue;
+  /* --link-stats: one entry per link of the topology, in its order
+     (NULL unless asked for with a topology) */
+  struct dagsim_link *link;
+  size_t nlinks;
 };
 
 struct dagsim_opts
@@ -164,6 +184,8 @@ struct dagsim_opts
   void *progress_ctx;
   /* Record the matching queues' lengths (result's queue).  */
   int qstat;
+  /* Record what each link of the topology carried (result's link).  */
+  int link_stats;
   /* CPU noise (noise.h; NULL: none): computations and the o of sends
      and of handled messages are lengthened by the detours they meet, as
      in LogGOPSim (a message still leaves at t + os).  */
