@@ -82,7 +82,7 @@ library_path (void)
 static char *opt_dir;
 
 static struct poptOption run_options[] = {
-  { "dir", 'd', POPT_ARG_STRING, &opt_dir, 0,
+  { "dir", 'd', POPT_ARG_STRING, NULL, 'd',
     "write the traces to DIR/trace.RANK (default: $MSGPERF_TRACE_DIR, "
     "else msgperf-trace)", "DIR" },
   CLI_COMMON_OPTIONS,
@@ -114,7 +114,12 @@ run (int argc, char **argv)
   poptSetOtherOptionHelp (con, "[OPTION...] PROGRAM [ARG...]");
   int rc;
   while ((rc = poptGetNextOpt (con)) > 0)
-    ;
+    if (rc == 'd')
+      {
+        /* the last --dir counts; popt's copy is ours to free */
+        free (opt_dir);
+        opt_dir = poptGetOptArg (con);
+      }
   if (rc < -1)
     die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
                poptStrerror (rc));
