@@ -304,7 +304,8 @@ static struct poptOption predict_options[] = {
   { "save-mem", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
     OPT_SAVE_MEM, "keep the schedule's graph and the per-operation state "
     "of the simulation in files in DIR, which the system can page out to, "
-    "for schedules larger than memory (default DIR: $TMPDIR or /tmp)",
+    "for schedules larger than memory (default DIR: $TMPDIR, else /tmp, "
+    "or /var/tmp when /tmp is a tmpfs)",
     "DIR" },
   GEN_OPTIONS,
   CLI_COMMON_OPTIONS,
@@ -1166,9 +1167,12 @@ setup_save_mem (void)
   const char *dir = opt_save_dir;
   if (!dir)
     {
+      /* /tmp is a tmpfs on many systems (memory, what --save-mem is to
+         spare): then /var/tmp, on a disk by convention */
       dir = getenv ("TMPDIR");
       if (!dir || !*dir)
-        dir = "/tmp";
+        dir = big_dir_in_memory ("/tmp") && !big_dir_in_memory ("/var/tmp")
+              && access ("/var/tmp", W_OK) == 0 ? "/var/tmp" : "/tmp";
     }
   if (!*dir)
     die_usage ("option '--save-mem': empty directory name (expected "
@@ -1179,6 +1183,10 @@ setup_save_mem (void)
                dir, strerror (e),
                e == ENOTDIR ? " (the directory is given as --save-mem=DIR)"
                             : "");
+  if (big_dir_in_memory (dir))
+    warn ("option '--save-mem': '%s' is on a file system in memory "
+          "(tmpfs, ramfs): the schedule stays in memory (give "
+          "--save-mem=DIR on a disk)", dir);
   signal (SIGXFSZ, SIG_IGN);
 }
 
@@ -1991,7 +1999,10 @@ write_timing (tsv_writer *w, const struct predict_job *j)
   tsv_meta (w, "events_per_cpu_second", "%.0f",
             j->c2 > j->c1 ? (double) j->r.events / (j->c2 - j->c1) : 0.0);
   if (big_dir ())
-    tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
+    {
+      tsv_meta (w, "save_mem_dir", "%s", big_dir ());
+      tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
+    }
 }
 
 /* One run: the table asked for, or the summary row.  */

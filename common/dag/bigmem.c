@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __linux__
+# include <sys/vfs.h>
+#endif
 
 #include "bigmem.h"
 #include "err.h"
@@ -95,6 +98,21 @@ big_use_dir (const char *d)
   close (fd);
   free (dir);
   dir = xstrdup (d);
+  return 0;
+}
+
+int
+big_dir_in_memory (const char *d)
+{
+#ifdef __linux__
+  /* the magic numbers of linux/magic.h */
+  struct statfs st;
+  if (d && statfs (d, &st) == 0)
+    return (unsigned long) st.f_type == 0x01021994UL     /* TMPFS_MAGIC */
+           || (unsigned long) st.f_type == 0x858458f6UL; /* RAMFS_MAGIC */
+#else
+  (void) d;
+#endif
   return 0;
 }
 

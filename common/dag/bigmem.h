@@ -30,6 +30,11 @@ int big_use_dir (const char *dir);
 /* The directory of big_use_dir, or NULL.  */
 const char *big_dir (void);
 
+/* Is DIR on a file system whose pages are memory (tmpfs, ramfs), where
+   files do not take the arrays out of memory?  1 yes, 0 no or not
+   known.  */
+int big_dir_in_memory (const char *dir);
+
 void *big_alloc (size_t n);
 /* N elements of SIZE bytes, zeroed; the product is checked.  */
 void *big_calloc (size_t n, size_t size);
