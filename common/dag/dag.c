@@ -15,19 +15,28 @@
 #include "xalloc.h"
 
 #if defined MADV_HUGEPAGE || defined MADV_POPULATE_WRITE
-/* The whole pages inside the block P of LEN bytes, if it is big enough
-   to be worth a system call: [*A, *E).  */
+/* The whole pages inside the block P of LEN bytes: [*A, *E), if there
+   is one.  */
 static int
-big_pages_of (void *p, size_t len, uintptr_t *a, uintptr_t *e)
+pages_in (void *p, size_t len, uintptr_t *a, uintptr_t *e)
 {
   long pg = sysconf (_SC_PAGESIZE);
-  /* not a file's pages (bigmem.h): they would all be made dirty at
-     once, which is what a file-backed array is there to avoid */
-  if (!p || pg <= 0 || len < ((size_t) 1 << 22) || big_in_file (p))
+  if (!p || pg <= 0)
     return 0;
   *a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
   *e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
   return *e > *a;
+}
+
+/* The same, if the block is big enough to be worth a system call and
+   not a file's pages (bigmem.h: they would all be made dirty at once,
+   which is what a file-backed array is there to avoid).  */
+static int
+big_pages_of (void *p, size_t len, uintptr_t *a, uintptr_t *e)
+{
+  if (len < ((size_t) 1 << 22) || big_in_file (p))
+    return 0;
+  return pages_in (p, len, a, e);
 }
 #endif
 
@@ -65,12 +74,8 @@ static void
 populate_range (void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
-  long pg = sysconf (_SC_PAGESIZE);
-  if (!p || pg <= 0)
-    return;
-  uintptr_t a = ((uintptr_t) p + (uintptr_t) pg - 1) & ~((uintptr_t) pg - 1);
-  uintptr_t e = ((uintptr_t) p + len) & ~((uintptr_t) pg - 1);
-  if (e > a)
+  uintptr_t a, e;
+  if (pages_in (p, len, &a, &e))
     (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
 #else
   (void) p;
