@@ -61,7 +61,7 @@ static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static int opt_qstat, opt_noise_cosched, opt_link_stats;
 static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
-/* --save-mem[=DIR]: given, and its DIR (NULL: $TMPDIR or /tmp) */
+/* --save-mem[=DIR]: given, and its DIR (NULL: setup_save_mem chooses) */
 static int opt_save_mem;
 static char *opt_save_dir;
 static double opt_tol = 1e-6, opt_header = 0;
