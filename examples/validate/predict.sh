@@ -9,9 +9,14 @@
 # HYPER.tsv is hyper-reduce fit's a and b for the hyperbolic model (- when
 # MODELS has no hyperbolic model).
 #
-# REDUCE (environment, optional) is comet-run reduce_local's stream: the
-# reduction's cost per byte at each size (its t / bytes), which the
-# globalsum predictions charge with dag-predict --reduce-cost (comet-run
+# REDUCE (environment, optional) is comet-run's stream of the kernels
+# echo, reduce_local and combine on the platform: the reduction's cost per
+# byte at each size, which the globalsum predictions charge with
+# dag-predict --reduce-cost.  With combine and echo rows the cost at a size
+# is combine's round trip (receive, sum, send the sum back) less two of
+# echo's one-way times, at least reduce_local's time: what the sum costs a
+# reduction, the slower sending of a just-written result included.
+# Without them it is reduce_local's time, the arithmetic alone (comet-run
 # sums unsigned chars there and doubles in globalsum: MPI_Reduce_local
 # costs the same per byte for both here, 0.0213 ns/B at 1 MiB each).
 #
@@ -46,17 +51,25 @@ note () { echo "validate: $plat: $*" >&2; }
 ab=
 test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print "a=" $c["a"] ",b=" $c["b"]; exit }' "$hyper")
 
-# The reduction's cost per byte (us) of a BYTES-byte vector: reduce_local's
-# time at that size divided by it, the time interpolated linearly in the
-# size between the measured sizes (globalsum's 1-byte point is 8 bytes),
+# The reduction's cost per byte (us) of a BYTES-byte vector: its time at
+# that size divided by it, the time interpolated linearly in the size
+# between the measured sizes (globalsum's 1-byte point is 8 bytes),
 # beyond the largest at that size's cost per byte, below the smallest its
-# time; 0 without REDUCE.
+# time; 0 without REDUCE.  The time at a measured size: combine's t less
+# twice echo's, at least reduce_local's t (reduce_local's alone where
+# combine or echo lacks the size).
 reduce_cost () {
   if test -z "${REDUCE:-}"; then echo 0; return; fi
   $AWK -F '\t' -v b="$1" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["kernel"] == "reduce_local" && $c["bytes"] > 0 { n++; x[n] = $c["bytes"] + 0; y[n] = $c["t"] + 0 }
+    $c["bytes"] > 0 { k = $c["kernel"]; m = $c["bytes"] + 0 }
+    $c["bytes"] > 0 && k == "reduce_local" { n++; x[n] = m; y[n] = $c["t"] + 0 }
+    $c["bytes"] > 0 && k == "combine" { cb[m] = $c["t"] + 0 }
+    $c["bytes"] > 0 && k == "echo" && (!("hops" in c) || $c["hops"] == 1) { ec[m] = $c["t"] + 0 }
     END {
       if (!n || b <= 0) { print 0; exit }
+      for (i = 1; i <= n; i++)
+        if ((x[i] in cb) && (x[i] in ec) && cb[x[i]] - 2 * ec[x[i]] > y[i])
+          y[i] = cb[x[i]] - 2 * ec[x[i]]
       for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
         u = x[j]; x[j] = x[j - 1]; x[j - 1] = u; u = y[j]; y[j] = y[j - 1]; y[j - 1] = u }
       if (b >= x[n]) t = y[n] * b / x[n]

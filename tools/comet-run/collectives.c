@@ -3,7 +3,15 @@
  * call: alltoall, allgather, allreduce, reduce, scatter, gather and bcast;
  * and reduce_local, the reduction's arithmetic alone (MPI_Reduce_local,
  * every rank on its own buffers), whose time per byte is the cost
- * dag-predict's --reduce-cost charges the collectives' combines.
+ * dag-predict's --reduce-cost charges the collectives' combines; and
+ * combine, the step of a reduction tree as a collective runs it: receive
+ * a vector, sum it into one's own and send the result on.  A result sent
+ * right after it was computed can cost more to move than a buffer that
+ * was not written (on shared memory its cache lines are dirty in the
+ * summing core: a 1 MiB vector took some 80 us to send after the sum
+ * against 45 us before it), which neither the echo nor reduce_local
+ * sees; combine's round trip less two one-way echo times is the sum's
+ * whole cost to a reduction.
  *
  * Each sweeps --sizes as MPI's count of MPI_BYTE (MPI_UNSIGNED_CHAR for
  * the reductions): the bytes one rank sends to one other rank, so an
@@ -26,12 +34,12 @@
 #include "comet.h"
 #include "mpiutil.h"
 
-enum { TAG_COLL_ACK = 14 };
+enum { TAG_COLL_ACK = 14, TAG_COMBINE = 15 };
 
 enum coll_kind
 {
   K_ALLTOALL, K_ALLGATHER, K_ALLREDUCE, K_REDUCE, K_SCATTER, K_GATHER,
-  K_BCAST, K_REDUCE_LOCAL
+  K_BCAST, K_REDUCE_LOCAL, K_COMBINE
 };
 
 /* One kernel's call on the adjacency matrix.  */
@@ -66,6 +74,13 @@ cc_addend (int src, int p, int64_t n, int64_t i)
 {
   int cap = 256 / p;
   return cap > 1 ? (unsigned char) (cc_pattern (src, p, n, i) % cap) : 0;
+}
+
+/* combine's partner of the test node ROOT: the next rank.  */
+static int
+cc_partner (const struct cc_arg *a)
+{
+  return (a->root + 1) % a->nprocs;
 }
 
 /* The collective itself, on buffers S and R.  */
@@ -110,6 +125,28 @@ cc_call (const struct cc_arg *a, char *s, char *r)
          own (the same datatype and operation as allreduce).  */
       COMET_MPI (MPI_Reduce_local (s, r, n, MPI_UNSIGNED_CHAR, MPI_SUM),
                  "MPI_Reduce_local");
+      break;
+    case K_COMBINE:
+      /* The partner sends its vector; the root receives it, adds its
+         own (r = s + r, as a reduction's inner rank does) and sends the
+         sum straight back.  The other ranks take no part.  */
+      if (a->me == a->root)
+        {
+          int to = cc_partner (a);
+          COMET_MPI (MPI_Recv (r, n, MPI_UNSIGNED_CHAR, to, TAG_COMBINE,
+                               a->comm, MPI_STATUS_IGNORE), "MPI_Recv");
+          COMET_MPI (MPI_Reduce_local (s, r, n, MPI_UNSIGNED_CHAR, MPI_SUM),
+                     "MPI_Reduce_local");
+          COMET_MPI (MPI_Send (r, n, MPI_UNSIGNED_CHAR, to, TAG_COMBINE,
+                               a->comm), "MPI_Send");
+        }
+      else if (a->me == cc_partner (a))
+        {
+          COMET_MPI (MPI_Send (s, n, MPI_UNSIGNED_CHAR, a->root, TAG_COMBINE,
+                               a->comm), "MPI_Send");
+          COMET_MPI (MPI_Recv (r, n, MPI_UNSIGNED_CHAR, a->root, TAG_COMBINE,
+                               a->comm, MPI_STATUS_IGNORE), "MPI_Recv");
+        }
       break;
     }
 }
@@ -181,6 +218,8 @@ cc_due_bytes (const struct cc_arg *a)
       return n;
     case K_REDUCE:
       return a->me == a->root ? n : 0;
+    case K_COMBINE:
+      return a->me == a->root || a->me == cc_partner (a) ? n : 0;
     case K_GATHER:
       return a->me == a->root ? n * p : 0;
     case K_BCAST:
@@ -208,6 +247,9 @@ cc_due (const struct cc_arg *a, size_t b, int64_t i)
           sum += cc_addend (s, p, n, i);
         return (unsigned char) sum;
       }
+    case K_COMBINE:
+      return (unsigned char) (cc_addend (a->root, p, n, i)
+                              + cc_addend (cc_partner (a), p, n, i));
     case K_SCATTER:
       return cc_pattern (a->root, a->me, n, i);
     case K_GATHER:
@@ -255,6 +297,7 @@ cc_fill_send (const struct cc_arg *a, unsigned char *s)
       break;
     case K_ALLREDUCE:
     case K_REDUCE:
+    case K_COMBINE:
       for (int64_t i = 0; i < n; i++)
         s[i] = cc_addend (a->me, p, n, i);
       break;
@@ -402,4 +445,10 @@ void
 kernel_reduce_local (struct comet_ctx *c)
 {
   collective_sweep (c, K_REDUCE_LOCAL, "reduce_local");
+}
+
+void
+kernel_combine (struct comet_ctx *c)
+{
+  collective_sweep (c, K_COMBINE, "combine");
 }

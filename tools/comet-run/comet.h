@@ -296,6 +296,7 @@ void kernel_scatter (struct comet_ctx *c);
 void kernel_gather (struct comet_ctx *c);
 void kernel_bcast (struct comet_ctx *c);
 void kernel_reduce_local (struct comet_ctx *c);
+void kernel_combine (struct comet_ctx *c);
 void kernel_tree_roundtrip (struct comet_ctx *c);
 void kernel_tree_throughput (struct comet_ctx *c);
 void kernel_tree_startup (struct comet_ctx *c);

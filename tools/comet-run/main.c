@@ -113,6 +113,11 @@ static const struct comet_kernel kernels[] = {
     "MPI_Reduce_local sum of --sizes bytes, each rank alone: the "
     "reduction's arithmetic (dag-predict --reduce-cost)",
     2, COL_BYTES | COL_MBPS },
+  { "combine", kernel_combine,
+    "a reduction step: the next rank sends --sizes bytes, the test node "
+    "adds its own (MPI_Reduce_local) and sends the sum back; the round "
+    "trip",
+    2, COL_BYTES | COL_MBPS },
   { "tree-roundtrip", kernel_tree_roundtrip,
     "multicast then sum reduction through each --topology tree",
     2, COL_BYTES | COL_TREE | COL_PACKETS },
