@@ -92,24 +92,59 @@ if test -n "${REDUCE:-}" && ! has_opt reduce-cost; then
 fi
 
 # makespan MODEL NETWORK P GEN-ARGS...: one prediction, or NA.
-makespan () {
-  m=$1 net=$2 np=$3; shift 3
-  case $m,$ab in hyperbolic,|hyperbolic,*NA*) echo NA; return ;; esac
-  opts="-m $m --params $params"
-  if test "$m" = plogp; then
-    test -n "${PLOGP:-}" || { echo NA; return; }
+# dag_opts MODEL NET NP: dag-predict's options for MODEL on network NET
+# with NP ranks, in opts; returns 1 (prediction NA) when the model lacks
+# its parameters.
+dag_opts () {
+  case $1,$ab in hyperbolic,|hyperbolic,*NA*) return 1 ;; esac
+  opts="-m $1 --params $params"
+  if test "$1" = plogp; then
+    test -n "${PLOGP:-}" || return 1
     opts="-m plogp --params $PLOGP"
   fi
-  test "$m" = hyperbolic && opts="$opts --set $ab"
-  if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/$np/")"; fi
+  test "$1" = hyperbolic && opts="$opts --set $ab"
+  if test "$2" != default; then opts="$opts --network $(echo "$2" | sed "s/@P/$3/")"; fi
   test "$cores_ok" = yes && opts="$opts --cores $cores"
   test "$cores_ok" = yes && test -n "$cs" && opts="$opts --set cs=$cs"
+  return 0
+}
+# makespan MODEL NET NP GENERATOR...: the makespan of dag-predict gen's DAG.
+makespan () {
+  m=$1 net=$2 np=$3; shift 3
+  dag_opts "$m" "$net" "$np" || { echo NA; return; }
   # shellcheck disable=SC2086
   if out=$($DAG gen "$@" 2>>"$log" | $DAG $opts 2>>"$log"); then
     printf '%s\n' "$out" | $AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["makespan"]; exit }'
   else
     echo NA
   fi
+}
+# rank0 MODEL NET NP: rank 0's finish (dag-predict --per-proc) in the DAG
+# on standard input, the time on rank 0's clock that comet-run reports.
+rank0 () {
+  dag_opts "$1" "$2" "$3" || { cat > /dev/null; echo NA; return; }
+  # shellcheck disable=SC2086
+  if out=$($DAG $opts --per-proc 2>>"$log"); then
+    printf '%s\n' "$out" | $AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["proc"] == 0 { print $c["finish"]; exit }'
+  else
+    echo NA
+  fi
+}
+# acked: dag-predict gen's DAG on standard input, and an empty message to
+# rank 0 from every other rank after all of that rank's tasks (dep rows:
+# its task ack_R follows them), as comet-run's broadcast acknowledges.
+acked () {
+  $AWK -F '\t' -v OFS='\t' '/^#/ { print; next }
+    !h++ { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+    { print }
+    $c["kind"] == "task" && $c["proc"] != 0 { p = $c["proc"]; n[p]++; t[p, n[p]] = $c["id"] }
+    END {
+      for (p in n) {
+        print "task", "ack_" p, p, 0, "NA", "NA", "NA"
+        for (i = 1; i <= n[p]; i++) print "dep", "NA", "NA", "NA", t[p, i], "ack_" p, "NA"
+        print "task", "got_" p, 0, 0, "NA", "NA", "NA"
+        print "msg", "NA", "NA", "NA", "ack_" p, "got_" p, 0
+      } }'
 }
 # pingpong MODEL NET BYTES: half of rank 0's finish in a round trip of
 # BYTES each way (a ping from rank 0, rank 1's pong), what comet-run's
@@ -120,24 +155,9 @@ makespan () {
 # receiver waiting in MPI_Recv, 20.3 us to one busy for 20 us); in a
 # round trip that wait ends before the pong arrives.
 pingpong () {
-  m=$1 net=$2 b=$3
-  case $m,$ab in hyperbolic,|hyperbolic,*NA*) echo NA; return ;; esac
-  opts="-m $m --params $params"
-  if test "$m" = plogp; then
-    test -n "${PLOGP:-}" || { echo NA; return; }
-    opts="-m plogp --params $PLOGP"
-  fi
-  test "$m" = hyperbolic && opts="$opts --set $ab"
-  if test "$net" != default; then opts="$opts --network $(echo "$net" | sed "s/@P/2/")"; fi
-  test "$cores_ok" = yes && opts="$opts --cores $cores"
-  test "$cores_ok" = yes && test -n "$cs" && opts="$opts --set cs=$cs"
-  # shellcheck disable=SC2086
-  if out=$(printf 'kind\tid\tproc\twork\tfrom\tto\tbytes\ntask\tping\t0\t0\tNA\tNA\tNA\ntask\tpong\t1\t0\tNA\tNA\tNA\ntask\tback\t0\t0\tNA\tNA\tNA\nmsg\tNA\tNA\tNA\tping\tpong\t%s\nmsg\tNA\tNA\tNA\tpong\tback\t%s\n' "$b" "$b" |
-      $DAG $opts --per-proc 2>>"$log"); then
-    printf '%s\n' "$out" | $AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["proc"] == 0 { printf "%.6g\n", $c["finish"] / 2; exit }'
-  else
-    echo NA
-  fi
+  x=$(printf 'kind\tid\tproc\twork\tfrom\tto\tbytes\ntask\tping\t0\t0\tNA\tNA\tNA\ntask\tpong\t1\t0\tNA\tNA\tNA\ntask\tback\t0\t0\tNA\tNA\tNA\nmsg\tNA\tNA\tNA\tping\tpong\t%s\nmsg\tNA\tNA\tNA\tpong\tback\t%s\n' "$3" "$3" |
+    rank0 "$1" "$2" 2)
+  if test "$x" = NA; then echo NA; else $AWK -v x="$x" 'BEGIN { printf "%.6g\n", x / 2 }'; fi
 }
 add () { if test "$1" = NA || test "$2" = NA; then echo NA; else $AWK -v a="$1" -v b="$2" 'BEGIN { printf "%.6g\n", a + b }'; fi; }
 
@@ -158,14 +178,24 @@ predict () {
         pingpong "$m" "$net" "$b"
       fi ;;
     broadcast)
-      # comet-run times the broadcast to the last receiver's empty
-      # acknowledgement: the broadcast plus one empty message.
-      if has_coll bcast:binomial; then
-        x=$(makespan "$m" "$net" "$np" coll:bcast:binomial -P "$np" -B "$b" --root 0)
+      # comet-run times the broadcast on rank 0 (the root) to the last
+      # receiver's empty acknowledgement: rank 0's finish in the
+      # broadcast with those acknowledgements.  Not the broadcast's
+      # makespan plus one empty message: that also counts the root's
+      # o_s(m) where it is a wait for the receiver (see pingpong), and
+      # the acknowledgements of different receivers are not one message.
+      # LogPC keeps that sum: its contention iteration did not settle
+      # with the acknowledgements (1 MiB on 4 and 8 ranks).
+      g1=tree-bcast g2="-t k:2"
+      has_coll bcast:binomial && g1=coll:bcast:binomial g2="--root 0"
+      if test "$m" = logpc; then
+        # shellcheck disable=SC2086
+        add "$(makespan "$m" "$net" "$np" $g1 -P "$np" -B "$b" $g2)" \
+            "$(makespan "$m" "$net" 2 tree-bcast -P 2 -B 0 -t k:2)"
       else
-        x=$(makespan "$m" "$net" "$np" tree-bcast -P "$np" -B "$b" -t k:2)
-      fi
-      add "$x" "$(makespan "$m" "$net" 2 tree-bcast -P 2 -B 0 -t k:2)" ;;
+        # shellcheck disable=SC2086
+        $DAG gen $g1 -P "$np" -B "$b" $g2 2>>"$log" | acked | rank0 "$m" "$net" "$np"
+      fi ;;
     globalsum)
       # Open MPI's nonoverlapping allreduce: a reduce to rank 0, then a
       # broadcast (both binomial, forced too).
@@ -192,7 +222,7 @@ predict () {
 gen_of () {
   case $1 in
     echo) echo pingpong ;;
-    broadcast) if has_coll bcast:binomial; then echo coll:bcast:binomial+ack; else echo tree-bcast:k:2+ack; fi ;;
+    broadcast) if has_coll bcast:binomial; then echo coll:bcast:binomial+acks; else echo tree-bcast:k:2+acks; fi ;;
     globalsum) if has_coll allreduce:nonoverlapping; then echo coll:allreduce:nonoverlapping; else echo tree-reduce:k:2+tree-bcast:k:2; fi ;;
     barrier) if has_coll barrier:tree; then echo coll:barrier:tree; else echo tree-reduce:k:2+tree-bcast:k:2; fi ;;
   esac
@@ -229,7 +259,11 @@ while IFS='	' read -r k np b t; do
   for mn in $ok_models; do
     m=${mn%%/*} net=${mn#*/}
     p=$(predict "$k" "$np" "$b" "$m" "$net")
-    gm=$g; test "$k,$m" = echo,logpc && gm=tree-bcast:k:2
+    gm=$g
+    case $k,$m in
+      echo,logpc) gm=tree-bcast:k:2 ;;
+      broadcast,logpc) gm=${g%s} ;;
+    esac
     $AWK -v OFS='\t' -v pl="$plat" -v k="$k" -v alg="$alg" -v np="$np" -v co="$cores" -v b="$b" \
       -v t="$t" -v m="$m" -v net="$(echo "$net" | sed "s/@P/$np/")" -v p="$p" -v over="$over" -v g="$gm" -v rc="$rc" \
       'BEGIN { e = (p == "NA" || t <= 0) ? "NA" : sprintf("%.4g", (p - t) / t);
