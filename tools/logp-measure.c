@@ -45,6 +45,7 @@ static char *opt_large_bytes, *opt_max_reps, *opt_max_reps_large;
 static char *opt_time_cap, *opt_topology, *opt_class_width, *opt_class_by;
 static char *opt_class_bytes, *opt_repeat, *opt_time_limit;
 static int opt_reverse, opt_all_pairs, opt_saturate, opt_expected;
+static int opt_no_eager;
 static int opt_summary, opt_raw, opt_progress, opt_no_progress, opt_classes;
 
 static struct poptOption options[] = {
@@ -63,6 +64,9 @@ static struct poptOption options[] = {
     "also measure g(m) of every size by link saturation", NULL },
   { "expected", '\0', POPT_ARG_NONE, &opt_expected, 0,
     "also measure o_r of expected messages (MPI_Irecv, MPI_Wait)", NULL },
+  { "no-eager", '\0', POPT_ARG_NONE, &opt_no_eager, 0,
+    "do not measure the eager limit S (the largest message a blocking "
+    "send delivers to a busy receiver)", NULL },
   { "summary", '\0', POPT_ARG_NONE, &opt_summary, 0,
     "print the LogGP parameters (Table 1), one row per pair", NULL },
   { "repeat", '\0', POPT_ARG_STRING, &opt_repeat, 0,
@@ -253,6 +257,7 @@ parse (int argc, char **argv, struct config *c)
   o->time_limit = opt_time_limit
     ? cli_double ("time-limit", opt_time_limit, 0, 1e7) : 20.0;
   o->saturate = opt_saturate;
+  o->eager = !opt_no_eager;
   o->expected = opt_expected;
   o->raw = opt_raw;
   o->progress = cli_progress_mode (opt_progress, opt_no_progress);
@@ -737,6 +742,7 @@ summarize (const struct lm_result *r, const struct config *c,
     }
   if (loggp_derive (rows, r->nrows, &cfg, out) < 0)
     mpu_die (EXIT_DATA, "out of memory while deriving the LogGP parameters");
+  out->S = r->head[H_S];
   free (rows);
 }
 
@@ -806,9 +812,9 @@ write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
                const struct logp_pair *pairs, const struct config *c)
 {
   const char *cols[32] = { "src", "dst", "P", "L", "o", "g", "G", "os",
-                           "or", "g_raw", "L_table", "G_intercept",
+                           "or", "g_raw", "L_table", "G_intercept", "S",
                            "check" };
-  size_t ncol = 13;
+  size_t ncol = 14;
   static const char *const spread[] = { "L_min", "L_max", "o_min", "o_max",
                                         "g_min", "g_max", "G_min", "G_max" };
   size_t nrep = (size_t) c->repeat;
@@ -857,6 +863,11 @@ write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
           if (q < SP_N)
             lo[q] = mn, hi[q] = mx;
         }
+      /* S in bytes, the median of the runs to the byte below.  */
+      double S, smin, smax;
+      for (size_t r = 0; r < nrep; r++)
+        v[r] = sum[r * nres + p].S;
+      loggp_spread (v, nrep, &S, &smin, &smax);
       char check[128];
       loggp_check_text (flags, check, sizeof check);
       if (flags)
@@ -868,6 +879,10 @@ write_summary (tsv_writer *w, const struct loggp *sum, size_t nres,
       tsv_put_int (w, mpu_size);
       for (int q = 0; q < 9; q++)
         put_derived (w, med[q]);
+      if (isfinite (S))
+        tsv_put_int (w, (int64_t) floor (S));
+      else
+        tsv_put_na (w);
       tsv_put_str (w, check);
       if (opt_repeat)
         {
@@ -1045,7 +1060,7 @@ meta_time_limit (tsv_writer *w, const struct lm_result *res, size_t nres,
 static void
 meta_pairs (tsv_writer *w, const struct lm_result *res, size_t nres,
             const struct logp_pair *pairs, const char *hosts, double *t_g0,
-            double *t_sizes, double *t_sat)
+            double *t_sizes, double *t_sat, double *t_eager)
 {
   for (size_t p = 0; p < nres; p++)
     {
@@ -1065,14 +1080,28 @@ meta_pairs (tsv_writer *w, const struct lm_result *res, size_t nres,
                 (long long) h[H_G0_N], stop_name (h[H_G0_STOP]),
                 res[p].nrows, (long long) h[H_NGROWN],
                 (long long) h[H_NREFINED], cw);
+      if (isfinite (h[H_S]))
+        {
+          char bz[NUM_BUFSIZE];
+          num_format_measured (h[H_S_BUSY] * US, 0, NUM_DERIVED_DIGITS,
+                               bz);
+          tsv_meta (w, "eager", "%d %d S=%lld first_wait=%lld busy=%s "
+                    "probes=%lld%s", s, d, (long long) h[H_S],
+                    (long long) h[H_S_WAIT], bz, (long long) h[H_S_PROBES],
+                    h[H_S_WAIT] < 0 ? " (no size up to --max-bytes waited: "
+                    "S is a lower bound)" : "");
+        }
       if (nres == 1)
         {
           tsv_meta (w, "L", "%s", a);
           tsv_meta (w, "g0", "%s", b);
+          if (isfinite (h[H_S]))
+            tsv_meta (w, "S", "%lld", (long long) h[H_S]);
         }
       *t_g0 += h[H_T_G0];
       *t_sizes += h[H_T_SIZES];
       *t_sat += h[H_T_SAT];
+      *t_eager += h[H_T_EAGER];
     }
 }
 
@@ -1107,12 +1136,15 @@ write_output (struct lm_result *res, size_t nres,
             (long long) c->o.large_bytes);
   tsv_meta (w, "pairs", "%zu", nres);
   meta_time_limit (w, res, nres, pairs, c);
-  double t_g0 = 0, t_sizes = 0, t_sat = 0;
-  meta_pairs (w, res, nres, pairs, hosts, &t_g0, &t_sizes, &t_sat);
+  double t_g0 = 0, t_sizes = 0, t_sat = 0, t_eager = 0;
+  meta_pairs (w, res, nres, pairs, hosts, &t_g0, &t_sizes, &t_sat,
+              &t_eager);
   meta_num (w, "phase_g0_s", t_g0);
   meta_num (w, "phase_sizes_s", t_sizes);
   if (c->o.saturate)
     meta_num (w, "phase_saturate_s", t_sat);
+  if (c->o.eager)
+    meta_num (w, "phase_eager_s", t_eager);
   meta_num (w, "time_total_s", total);
   tsv_meta (w, "gather", "overlay %s, concat filter%s", c->topology,
             opt_classes ? ", bin filter" : "");

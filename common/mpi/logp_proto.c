@@ -12,6 +12,9 @@
  *     optionally round trip 3: MPI_Irecv posted first, 0 out, wait Delta,
  *     MPI_Wait (o_r of expected messages, Section 3.1);
  *   - g(m) = RTT(m) - RTT(0) + g(0), L = (RTT(0) - 2 g(0)) / 2.
+ * Then (not in the paper) LogGOPS's eager limit S: blocking sends of m
+ * bytes to a mirror busy for B, then 2B, before it posts the receive;
+ * the sizes searched as logp_eager.h says.
  * Every batch of round trips starts with a command to the mirror and its
  * empty "ready" reply (the synchronisation message of Fig. 1), so the
  * command never travels in a row with a timed message.  */
@@ -26,19 +29,24 @@
 
 #include "cli.h"
 #include "err.h"
+#include "logp_eager.h"
 #include "logp_params.h"
 #include "mpiutil.h"
 #include "stats.h"
 #include "xalloc.h"
 
 enum { TAG_CMD = 101, TAG_DATA = 102 };
-enum { OP_DONE = 0, OP_SIZE = 1, OP_SAT = 2 };
+enum { OP_DONE = 0, OP_SIZE = 1, OP_SAT = 2, OP_EAGER = 3 };
 enum { CMD_OP, CMD_BYTES, CMD_COUNT, CMD_N, CMD_EXPECTED, CMD_NF };
 
 /* Later batches add this many repetitions.  */
 enum { BATCH = 4 };
 /* Messages in a row start here (Section 3) and double.  */
 enum { SAT_N0 = 10 };
+/* Repetitions of each eager probe (the least time counts), and the
+   least time the mirror is busy for, in seconds.  */
+enum { EAGER_REPS = 3 };
+#define EAGER_BUSY_MIN 100e-6
 /* Saturation runs never queue more than this many bytes per sample.  */
 #define SAT_MAX_VOLUME ((int64_t) 1 << 30)
 #define SAT_MAX_N ((int64_t) 1 << 20)
@@ -60,6 +68,7 @@ struct ctx
   double size_budget;  /* seconds the size being measured may take at most
                           (logp_point.budget; INFINITY outside the
                           selection) */
+  double busy;         /* the eager probes' B, seconds */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -280,6 +289,75 @@ mirror_size (int src, char *sbuf, char *rbuf, int64_t m, int64_t count,
           chk (MPI_Send (sbuf, cnt, MPI_BYTE, src, TAG_DATA, w), "MPI_Send");
         }
     }
+}
+
+/* --------------------------------------------- the eager limit S */
+
+/* Mirror side of an eager probe: per repetition, receive "go", compute
+   for B (then 2B) without entering MPI, receive the M bytes, answer.  */
+static void
+mirror_eager (int src, char *rbuf, int64_t m, int64_t count, double busy)
+{
+  MPI_Comm w = MPI_COMM_WORLD;
+  for (int64_t r = 0; r < 2 * count; r++)
+    {
+      chk (MPI_Recv (NULL, 0, MPI_BYTE, src, TAG_DATA, w,
+                     MPI_STATUS_IGNORE), "MPI_Recv");
+      spin (busy * (double) (1 + r % 2));
+      chk (MPI_Recv (rbuf, (int) m, MPI_BYTE, src, TAG_DATA, w,
+                     MPI_STATUS_IGNORE), "MPI_Recv");
+      chk (MPI_Send (NULL, 0, MPI_BYTE, src, TAG_DATA, w), "MPI_Send");
+    }
+}
+
+/* Measure side: the least time of MPI_Send (M bytes) with the mirror
+   busy for B and for 2B; did it wait (logp_eager_waited)?  */
+static int
+eager_probe (int64_t m, void *vctx)
+{
+  struct ctx *c = vctx;
+  MPI_Comm w = MPI_COMM_WORLD;
+  send_cmd (c, OP_EAGER, m, EAGER_REPS, (int64_t) llround (c->busy * 1e9));
+  double t[2] = { INFINITY, INFINITY };
+  for (int r = 0; r < 2 * EAGER_REPS; r++)
+    {
+      chk (MPI_Send (NULL, 0, MPI_BYTE, c->dst, TAG_DATA, w), "MPI_Send");
+      double t0 = wtime ();
+      chk (MPI_Send (c->sbuf, (int) m, MPI_BYTE, c->dst, TAG_DATA, w),
+           "MPI_Send");
+      double dt = wtime () - t0;
+      chk (MPI_Recv (NULL, 0, MPI_BYTE, c->dst, TAG_DATA, w,
+                     MPI_STATUS_IGNORE), "MPI_Recv");
+      if (dt < t[r % 2])
+        t[r % 2] = dt;
+    }
+  int waited = logp_eager_waited (t[0], t[1], c->busy);
+  if (cli_progress_now (c->o->progress))
+    fprintf (stderr, "%s: %d->%d: eager limit: bytes %lld: send %.3g us, "
+             "%.3g us with the receiver busy %.3g us longer: %s\n",
+             err_program, c->src, c->dst, (long long) m, t[0] * 1e6,
+             t[1] * 1e6, c->busy * 1e6, waited ? "waits" : "eager");
+  return waited;
+}
+
+/* Phase 4: S, into RES's head.  B is ten round trips of an empty
+   message and at least EAGER_BUSY_MIN and 20 timer ticks: long
+   against the send of any eager message and against the timer.  */
+static void
+eager_limit (struct ctx *c, struct lm_result *res)
+{
+  const struct lm_opts *o = c->o;
+  c->busy = fmax (fmax (EAGER_BUSY_MIN, 10 * c->rtt0), 20 * o->tick);
+  double t = wtime ();
+  struct logp_eager e;
+  int64_t lo = o->min_bytes > 1 ? o->min_bytes : 1;
+  logp_eager_search (lo, o->max_bytes > lo ? o->max_bytes : lo,
+                     eager_probe, c, &e);
+  res->head[H_S] = (double) e.S;
+  res->head[H_S_WAIT] = (double) e.first_wait;
+  res->head[H_S_BUSY] = c->busy;
+  res->head[H_S_PROBES] = (double) e.probes;
+  res->head[H_T_EAGER] = wtime () - t;
 }
 
 static size_t
@@ -666,6 +744,11 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
     }
   res->head[H_T_SAT] = o->saturate ? wtime () - t : 0;
 
+  /* Phase 4: the eager limit S.  */
+  res->head[H_S] = res->head[H_S_WAIT] = res->head[H_S_BUSY] = NAN;
+  if (o->eager)
+    eager_limit (&c, res);
+
   send_cmd (&c, OP_DONE, 0, 0, 0);
   qsort (res->rows, res->nrows, R_NF * sizeof (double), cmp_rows);
   res->head[H_NROWS] = (double) res->nrows;
@@ -688,12 +771,18 @@ lm_mirror (const struct lm_opts *o, int src, char *sbuf, char *rbuf)
         return;
       if (cmd[CMD_BYTES] < 0 || cmd[CMD_BYTES] > o->max_bytes
           || cmd[CMD_COUNT] < 0
-          || (cmd[CMD_OP] != OP_SIZE && cmd[CMD_OP] != OP_SAT))
+          || (cmd[CMD_OP] != OP_SIZE && cmd[CMD_OP] != OP_SAT
+              && cmd[CMD_OP] != OP_EAGER)
+          || (cmd[CMD_OP] == OP_EAGER
+              && (cmd[CMD_N] < 0 || cmd[CMD_N] > INT64_C (10000000000))))
         mpu_die (EXIT_DATA, "bad command from rank %d", src);
       chk (MPI_Send (NULL, 0, MPI_BYTE, src, TAG_DATA, w), "MPI_Send (ready)");
       if (cmd[CMD_OP] == OP_SIZE)
         mirror_size (src, sbuf, rbuf, cmd[CMD_BYTES], cmd[CMD_COUNT],
                      (int) cmd[CMD_EXPECTED]);
+      else if (cmd[CMD_OP] == OP_EAGER)
+        mirror_eager (src, rbuf, cmd[CMD_BYTES], cmd[CMD_COUNT],
+                      (double) cmd[CMD_N] * 1e-9);
       else
         mirror_sat (src, rbuf, cmd[CMD_BYTES], cmd[CMD_COUNT], cmd[CMD_N]);
     }

@@ -22,6 +22,7 @@ struct lm_opts
   double time_limit;      /* seconds of the whole size selection (0: no
                              cap; logp_select_cfg.time_limit) */
   int saturate, expected, raw, progress;
+  int eager;              /* measure the eager limit S (logp_eager.h) */
   double timer_ovh;       /* seconds, subtracted from every sample */
   double tick;            /* timer resolution (mpu_timer_resolution), s */
 };
@@ -56,6 +57,11 @@ enum
   H_CPU_WAIT,             /* the larger of the two ranks' shares of the
                              pair's time spent waiting for a CPU
                              (cpuwait.h), NaN when unknown */
+  H_S,                    /* the eager limit S, bytes (NaN: not measured) */
+  H_S_WAIT,               /* the smallest size that waited, -1: none */
+  H_S_BUSY,               /* the mirror's busy time B, seconds */
+  H_S_PROBES,             /* sizes probed */
+  H_T_EAGER,              /* seconds of the search */
   H_NF
 };
 

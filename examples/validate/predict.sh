@@ -22,7 +22,9 @@
 #
 # PLOGP (environment) is logp-measure's per-size rows of the platform
 # (o_s(m), o_r(m), g(m), L), the table of the plogp model (parameterized
-# LogP); without it the plogp predictions are NA.
+# LogP); without it the plogp predictions are NA.  Its eager limit (#@S)
+# goes to plogp as --set S= (the summary's S column reaches the other
+# models through --params).
 #
 # SWITCH (environment, optional) is the platform's switch-PLATFORM.tsv: cs,
 # the switch time of a core that ranks share, which the predictions
@@ -38,6 +40,8 @@ shift 5
 DAG=${DAG:-dag-predict}
 AWK=${AWK:-awk}
 log=${LOG:-/dev/null}
+plogp_S=
+test -n "${PLOGP:-}" && plogp_S=$(sed -n 's/^#@S=//p' "$PLOGP")
 
 # What the installed dag-predict offers.
 colls=$($DAG gen coll:list 2>/dev/null | grep -v '^#' || true)
@@ -101,6 +105,8 @@ dag_opts () {
   if test "$1" = plogp; then
     test -n "${PLOGP:-}" || return 1
     opts="-m plogp --params $PLOGP"
+    # the table's eager limit (logp-measure's #@S): rendezvous above it
+    test -n "$plogp_S" && opts="$opts --set S=$plogp_S"
   fi
   test "$1" = hyperbolic && opts="$opts --set $ab"
   if test "$2" != default; then opts="$opts --network $(echo "$2" | sed "s/@P/$3/")"; fi

@@ -151,6 +151,7 @@ loggp_derive (const struct logp_row *rows, size_t n,
   out->os = out->o_r = out->g_raw = out->L_table = out->L_rtt = NAN;
   out->G_intercept = out->g_excess = out->g_tol = out->L_tol = NAN;
   out->G_lo = out->G_hi = out->G_tol = out->g_over_m = NAN;
+  out->S = NAN;
   double step = LOGGP_TICKS * (cfg->tick > 0 ? cfg->tick : 0.0);
   /* Not a check of the numbers but of the conditions: a measurement that
      shared its cores is disturbed by whole time slices, consistently

@@ -103,6 +103,8 @@ struct loggp
   double G_tol;         /* tolerance of |G_lo - G_hi| */
   double g_over_m;      /* g(m)/m at the largest size */
   double cpu_wait;      /* cfg's cpu_wait, for the report */
+  double S;             /* LogGOPS's eager limit in bytes, measured apart
+                           (logp_eager.h) and set by the caller; NaN */
   int64_t fit_from;     /* G fitted over the sizes in [fit_from, fit_to] */
   int64_t fit_to;
   size_t fit_n;         /* number of sizes in the fit */
