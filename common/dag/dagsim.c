@@ -723,7 +723,8 @@ pair_channels (const struct dag *d, size_t np)
   if (!d->may_pair)
     return NULL;
   size_t n = d->n;
-  uint32_t *off = xcalloc (np + 2, sizeof *off);
+  uint32_t *off = dag_hugepages (xcalloc (np + 2, sizeof *off),
+                                 (np + 2) * sizeof *off);
   size_t nmsg = 0;
   for (size_t v = 0; v < n; v++)
     {
@@ -746,7 +747,8 @@ pair_channels (const struct dag *d, size_t np)
       off[p + 2] += off[p + 1];
     }
   /* off[p + 1]: where receiver p's operations go, then their end */
-  struct chan_op *a = big_alloc (nmsg * sizeof *a);
+  struct chan_op *a = dag_hugepages (big_alloc (nmsg * sizeof *a),
+                                     nmsg * sizeof *a);
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -2465,7 +2467,8 @@ push_roots (struct sim *s)
         }
       return;
     }
-  uint64_t *k = big_alloc ((nroot ? nroot : 1) * sizeof *k);
+  uint64_t *k = dag_hugepages (big_alloc ((nroot ? nroot : 1) * sizeof *k),
+                              (nroot ? nroot : 1) * sizeof *k);
   size_t i = 0;
   for (size_t v = 0; v < n; v++)
     if (is_root (d, v))
@@ -2591,8 +2594,14 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (!d->has_wildcard)
     s.mate = pair_channels (d, np);
   s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
-  s.pnum = xmalloc (np * sizeof *s.pnum);
-  s.porig = xmalloc (np * sizeof *s.porig);
+  /* The per-processor arrays, like the per-operation ones, on huge pages
+     where the system gives them (dag_hugepages): a page fault per 4 KiB
+     costs, and on a virtual machine it can cost 10 us (a 2^20-rank
+     broadcast made 7,000 fewer faults, 41,200 to 34,200).  */
+  s.pnum = dag_hugepages (xmalloc (np * sizeof *s.pnum),
+                          np * sizeof *s.pnum);
+  s.porig = dag_hugepages (xmalloc (np * sizeof *s.porig),
+                           np * sizeof *s.porig);
   for (size_t p = 0; p < np; p++)
     s.pnum[p] = -1;
   int32_t nextp = 0;
@@ -2688,7 +2697,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
     }
   /* zeroed pages: only the processors that ever wait touch theirs */
   for (int cls = 0; cls < W_NCLASS; cls++)
-    s.pl[cls] = xcalloc (np, sizeof *s.pl[cls]);
+    s.pl[cls] = dag_hugepages (xcalloc (np, sizeof *s.pl[cls]),
+                               np * sizeof *s.pl[cls]);
   if (opt && opt->critical_path)
     {
       s.cp_pred = big_calloc (n, sizeof *s.cp_pred);
