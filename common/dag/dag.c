@@ -132,6 +132,11 @@ dag_init (struct dag *d, const char *source)
 void
 dag_free (struct dag *d)
 {
+  if (d->mapped)
+    {
+      memset (d, 0, sizeof *d);
+      return;
+    }
   big_free (d->node);
   big_free (d->name_of);
   big_free (d->line_of);
@@ -459,6 +464,15 @@ pair_runs_add (struct pair_runs *r, const struct dag_node *nd)
   r->last[k] = nd;
 }
 
+int
+dag_may_pair (const struct dag *d)
+{
+  struct pair_runs runs = { { 0, 0 }, { 0, 0 }, { NULL, NULL }, { 0, 0 } };
+  for (size_t v = 0; v < d->n; v++)
+    pair_runs_add (&runs, &d->node[v]);
+  return runs.nop[0] > runs.inrun[0] && runs.nop[1] > runs.inrun[1];
+}
+
 void
 dag_finalize (struct dag *d)
 {
@@ -509,14 +523,10 @@ dag_finalize (struct dag *d)
   size_t qhead = 0, qtail = 0;
   /* The message of a native SEND (node v) reaches its RECV (v + 1): an
      edge for this check, though not a dependency of the simulation.  */
-  struct pair_runs runs = { { 0, 0 }, { 0, 0 }, { NULL, NULL }, { 0, 0 } };
   for (size_t v = 0; v < n; v++)
-    {
-      left[v] = d->npred[v]
-                + (d->node[v].op == DAG_RECV && d->node[v].derived);
-      pair_runs_add (&runs, &d->node[v]);
-    }
-  d->may_pair = runs.nop[0] > runs.inrun[0] && runs.nop[1] > runs.inrun[1];
+    left[v] = d->npred[v]
+              + (d->node[v].op == DAG_RECV && d->node[v].derived);
+  d->may_pair = dag_may_pair (d);
   for (size_t v = 0; v < n; v++)
     if (!left[v])
       queue[qtail++] = (int32_t) v;

@@ -76,6 +76,9 @@ struct dag
      order, of its kind on one channel: then no channel can.  */
   int may_pair;
   int has_irequires;        /* an edge of kind DAG_IREQUIRES */
+  /* The arrays are a binary schedule's (dag_image_open): read only,
+     never grown, and dag_free leaves them to whoever mapped them.  */
+  int mapped;
 
   /* Names (task ids, GOAL labels): NUL-terminated strings.  */
   char *pool;
@@ -138,6 +141,9 @@ void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
 /* Operation V uses CPU CPU (at most DAG_MAX_CPU) and NIC NIC (at most
    DAG_MAX_NIC) of its processor; the caller checks the range.  */
 void dag_set_cpu_nic (struct dag *d, int32_t v, int cpu, int nic);
+
+/* struct dag's may_pair of D's operations (dag_finalize sets it).  */
+int dag_may_pair (const struct dag *d);
 
 /* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
    when both run on one processor, else a SEND after A and a RECV before

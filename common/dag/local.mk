@@ -4,6 +4,7 @@
 noinst_LIBRARIES += common/dag/libdag.a
 common_dag_libdag_a_SOURCES = \
 	common/dag/dag.c common/dag/dag.h \
+	common/dag/dag_image.c common/dag/dag_image.h \
 	common/dag/bigmem.c common/dag/bigmem.h \
 	common/dag/dag_parse.h common/dag/dag_native.c common/dag/goal.c \
 	common/dag/dagsim.c common/dag/dagsim.h \
