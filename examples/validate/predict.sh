@@ -65,10 +65,11 @@ test "$hyper" = - || ab=$($AWK -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF
 reduce_cost () {
   if test -z "${REDUCE:-}"; then echo 0; return; fi
   $AWK -F '\t' -v b="$1" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["bytes"] > 0 { k = $c["kernel"]; m = $c["bytes"] + 0 }
-    $c["bytes"] > 0 && k == "reduce_local" { n++; x[n] = m; y[n] = $c["t"] + 0 }
-    $c["bytes"] > 0 && k == "combine" { cb[m] = $c["t"] + 0 }
-    $c["bytes"] > 0 && k == "echo" && (!("hops" in c) || $c["hops"] == 1) { ec[m] = $c["t"] + 0 }
+    $c["bytes"] <= 0 { next }
+    { k = $c["kernel"]; m = $c["bytes"] + 0 }
+    k == "reduce_local" { n++; x[n] = m; y[n] = $c["t"] + 0 }
+    k == "combine" { cb[m] = $c["t"] + 0 }
+    k == "echo" && (!("hops" in c) || $c["hops"] == 1) { ec[m] = $c["t"] + 0 }
     END {
       if (!n || b <= 0) { print 0; exit }
       for (i = 1; i <= n; i++)
