@@ -1132,7 +1132,6 @@ struct predict_job
   int goal;                   /* the schedule is GOAL */
   int binary;                 /* --format binary, or the input is one */
   void *image;                /* the binary schedule read, or NULL */
-  size_t image_len;
   char *image_text;           /* or the one read from standard input */
   const char *image_name;     /* its file's name */
   uint64_t saved_bytes;       /* --save-binary: the file's size */
@@ -1466,7 +1465,6 @@ open_image (struct predict_job *j, const char *path, int from_stdin,
         }
       close (fd);
       j->image = buf;
-      j->image_len = len;
     }
   else
     {
@@ -1520,13 +1518,14 @@ save_binary (struct predict_job *j)
     }
   if (ok)
     ok = fwrite (zeros, 1, hdr.total - at, f) == hdr.total - at;
-  int e = errno;
-  if (f ? fclose (f) != 0 : close (fd) != 0)
-    ok = ok ? (e = errno, 0) : 0;
-  if (!ok || rename (tmp, opt_save_binary) != 0)
+  /* The first failure's reason: writing, closing, renaming.  */
+  int e = ok ? 0 : errno;
+  if ((f ? fclose (f) : close (fd)) != 0 && ok)
+    e = errno, ok = 0;
+  if (ok && rename (tmp, opt_save_binary) != 0)
+    e = errno, ok = 0;
+  if (!ok)
     {
-      if (ok)
-        e = errno;
       unlink (tmp);
       die ("--save-binary: cannot write '%s': %s", opt_save_binary,
            strerror (e));

@@ -132,6 +132,15 @@ refused (const unsigned char *b, size_t len, const char *why)
   CHECK_STR (m.source, "untouched");
 }
 
+/* The image C (LEN bytes) with the header X in place of its own.  */
+static void
+refused_header (unsigned char *c, size_t len,
+                const struct dag_image_header *x, const char *why)
+{
+  memcpy (c, x, sizeof *x);
+  refused (c, len, why);
+}
+
 static void
 test_damaged (void)
 {
@@ -170,34 +179,30 @@ test_damaged (void)
   /* The header's fields.  */
   struct dag_image_header x = h;
   x.version = 2;
-  memcpy (c, &x, sizeof x);
-  refused (c, len, "a version of the format this program does not read");
+  refused_header (c, len, &x,
+                  "a version of the format this program does not read");
   x = h;
   x.byte_order = 0x04030201;
-  memcpy (c, &x, sizeof x);
-  refused (c, len, "written on a machine of another byte order or layout");
+  refused_header (c, len, &x,
+                  "written on a machine of another byte order or layout");
   x = h;
   x.node_size = 32;
-  memcpy (c, &x, sizeof x);
-  refused (c, len, "written on a machine of another byte order or layout");
+  refused_header (c, len, &x,
+                  "written on a machine of another byte order or layout");
   x = h;
   x.flags |= 64;
-  memcpy (c, &x, sizeof x);
-  refused (c, len, "a header out of range");
+  refused_header (c, len, &x, "a header out of range");
   x = h;
   x.maxcpu = 300;
-  memcpy (c, &x, sizeof x);
-  refused (c, len, "a header out of range");
+  refused_header (c, len, &x, "a header out of range");
   x = h;
   x.n = h.n - 1;
-  memcpy (c, &x, sizeof x);
-  refused (c, len,
-           "an array whose place or length does not match the header");
+  refused_header (c, len, &x,
+                  "an array whose place or length does not match the header");
   x = h;
   x.off[DAG_IMAGE_SUCC] += 8;
-  memcpy (c, &x, sizeof x);
-  refused (c, len,
-           "an array whose place or length does not match the header");
+  refused_header (c, len, &x,
+                  "an array whose place or length does not match the header");
   /* Not 8-byte aligned in memory.  */
   unsigned char *u = malloc (len + 1);
   memcpy (u + 1, b, len);
@@ -236,7 +241,8 @@ static void lone_recv (struct dag *d) { d->node[0].derived = 1;
 static void succ_range (struct dag *d) { d->succ[0] = 7u << 1; }
 static void succ_order (struct dag *d) { d->succ_off[1] = d->succ_off[2] + 1;
                                          d->succ_off[2] -= 1; }
-static void name_range (struct dag *d) { d->name_of[0] = (int32_t) d->pool_len; }
+static void name_range (struct dag *d)
+{ d->name_of[0] = (int32_t) d->pool_len; }
 static void line_range (struct dag *d) { d->line_of[2] = -4; }
 static void npred_off (struct dag *d) { d->npred[1]++; }
 static void flag_wild (struct dag *d) { d->has_wildcard = 0; }
