@@ -43,9 +43,10 @@ BEGIN { FS = "\t"; nbad = 0; nrows = 0 }
   ge_os = num("g_ci_hi") >= num("os_ci_lo"); ge_or = num("g_ci_hi") >= num("or_ci_lo")
   if (ge_os == (c ~ /g_lt_os/)) bad("check '" c "' wrong about g >= os at " b)
   if (ge_or == (c ~ /g_lt_or/)) bad("check '" c "' wrong about g >= or at " b)
-  # L >= 0, or flagged.
+  # L >= 0 and g(m) >= 0, or flagged.
   if ((num("L") < 0) != (c ~ /L_neg/)) bad("check '" c "' wrong about L >= 0")
-  if (ge_os && ge_or && num("L") >= 0 && c != "ok") bad("check '" c "' at " b)
+  if ((num("g") < 0) != (c ~ /g_neg/)) bad("check '" c "' wrong about g >= 0 at " b)
+  if (ge_os && ge_or && num("L") >= 0 && num("g") >= 0 && c != "ok") bad("check '" c "' at " b)
 }
 END {
   if (nbad) exit 1

@@ -1625,15 +1625,19 @@ plogp_cell (struct predict_job *j, size_t k, const char *name, int time)
             name);
   const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
   double v;
-  if (num_parse (text, strlen (text), &v) != NUM_OK || !(v >= 0))
+  /* g may be below 0 (plogp_init: noise on a tiny size) */
+  int any_sign = strcmp (name, "g") == 0;
+  if (num_parse (text, strlen (text), &v) != NUM_OK || !isfinite (v)
+      || (!any_sign && !(v >= 0)))
     die_at (pfile->name, pfile->line[row], (int) c + 1, "column '%s': '%s' "
-            "is not a number >= 0 (-m plogp needs every size's %s)", name,
-            text, name);
+            "is not a number%s (-m plogp needs every size's %s)", name,
+            text, any_sign ? "" : " >= 0", name);
   return time ? param_scale_value (v, j->file_scale) : v;
 }
 
 /* --sweep L with -m plogp: the table's L (a swept value is >= 0 and
-   so is every g(m): the one-way times stay >= 0).  */
+   so is every g(m) of the table, a negative one held as 0: the one-way
+   times stay >= 0).  */
 static void
 plogp_sweep_L (struct predict_job *j, double L)
 {
@@ -1652,6 +1656,23 @@ build_plogp (struct predict_job *j)
     pts[k] = (struct plogp_point) {
       plogp_cell (j, k, "bytes", 0), plogp_cell (j, k, "os", 1),
       plogp_cell (j, k, "or", 1), plogp_cell (j, k, "g", 1) };
+  /* pLogP's L is the pair's (and the launch's): one value for the
+     table, taken from its first row unless --set gives it; rows that
+     disagree are of several pairs or measurements.  */
+  if (!param_given (&p_set, PARAM_L))
+    for (size_t k = 1; k < nprow; k++)
+      {
+        const char *a = param_file_get (pfile, prow[0], "L");
+        const char *b = param_file_get (pfile, prow[k], "L");
+        double va, vb;
+        if (a && b && num_parse (a, strlen (a), &va) == NUM_OK
+            && num_parse (b, strlen (b), &vb) == NUM_OK && va != vb)
+          die_at (pfile->name, pfile->line[prow[k]], 0, "-m plogp: L = %s "
+                  "here and %s at line %ld: the rows are of several pairs "
+                  "or measurements (select one pair with --where "
+                  "src=I,dst=J, or give L with --set)", b, a,
+                  pfile->line[prow[0]]);
+      }
   size_t which = 0;
   enum plogp_status st = plogp_init (&j->plogp, pts, nprow, params.L,
                                      &which);
@@ -2042,6 +2063,10 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
                 "with g(0) > RTT(0)/2; a message still takes its measured "
                 "one-way time L + g(m) = RTT(m) - RTT(0)/2", l);
     }
+  if (t->nneg_g)
+    tsv_meta (w, "plogp_g_negative", "%zu size%s with g(m) < 0 (RTT(m) "
+              "measured below RTT(0) - g(0): noise on a tiny size), the "
+              "gap taken as 0 there", t->nneg_g, t->nneg_g == 1 ? "" : "s");
   double big = -1, small = INFINITY;
   const struct dag *ds = j->ds ? j->ds : &j->d;
   size_t nd = j->ds ? j->nsweep : 1;

@@ -263,8 +263,9 @@ plogp_load (const char *unit)
     pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
                                     v[5 * i + 3] };
   size_t which = 0;
-  /* b needs g only: pLogP's L plays no part */
-  enum plogp_status st = plogp_init (&ptab.t, pts, ptab.n, 0, &which);
+  /* b needs g only; the first row's L bounds how far below 0 a size's
+     g may be (plogp_init: L + g(m) >= 0) */
+  enum plogp_status st = plogp_init (&ptab.t, pts, ptab.n, v[4], &which);
   free (pts);
   free (v);
   if (st == PLOGP_NOMEM)

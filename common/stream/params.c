@@ -619,10 +619,12 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                   "NA, and %s needs every size's %s (measure that size "
                   "again, or delete its row)", names[k],
                   user, names[k]);
-        if (num_parse_str (f, &v) != NUM_OK || !(v >= 0))
+        /* g may be below 0 (plogp_init: noise on a tiny size) */
+        if (num_parse_str (f, &v) != NUM_OK || !isfinite (v)
+            || (k != 3 && !(v >= 0)))
           die_at (pf->name, pf->line[rows[i]], c[k] + 1, "column '%s': "
-                  "'%.60s' is not a number >= 0 (%s needs every size's %s)",
-                  names[k], f, user, names[k]);
+                  "'%.60s' is not a number%s (%s needs every size's %s)",
+                  names[k], f, k != 3 ? " >= 0" : "", user, names[k]);
         out[i * 5 + (size_t) k] = k ? param_scale_value (v, scale) : v;
       }
 }

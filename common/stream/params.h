@@ -188,7 +188,8 @@ void param_file_apply (const struct param_file *pf, size_t r,
    L of rows ROWS[0..N-1] of PF, 5 numbers a row in OUT (bytes, os, or,
    g, L), the times multiplied by SCALE.  USER names the option or model
    in messages ("--plogp").  Dies at FILE:LINE (the header) on a missing
-   column, at FILE:LINE:COL on an NA or a value that is no number >= 0:
+   column, at FILE:LINE:COL on an NA or a value that is no number >= 0
+   (g: no finite number; a g(m) below 0 is plogp_init's to judge):
    every size needs all of them, so nothing is defaulted.  */
 void param_file_sizes (const struct param_file *pf, const size_t *rows,
                        size_t n, double scale, const char *user,

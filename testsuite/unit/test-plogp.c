@@ -122,6 +122,27 @@ main (void)
   plogp_free (&t);
   CHECK (plogp_init (&t, pts, 3, -4, &which) == PLOGP_NEGATIVE_ONEWAY
          && which == 1 && t.pt == NULL);
+  /* A negative g(m) (noise on a tiny size: RTT(m) below RTT(0) - g(0))
+     is held as 0 while L + g(m) >= 0: with L = 0.3, g(2) = -0.05 reads
+     as 0, the one-way time at 2 bytes is L = 0.3 (not 0.25), halfway to
+     g(4) = 0.1 the gap is 0.05 (the line from 0, not from -0.05: 0.025),
+     and nneg_g counts the size; with L = 0.04, L + g(2) < 0 is refused
+     at that row, as is a g that is not finite.  */
+  const struct plogp_point gn[] = { { 0, 0.02, 0.2, 0.1 },
+                                    { 2, 0.02, 0.2, -0.05 },
+                                    { 4, 0.02, 0.2, 0.1 } };
+  CHECK (plogp_init (&t, gn, 3, 0.3, &which) == PLOGP_OK && t.nneg_g == 1);
+  plogp_eval (&t, 2, &v);
+  CHECK (v.g == 0);
+  plogp_loggp (&t, 2, &lg);
+  CHECK (near (lg.L + lg.os + lg.or_, 0.3));
+  plogp_eval (&t, 3, &v);
+  CHECK (near (v.g, 0.05));
+  plogp_free (&t);
+  CHECK (plogp_init (&t, gn, 3, 0.04, &which) == PLOGP_NEGATIVE_ONEWAY
+         && which == 1 && t.pt == NULL);
+  const struct plogp_point ginf[] = { { 0, 1, 1, 1 }, { 8, 1, 1, -INFINITY } };
+  CHECK (plogp_init (&t, ginf, 2, 5, &which) == PLOGP_NEGATIVE && which == 1);
   CHECK (plogp_init (&t, pts, 3, INFINITY, &which) == PLOGP_NEGATIVE
          && which == 3);
   CHECK (plogp_init (&t, pts, 3, NAN, &which) == PLOGP_NEGATIVE);

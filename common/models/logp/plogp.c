@@ -42,23 +42,32 @@ plogp_init (struct plogp *t, const struct plogp_point *pts, size_t n,
     }
   for (size_t i = 0; i < n; i++)
     if (!ok_value (pts[i].bytes) || !ok_value (pts[i].os)
-        || !ok_value (pts[i].or_) || !ok_value (pts[i].g))
+        || !ok_value (pts[i].or_) || !isfinite (pts[i].g))
       {
         if (which)
           *which = i;
         return PLOGP_NEGATIVE;
       }
+  /* The one-way time L + g(m) = RTT(m) - RTT(0)/2 must not be negative;
+     a g(m) < 0 above that bound is noise (plogp.h) and reads as 0.  */
+  size_t nneg = 0;
   for (size_t i = 0; i < n; i++)
-    if (L + pts[i].g < 0)
-      {
-        if (which)
-          *which = i;
-        return PLOGP_NEGATIVE_ONEWAY;
-      }
+    {
+      if (L + pts[i].g < 0)
+        {
+          if (which)
+            *which = i;
+          return PLOGP_NEGATIVE_ONEWAY;
+        }
+      nneg += pts[i].g < 0;
+    }
   t->pt = malloc (n * sizeof *t->pt);
   if (!t->pt)
     return PLOGP_NOMEM;
   memcpy (t->pt, pts, n * sizeof *pts);
+  for (size_t i = 0; i < n; i++)
+    if (t->pt[i].g < 0)
+      t->pt[i].g = 0;
   qsort (t->pt, n, sizeof *t->pt, by_bytes);
   for (size_t i = 1; i < n; i++)
     if (t->pt[i].bytes == t->pt[i - 1].bytes)
@@ -80,6 +89,7 @@ plogp_init (struct plogp *t, const struct plogp_point *pts, size_t n,
       }
   t->n = n;
   t->L = L;
+  t->nneg_g = nneg;
   return PLOGP_OK;
 }
 
@@ -103,11 +113,11 @@ plogp_status_text (enum plogp_status s)
     case PLOGP_DUPLICATE:
       return "two rows for the same message size";
     case PLOGP_NEGATIVE:
-      return "a negative or non-finite size or time, or a non-finite "
-             "latency";
+      return "a negative size, o_s or o_r, a non-finite value, or a "
+             "non-finite latency";
     case PLOGP_NEGATIVE_ONEWAY:
-      return "L + g(m) < 0: a negative one-way time (L is too negative "
-             "for this size's gap)";
+      return "L + g(m) < 0: a negative one-way time RTT(m) - RTT(0)/2 "
+             "(L, or this size's gap, is too negative)";
     case PLOGP_NOMEM:
       return "out of memory";
     }

@@ -26,6 +26,7 @@ struct plogp
   size_t n;
   double L;                /* pLogP's end-to-end latency (may be < 0;
                               L + g(m) >= 0 at every size) */
+  size_t nneg_g;           /* sizes whose g(m) is below 0 (read as 0) */
 };
 
 enum plogp_status
@@ -33,13 +34,18 @@ enum plogp_status
   PLOGP_OK,
   PLOGP_EMPTY,       /* no sizes */
   PLOGP_DUPLICATE,   /* two rows of the same size (*WHICH: the second) */
-  PLOGP_NEGATIVE,    /* a size or time below zero or not finite, or L
-                        not finite */
+  PLOGP_NEGATIVE,    /* a size, o_s or o_r below zero, a value not
+                        finite, or L not finite */
   PLOGP_NEGATIVE_ONEWAY, /* L + g(m) < 0 at a size (*WHICH) */
   PLOGP_NOMEM
 };
 
-/* Copy N points (any order) into *T, sorted by size.  On an error other
+/* Copy N points (any order) into *T, sorted by size.  A g(m) below 0 is
+   accepted while L + g(m) >= 0, i.e. RTT(m) >= RTT(0)/2: Section 3's
+   g(m) = RTT(m) - RTT(0) + g(0) comes out slightly negative when a tiny
+   size's round trip is measured a little faster than the empty one's
+   (timer noise); a gap cannot be negative, so the table holds 0 there
+   (T->nneg_g counts such sizes).  On an error other
    than PLOGP_NOMEM, *WHICH (if not NULL) is the index in PTS of the
    offending point (N for L).  */
 enum plogp_status plogp_init (struct plogp *t, const struct plogp_point *pts,
