@@ -1660,19 +1660,9 @@ build_plogp (struct predict_job *j)
      table, taken from its first row unless --set gives it; rows that
      disagree are of several pairs or measurements.  */
   if (!param_given (&p_set, PARAM_L))
-    for (size_t k = 1; k < nprow; k++)
-      {
-        const char *a = param_file_get (pfile, prow[0], "L");
-        const char *b = param_file_get (pfile, prow[k], "L");
-        double va, vb;
-        if (a && b && num_parse (a, strlen (a), &va) == NUM_OK
-            && num_parse (b, strlen (b), &vb) == NUM_OK && va != vb)
-          die_at (pfile->name, pfile->line[prow[k]], 0, "-m plogp: L = %s "
-                  "here and %s at line %ld: the rows are of several pairs "
-                  "or measurements (select one pair with --where "
-                  "src=I,dst=J, or give L with --set)", b, a,
-                  pfile->line[prow[0]]);
-      }
+    param_file_same_value (pfile, prow, nprow, "L", "-m plogp",
+                           "select one pair with --where src=I,dst=J, or "
+                           "give L with --set");
   size_t which = 0;
   enum plogp_status st = plogp_init (&j->plogp, pts, nprow, params.L,
                                      &which);

@@ -262,8 +262,10 @@ plogp_load (const char *unit)
   for (size_t i = 0; i < ptab.n; i++)
     pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
                                     v[5 * i + 3] };
+  param_file_same_value (ptab.pf, ptab.rows, ptab.n, "L", "--plogp",
+                         "select one pair with --where src=I,dst=J");
   size_t which = 0;
-  /* b needs g only; the first row's L bounds how far below 0 a size's
+  /* b needs g only; the table's L bounds how far below 0 a size's
      g may be (plogp_init: L + g(m) >= 0) */
   enum plogp_status st = plogp_init (&ptab.t, pts, ptab.n, v[4], &which);
   free (pts);

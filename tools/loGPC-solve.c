@@ -627,13 +627,10 @@ plogp_build (double scale)
     {
       pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
                                       v[5 * i + 3] };
-      /* pLogP's L is the pair's: one value for the whole table */
-      if (v[5 * i + 4] != v[4])
-        die_at (pl.pf->name, pl.pf->line[pl.rows[i]], 0, "--plogp: L = %g "
-                "here and %g at line %ld: the rows are of several pairs "
-                "(select one with --where src=I,dst=J)", v[5 * i + 4], v[4],
-                pl.pf->line[pl.rows[0]]);
     }
+  /* pLogP's L is the pair's: one value for the whole table */
+  param_file_same_value (pl.pf, pl.rows, pl.n, "L", "--plogp",
+                         "select one pair with --where src=I,dst=J");
   size_t which = 0;
   enum plogp_status st = plogp_init (&pl.t, pts, pl.n, v[4], &which);
   free (pts);

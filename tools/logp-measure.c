@@ -1103,8 +1103,9 @@ meta_pairs (tsv_writer *w, const struct lm_result *res, size_t nres,
           num_format_measured (h[H_S_BUSY] * US, 0, NUM_DERIVED_DIGITS,
                                bz);
           tsv_meta (w, "eager", "%d %d S=%lld first_wait=%lld busy=%s "
-                    "probes=%lld%s", s, d, (long long) h[H_S],
+                    "probes=%lld disputed=%lld%s", s, d, (long long) h[H_S],
                     (long long) h[H_S_WAIT], bz, (long long) h[H_S_PROBES],
+                    (long long) h[H_S_DISPUTED],
                     h[H_S_WAIT] < 0 ? " (no size up to --max-bytes waited: "
                     "S is a lower bound)" : "");
         }

@@ -357,6 +357,7 @@ eager_limit (struct ctx *c, struct lm_result *res)
   res->head[H_S_WAIT] = (double) e.first_wait;
   res->head[H_S_BUSY] = c->busy;
   res->head[H_S_PROBES] = (double) e.probes;
+  res->head[H_S_DISPUTED] = (double) e.disputed;
   res->head[H_T_EAGER] = wtime () - t;
 }
 

@@ -61,6 +61,7 @@ enum
   H_S_WAIT,               /* the smallest size that waited, -1: none */
   H_S_BUSY,               /* the mirror's busy time B, seconds */
   H_S_PROBES,             /* sizes probed */
+  H_S_DISPUTED,           /* of those, decided by a third probe */
   H_T_EAGER,              /* seconds of the search */
   H_NF
 };

@@ -630,6 +630,37 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
 }
 
 void
+param_file_same_value (const struct param_file *pf, const size_t *rows,
+                       size_t n, const char *col, const char *user,
+                       const char *hint)
+{
+  long c = param_file_col (pf, col);
+  if (c < 0 || n == 0)
+    return;
+  double first = 0;
+  const char *first_text = NULL;
+  for (size_t i = 0; i < n; i++)
+    {
+      const char *f = pf->cell[rows[i] * pf->ncols + (size_t) c];
+      double v;
+      if (num_parse_str (f, &v) != NUM_OK || !isfinite (v))
+        die_at (pf->name, pf->line[rows[i]], c + 1, "column '%s': '%.60s' "
+                "is not a number (%s needs one %s for the whole table)",
+                col, f, user, col);
+      if (i == 0)
+        {
+          first = v;
+          first_text = f;
+        }
+      else if (v != first)
+        die_at (pf->name, pf->line[rows[i]], 0, "%s: %s = %.60s here and "
+                "%.60s at line %ld: the rows are of several pairs or "
+                "measurements (%s)", user, col, f, first_text,
+                pf->line[rows[0]], hint);
+    }
+}
+
+void
 param_file_write_meta_as (const struct param_file *pf, tsv_writer *w,
                           const char *prefix)
 {

@@ -195,6 +195,17 @@ void param_file_sizes (const struct param_file *pf, const size_t *rows,
                        size_t n, double scale, const char *user,
                        double *out);
 
+/* pLogP's L is the pair's (and the launch's): one value for a whole
+   per-size table.  Dies at FILE:LINE naming both lines and both values
+   when column COL of rows ROWS[0..N-1] of PF differs from the first
+   row's (the rows are of several pairs or launches; HINT says how to
+   select one), or at FILE:LINE:COL when a row's COL is no number.
+   Nothing is checked when PF has no column COL (the caller's reader
+   names what it misses).  USER names the option or model ("--plogp").  */
+void param_file_same_value (const struct param_file *pf, const size_t *rows,
+                            size_t n, const char *col, const char *user,
+                            const char *hint);
+
 /* Provenance: "#@params_file=NAME", then every metadata line of the file
    as "#@params_KEY=VALUE" (msgperf(7), PARAMETERS: never mixed with the
    output's own keys).  */

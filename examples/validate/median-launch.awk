@@ -133,7 +133,9 @@ END {
   # The launch nearest the rows' medians: the least sum over the common
   # rows of |log(VALUE / the row's median over the launches)| (a launch
   # typical at every size, not one whose slow and fast sizes cancel).
-  # the rows every launch has; of those, the ones at the sizes of AT
+  #
+  # The rows every launch has, and how many of them are at the sizes
+  # of AT (when none is, all of them are scored).
   ncommon = nat_common = 0
   for (r = 1; r <= nrow[1]; r++) {
     k = rows[1, r]

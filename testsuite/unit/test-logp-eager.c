@@ -18,6 +18,8 @@ struct fake
   int64_t S, gap_lo, gap_hi, error_at;
   size_t calls;
   int64_t largest;   /* largest size probed */
+  int64_t lie_at;    /* at this size, the first LIES calls answer */
+  int lies;          /* wrongly (a descheduled sender) */
 };
 
 static int
@@ -29,16 +31,23 @@ probe (int64_t bytes, void *vctx)
     f->largest = bytes;
   if (bytes == f->error_at)
     return -7;
-  return bytes > f->S || (bytes >= f->gap_lo && bytes <= f->gap_hi);
+  int w = bytes > f->S || (bytes >= f->gap_lo && bytes <= f->gap_hi);
+  if (bytes == f->lie_at && f->lies > 0)
+    {
+      f->lies--;
+      return !w;
+    }
+  return w;
 }
 
 static struct logp_eager
 run (int64_t S, int64_t min, int64_t max, struct fake *f)
 {
-  *f = (struct fake) { S, -1, -2, -1, 0, 0 };
+  *f = (struct fake) { S, -1, -2, -1, 0, 0, -1, 0 };
   struct logp_eager e;
   CHECK (logp_eager_search (min, max, probe, f, &e) == 0);
-  CHECK (e.probes == f->calls);
+  /* two probes a size when they agree */
+  CHECK (2 * e.probes == f->calls && e.disputed == 0);
   return e;
 }
 
@@ -87,16 +96,33 @@ main (void)
   /* A band that waits below the limit (shared memory: 2048 to 4000 wait
      on a busy receiver, 4001 on for good): the doubling meets the band
      first, and S is the last eager size below it.  */
-  f = (struct fake) { 65535, 2048, 4000, -1, 0, 0 };
+  f = (struct fake) { 65535, 2048, 4000, -1, 0, 0, -1, 0 };
   CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == 0);
   CHECK (e.S == 2047 && e.first_wait == 2048);
 
   /* A failing probe ends the search with its value.  */
-  f = (struct fake) { 4000, -1, -2, 3072, 0, 0 };
+  f = (struct fake) { 4000, -1, -2, 3072, 0, 0, -1, 0 };
   CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == -7);
-  f = (struct fake) { 4000, -1, -2, 64, 0, 0 };
+  f = (struct fake) { 4000, -1, -2, 64, 0, 0, -1, 0 };
   CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == -7);
-  CHECK (f.calls == 7);
+  CHECK (f.calls == 13);   /* 1, 2, ..., 32 twice each, 64 once */
+
+  /* One wrong answer is outvoted.  S = 4000: halving from 2048..4096,
+     3072 is probed first; it once looks like a wait, and S is still
+     found, with a third probe there.  The same for the first size that
+     waits looking eager once.  */
+  f = (struct fake) { 4000, -1, -2, -1, 0, 0, 3072, 1 };
+  CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == 0);
+  CHECK (e.S == 4000 && e.first_wait == 4001 && e.probes == 24);
+  CHECK (e.disputed == 1 && f.calls == 49);
+  f = (struct fake) { 4000, -1, -2, -1, 0, 0, 4096, 1 };
+  CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == 0);
+  CHECK (e.S == 4000 && e.disputed == 1 && f.calls == 49);
+  /* Two wrong answers in a row are not: 3072 then waits, and S is the
+     size below it (the limit of the vote).  */
+  f = (struct fake) { 4000, -1, -2, -1, 0, 0, 3072, 2 };
+  CHECK (logp_eager_search (1, 1 << 20, probe, &f, &e) == 0);
+  CHECK (e.S == 3071 && e.first_wait == 3072 && e.disputed == 0);
 
   /* The decision: about B more with 2B of busy receiver waits.  */
   CHECK (logp_eager_waited (5.0, 5.2, 200) == 0);

@@ -19,6 +19,10 @@
  * The search doubles the size from the smallest until a size waits,
  * then halves the interval between the last eager size and that one down
  * to a byte.  It assumes that sizes above one that waits wait too.
+ * Every size is probed twice, and a third time when the two disagree:
+ * on a busy machine a sender descheduled for B/2 in every repetition
+ * looks like a wait, and one wrong answer during the halving moves S by
+ * the interval's width (seen: 16 bytes below Open MPI's TCP limit).
  * Pure logic: the probes come from a callback, so the same code drives
  * logp-measure and the unit tests.  */
 #ifndef MSGPERF_LOGP_EAGER_H
@@ -39,10 +43,13 @@ struct logp_eager
                           none up to max_bytes did (S = max_bytes, a
                           lower bound) */
   size_t probes;       /* sizes probed */
+  size_t disputed;     /* sizes whose first two probes disagreed (the
+                          third decided) */
 };
 
-/* Search [MIN_BYTES, MAX_BYTES] (1 <= MIN_BYTES <= MAX_BYTES) with PROBE.
-   Returns 0, or the probe's negative value.  */
+/* Search [MIN_BYTES, MAX_BYTES] (1 <= MIN_BYTES <= MAX_BYTES) with PROBE,
+   called two or three times a size (the majority decides).  Returns 0,
+   or the probe's negative value.  */
 int logp_eager_search (int64_t min_bytes, int64_t max_bytes,
                        logp_eager_probe_fn probe, void *ctx,
                        struct logp_eager *out);
