@@ -108,7 +108,8 @@ struct goal
   const char *released;
   int64_t num_ranks;         /* -1 until num_ranks */
   int64_t rank;              /* -1 outside a rank block */
-  uint8_t *rank_seen;
+  uint8_t *rank_seen;        /* a bit per rank: its block was read (a
+                                bit, not a byte: num_ranks may be 2^31) */
   int64_t nblocks;           /* rank blocks read */
   long ranks_line, ranks_col; /* where num_ranks was given */
   long open_line;            /* line of the open rank block */
@@ -657,10 +658,17 @@ is_ident (const struct tok *t)
 static void
 open_block (struct goal *g)
 {
-  g->rank_seen[g->rank] = 1;
+  g->rank_seen[g->rank >> 3] |= (uint8_t) (1u << (g->rank & 7));
   g->nblocks++;
   labels_new_block (&g->labels);
   g->open_line = g->line;
+}
+
+/* Was rank R's block read (R in [0, num_ranks))?  */
+static inline int
+rank_was_seen (const struct goal *g, int64_t r)
+{
+  return (g->rank_seen[r >> 3] >> (r & 7)) & 1;
 }
 
 static void
@@ -683,7 +691,7 @@ statement (struct goal *g, struct tok *tk, int n)
             bad (g, &tk[2], "the end of the line");
           g->ranks_line = g->line;
           g->ranks_col = tk[1].col;
-          g->rank_seen = xcalloc ((size_t) g->num_ranks, 1);
+          g->rank_seen = xcalloc (((size_t) g->num_ranks + 7) / 8, 1);
           if (g->d->nprocs < (int32_t) g->num_ranks)
             g->d->nprocs = (int32_t) g->num_ranks;
           return;
@@ -699,7 +707,7 @@ statement (struct goal *g, struct tok *tk, int n)
             missing (g, &tk[1], "'{'");
           if (!tok_is (&tk[2], "{"))
             bad (g, &tk[2], "'{'");
-          if (g->rank_seen[g->rank])
+          if (rank_was_seen (g, g->rank))
             die_at (g->name, g->line, tk[1].col, "rank %" PRId64
                     " defined twice", g->rank);
           open_block (g);
@@ -941,7 +949,7 @@ fast_open (struct goal *g)
   int64_t r;
   if (g->num_ranks < 0 || !FAST_WORD (q, "rank ")
       || !fast_uint (&q, g->num_ranks - 1, &r) || q[0] != ' '
-      || q[1] != '{' || q[2] != '\n' || g->rank_seen[r])
+      || q[1] != '{' || q[2] != '\n' || rank_was_seen (g, r))
     return NULL;
   g->rank = r;
   open_block (g);
@@ -1135,7 +1143,7 @@ parse (const char *text, size_t len, const char *name, struct dag *d,
          rank whose operations were lost (a truncated file) or a
          num_ranks that counts ranks the file does not describe.  */
       int64_t miss = 0;
-      while (g.rank_seen[miss])
+      while (rank_was_seen (&g, miss))
         miss++;
       die_at (name, g.ranks_line, g.ranks_col, "num_ranks is %" PRId64
               " but the file has %" PRId64 " rank block%s (none for rank %"
