@@ -436,41 +436,20 @@ die_cycle (struct dag *d, const uint32_t *left)
   die_at (d->source, line, 0, "dependency cycle: %s", text);
 }
 
-/* Per kind (send, receive) of operation not from dag_add_message: how
-   many, and how many are in a run of that kind (in node order) on one
-   channel, a channel of several (dag's may_pair).  */
-struct pair_runs
+int
+dag_pair_runs_may_pair (const struct dag_pair_runs *r)
 {
-  size_t nop[2], inrun[2];
-  const struct dag_node *last[2];
-  int lastrun[2];
-};
-
-static void
-pair_runs_add (struct pair_runs *r, const struct dag_node *nd)
-{
-  if (nd->derived || nd->op == DAG_CALC)
-    return;
-  int k = nd->op == DAG_RECV;
-  const struct dag_node *l = r->last[k];
-  r->nop[k]++;
-  if (l && l->proc == nd->proc && l->peer == nd->peer && l->tag == nd->tag)
-    {
-      r->inrun[k] += r->lastrun[k] ? 1 : 2;
-      r->lastrun[k] = 1;
-    }
-  else
-    r->lastrun[k] = 0;
-  r->last[k] = nd;
+  return r->nop[0] > r->inrun[0] && r->nop[1] > r->inrun[1];
 }
 
 int
 dag_may_pair (const struct dag *d)
 {
-  struct pair_runs runs = { { 0, 0 }, { 0, 0 }, { NULL, NULL }, { 0, 0 } };
+  struct dag_pair_runs runs;
+  memset (&runs, 0, sizeof runs);
   for (size_t v = 0; v < d->n; v++)
-    pair_runs_add (&runs, &d->node[v]);
-  return runs.nop[0] > runs.inrun[0] && runs.nop[1] > runs.inrun[1];
+    dag_pair_runs_add (&runs, &d->node[v]);
+  return dag_pair_runs_may_pair (&runs);
 }
 
 void

@@ -145,6 +145,38 @@ void dag_set_cpu_nic (struct dag *d, int32_t v, int cpu, int nic);
 /* struct dag's may_pair of D's operations (dag_finalize sets it).  */
 int dag_may_pair (const struct dag *d);
 
+/* dag_may_pair a step at a time, for a pass over the operations that
+   checks them too (dag_image_open): zero a struct dag_pair_runs, add
+   every operation in node order, then ask.  */
+struct dag_pair_runs
+{
+  size_t nop[2], inrun[2];        /* sends [0] and receives [1] */
+  const struct dag_node *last[2];
+  int lastrun[2];
+};
+int dag_pair_runs_may_pair (const struct dag_pair_runs *r);
+
+/* Per kind (send, receive) of operation not from dag_add_message: how
+   many, and how many are in a run of that kind (in node order) on one
+   channel, a channel of several (dag's may_pair).  */
+static inline void
+dag_pair_runs_add (struct dag_pair_runs *r, const struct dag_node *nd)
+{
+  if (nd->derived || nd->op == DAG_CALC)
+    return;
+  int k = nd->op == DAG_RECV;
+  const struct dag_node *l = r->last[k];
+  r->nop[k]++;
+  if (l && l->proc == nd->proc && l->peer == nd->peer && l->tag == nd->tag)
+    {
+      r->inrun[k] += r->lastrun[k] ? 1 : 2;
+      r->lastrun[k] = 1;
+    }
+  else
+    r->lastrun[k] = 0;
+  r->last[k] = nd;
+}
+
 /* A native `msg` of BYTES from CALC node A to CALC node B: a dependency
    when both run on one processor, else a SEND after A and a RECV before
    B, matched by the tag *NEXT_TAG (incremented).  The RECV is the node

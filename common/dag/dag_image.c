@@ -133,15 +133,19 @@ dag_image_is (const void *buf, size_t len)
 
 /* Are the operations' indices in range, and their values what a
    reader lets through (the simulator relies on both)?  *WILDCARD: is
-   there a receive from any source or with any tag?  */
+   there a receive from any source or with any tag?  *MAY_PAIR: struct
+   dag's may_pair of the operations (dag_may_pair, in the same pass).  */
 static const char *
 check_nodes (const struct dag_image_header *h, const struct dag_node *node,
-             int *wildcard)
+             int *wildcard, int *may_pair)
 {
+  struct dag_pair_runs runs;
+  memset (&runs, 0, sizeof runs);
   *wildcard = 0;
   for (uint64_t v = 0; v < h->n; v++)
     {
       const struct dag_node *x = &node[v];
+      dag_pair_runs_add (&runs, x);
       if (x->op > DAG_RECV || x->derived > 1)
         return "an operation of an unknown kind";
       if (x->op == DAG_CALC && !(x->u.work >= 0 && isfinite (x->u.work)))
@@ -172,6 +176,7 @@ check_nodes (const struct dag_image_header *h, const struct dag_node *node,
           && (v == 0 || node[v - 1].op != DAG_SEND || !node[v - 1].derived))
         return "a message's receive without its send";
     }
+  *may_pair = dag_pair_runs_may_pair (&runs);
   return NULL;
 }
 
@@ -292,8 +297,8 @@ dag_image_open (struct dag *d, const void *buf, size_t len, int *goal)
   const int32_t *name_of = array (b, &h, DAG_IMAGE_NAME_OF);
   const int32_t *line_of = array (b, &h, DAG_IMAGE_LINE_OF);
   const char *pool = array (b, &h, DAG_IMAGE_POOL);
-  int wildcard, irequires;
-  const char *why = check_nodes (&h, node, &wildcard);
+  int wildcard, irequires, may_pair;
+  const char *why = check_nodes (&h, node, &wildcard, &may_pair);
   if (!why)
     why = check_succ (&h, off, succ, npred, &irequires);
   if (!why)
@@ -301,13 +306,9 @@ dag_image_open (struct dag *d, const void *buf, size_t len, int *goal)
   if (why)
     return why;
   /* The flags the simulator chooses its data structures by.  */
-  struct dag probe;
-  memset (&probe, 0, sizeof probe);
-  probe.node = (struct dag_node *) node;
-  probe.n = h.n;
   if (wildcard != !!(h.flags & DAG_IMAGE_WILDCARD)
       || irequires != !!(h.flags & DAG_IMAGE_IREQUIRES)
-      || dag_may_pair (&probe) != !!(h.flags & DAG_IMAGE_MAY_PAIR))
+      || may_pair != !!(h.flags & DAG_IMAGE_MAY_PAIR))
     return "flags that do not match its operations";
 
   /* The simulator only reads the arrays (const struct dag *); the casts

@@ -67,13 +67,19 @@ struct bucket
    time, unless it is big and a few big ones are kept already.  */
 enum { BUCKET_BIG = 1 << 16, BUCKET_KEEP_BIG = 4 };
 
+enum { HEAP_RECENT = 4 };
+
 struct heap
 {
   struct bucket *b;    /* bucket pool, with a free list */
   size_t nb, bcap;
   int32_t free_b;
   int nbig_free;       /* free buckets holding a big array */
-  int32_t last_b;      /* bucket of the last push, or -1 */
+  /* The buckets of the last pushes to distinct times (-1: none), the
+     most recent at last_b[last_i]: a schedule's pushes alternate
+     between a few times (a send's message and what its end frees).  */
+  int32_t last_b[HEAP_RECENT];
+  int last_i;
   int vbits;           /* width of the ordering numbers (EV_KEY) */
   int32_t *hp;         /* heap of bucket indices by time */
   size_t n, hcap;
@@ -191,18 +197,23 @@ static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
 static void heap_push_slow (struct heap *h, double t, uint64_t key)
   __attribute__ ((noinline));
 
-/* Pushes often come in runs for one time: the last bucket used, if
-   there is room in it, else heap_push_slow.  */
+/* Pushes come in runs for a few times: the recent buckets (last_b),
+   if one has time T and room, else heap_push_slow.  */
 static inline void
 heap_push (struct heap *h, double t, uint64_t key)
 {
-  if (h->last_b >= 0 && h->b[h->last_b].t == t)
+  for (int k = 0; k < HEAP_RECENT; k++)
     {
-      struct bucket *b = &h->b[h->last_b];
-      if (b->n < b->cap)
+      int32_t bk = h->last_b[k];
+      if (bk >= 0 && h->b[bk].t == t)
         {
-          b->key[b->n++] = key;
-          return;
+          struct bucket *b = &h->b[bk];
+          if (b->n < b->cap)
+            {
+              b->key[b->n++] = key;
+              return;
+            }
+          break;
         }
     }
   heap_push_slow (h, t, key);
@@ -254,7 +265,15 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
       h->hp[h->n++] = bk;
       hp_up (h, h->n - 1);
     }
-  h->last_b = bk;
+  int r = 0;
+  while (r < HEAP_RECENT && h->last_b[r] != bk)
+    r++;
+  if (r == HEAP_RECENT)
+    {
+      /* replace the oldest */
+      h->last_i = (h->last_i + 1) % HEAP_RECENT;
+      h->last_b[h->last_i] = bk;
+    }
   struct bucket *b = &h->b[bk];
   if (b->n == b->cap)
     {
@@ -449,8 +468,9 @@ heap_next_round (struct heap *h)
   h->bpos = 0;
   h->btime = b->t;
   map_remove (h, bk);
-  if (h->last_b == bk)
-    h->last_b = -1;
+  for (int k = 0; k < HEAP_RECENT; k++)
+    if (h->last_b[k] == bk)
+      h->last_b[k] = -1;
   if (spent_cap > BUCKET_BIG && h->nbig_free >= BUCKET_KEEP_BIG)
     {
       free (spent);
@@ -514,7 +534,9 @@ static void
 heap_init (struct heap *h)
 {
   memset (h, 0, sizeof *h);
-  h->free_b = h->last_b = -1;
+  h->free_b = -1;
+  for (int k = 0; k < HEAP_RECENT; k++)
+    h->last_b[k] = -1;
 }
 
 static void
@@ -716,7 +738,16 @@ pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
 /* The mates of D's operations (struct sim's mate), or NULL when no
    channel has one send and one receive (at once when D's may_pair says
    none can: a ring's stream of messages to its neighbour).  D has no
-   wildcard.  */
+   wildcard.
+
+   A first pass counts each receiver's operations (the sends to it and
+   its receives) and notes its first send and first receive.  A
+   receiver of two, one of each on one channel (a tree's: one receive
+   and its one message), is paired from those at once; only the
+   receivers of more go through the buckets (pair_receiver), so that a
+   broadcast tree makes no second pass.  */
+enum { PAIR_AHEAD = 64 };   /* prefetch distance, in operations */
+
 static int32_t *
 pair_channels (const struct dag *d, size_t np)
 {
@@ -725,37 +756,84 @@ pair_channels (const struct dag *d, size_t np)
   size_t n = d->n;
   uint32_t *off = dag_hugepages (xcalloc (np + 2, sizeof *off),
                                  (np + 2) * sizeof *off);
+  /* first[2 p]: 1 + receiver p's first send, first[2 p + 1]: 1 + its
+     first receive, 0 none */
+  uint32_t *first = dag_hugepages (xcalloc (2 * np, sizeof *first),
+                                   2 * np * sizeof *first);
   size_t nmsg = 0;
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
+      /* a send's receiver is anywhere: its counts a cache miss, asked
+         for ahead */
+      if (v + PAIR_AHEAD < n && d->node[v + PAIR_AHEAD].op == DAG_SEND)
+        {
+          size_t q = (size_t) d->node[v + PAIR_AHEAD].peer;
+          __builtin_prefetch (&off[q + 2], 1);
+          __builtin_prefetch (&first[2 * q], 1);
+        }
       if (nd->derived || nd->op == DAG_CALC)
         continue;
-      off[(nd->op == DAG_SEND ? nd->peer : nd->proc) + 2]++;
+      int rcv = nd->op == DAG_RECV;
+      int32_t p = rcv ? nd->proc : nd->peer;
+      off[p + 2]++;
+      if (!first[2 * (size_t) p + rcv])
+        first[2 * (size_t) p + rcv] = (uint32_t) v + 1;
       nmsg++;
     }
-  if (!nmsg)
-    {
-      free (off);
-      return NULL;
-    }
-  size_t kmax = 0;
+  int32_t *mate = NULL;
+  size_t kmax = 0, nbig = 0;
   for (size_t p = 0; p < np; p++)
     {
-      if (off[p + 2] > kmax)
-        kmax = off[p + 2];
-      off[p + 2] += off[p + 1];
+      size_t k = off[p + 2];
+      /* the first send to a later receiver: anywhere in the DAG */
+      if (p + PAIR_AHEAD < np && first[2 * (p + PAIR_AHEAD)])
+        __builtin_prefetch (&d->node[first[2 * (p + PAIR_AHEAD)] - 1], 0);
+      if (k > 2)
+        {
+          nbig += k;
+          if (k > kmax)
+            kmax = k;
+          continue;
+        }
+      off[p + 2] = 0;   /* no bucket */
+      uint32_t x = first[2 * p], y = first[2 * p + 1];
+      if (k == 2 && x && y)
+        {
+          const struct dag_node *sn = &d->node[x - 1], *rn = &d->node[y - 1];
+          if (sn->proc == rn->peer && sn->tag == rn->tag)
+            {
+              if (!mate)
+                mate = mate_new (n);
+              mate[x - 1] = (int32_t) (y - 1);
+              mate[y - 1] = (int32_t) (x - 1);
+            }
+        }
     }
-  /* off[p + 1]: where receiver p's operations go, then their end */
-  struct chan_op *a = dag_hugepages (big_alloc (nmsg * sizeof *a),
-                                     nmsg * sizeof *a);
+  free (first);
+  if (!nmsg || !nbig)
+    {
+      free (off);
+      return mate;
+    }
+  for (size_t p = 0; p < np; p++)
+    off[p + 2] += off[p + 1];
+  /* off[p + 1]: where receiver p's operations go, then their end; a
+     receiver without a bucket has off[p + 1] == off[p + 2] throughout,
+     and a receiver's bucket is full only once its last operation is
+     in */
+  struct chan_op *a = dag_hugepages (big_alloc (nbig * sizeof *a),
+                                     nbig * sizeof *a);
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
       if (nd->derived || nd->op == DAG_CALC)
         continue;
       int snd = nd->op == DAG_SEND;
-      struct chan_op *o = &a[off[(snd ? nd->peer : nd->proc) + 1]++];
+      int32_t p = snd ? nd->peer : nd->proc;
+      if (off[p + 1] == off[p + 2])
+        continue;
+      struct chan_op *o = &a[off[p + 1]++];
       o->src = snd ? nd->proc : nd->peer;
       o->tag = nd->tag;
       o->v = snd ? (int32_t) v : (int32_t) ((uint32_t) v | 0x80000000u);
@@ -764,7 +842,6 @@ pair_channels (const struct dag *d, size_t np)
   while (cap < 2 * kmax)
     cap *= 2;
   struct chan_slot *t = xcalloc (cap, sizeof *t);
-  int32_t *mate = NULL;
   for (size_t p = 0; p < np; p++)
     {
       size_t k = off[p + 1] - off[p];
@@ -1448,6 +1525,12 @@ deliver (struct sim *s, int32_t m, double t, double fin)
       best->head = ns_next (&s->ns[v]);
       if (best->head < 0)
         best->tail = -1;
+      else
+        /* the queue's next message is matched later, when this one's
+           state has left the cache: a ring's rank posts every receive
+           at once, and the heads of all ranks' queues step through
+           their state together, too many streams to be guessed */
+        __builtin_prefetch (&s->ns[best->head], 1);
       match_pair (s, m, v, t, fin);
       return v;
     }
@@ -2278,16 +2361,22 @@ enum { PREFETCH_FAR = 32, PREFETCH_NEAR = 12 };
 /* Are most consecutive events of the round just taken (in stamp order)
    far apart in memory, so that running it by processor pays?  A look
    at the keys only.  */
+enum { SCATTER_PAIRS = 1024 };
+
 static int
 scattered (const struct heap *h)
 {
-  size_t far = 0;
-  for (size_t i = 1; i < h->blen; i++)
+  /* More than half the neighbours far apart, judged on at most
+     SCATTER_PAIRS pairs spread over the round: the choice decides only
+     the speed (both ways give the same results, see run_by_proc).  */
+  size_t n = h->blen, step = n / SCATTER_PAIRS + 1, far = 0, pairs = 0;
+  for (size_t i = 1; i < n; i += step)
     {
       int32_t a = EV_NODE (h->batch[i - 1]), b = EV_NODE (h->batch[i]);
       far += (a > b ? a - b : b - a) > 64;
+      pairs++;
     }
-  return 2 * far > h->blen;
+  return 2 * far > (step == 1 ? n : pairs);
 }
 
 /* Rounds of fewer events run by stamp (run_by_proc), and so do all
@@ -2334,7 +2423,10 @@ prefetch_ahead (const struct sim *s)
           /* the head of the line (read only when the line is busy) */
           const struct pline *q = &s->pl[v % W_NCLASS][v / W_NCLASS];
           if (s->ps[v / W_NCLASS].lines & LINE_BUSY (v % W_NCLASS))
-            __builtin_prefetch (&s->ns[q->head], 1);
+            {
+              __builtin_prefetch (&s->ns[q->head], 1);
+              __builtin_prefetch (&s->d->node[q->head], 0);
+            }
         }
       else
         __builtin_prefetch (&s->ps[recv_proc (s, v)], 1);
@@ -2416,55 +2508,55 @@ is_root (const struct dag *d, size_t v)
   return !d->npred[v] && !(d->node[v].op == DAG_RECV && d->node[v].derived);
 }
 
+/* Stamp and queue the N roots G in the order of push_roots: sends,
+   receives, computations, each in operation order.  */
+static void
+push_group (struct sim *s, const uint32_t *g, size_t n)
+{
+  const struct dag *d = s->d;
+  if (n == 1)
+    {
+      heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP, (int32_t) g[0]));
+      return;
+    }
+  for (int cls = 0; cls < 3; cls++)
+    for (size_t k = 0; k < n; k++)
+      if (op_cls[d->node[g[k]].op] == cls)
+        heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP, (int32_t) g[k]));
+}
+
 /* Creation order: stamp and queue the operations free at the start as
    LogGOPSim does: by processor, then sends, receives, computations,
    each in operation order.  Operations usually come grouped by
-   processor (a GOAL file's rank blocks): then three passes over each
-   group, else a sort.  */
+   processor (a GOAL file's rank blocks): then one pass, which gathers
+   each group's roots (a few) and pushes them, else a sort.  NROOT: the
+   number of roots (is_root); GROUPED: whether their processors never
+   decrease in operation order (both counted by dagsim_run's first
+   pass).  */
 static void
-push_roots (struct sim *s)
+push_roots (struct sim *s, size_t nroot, int grouped)
 {
   const struct dag *d = s->d;
-  size_t n = d->n, nroot = 0;
-  int grouped = 1;
-  int32_t lastp = -1;
-  for (size_t v = 0; v < n; v++)
-    if (is_root (d, v))
-      {
-        if (d->node[v].proc < lastp)
-          grouped = 0;
-        lastp = d->node[v].proc;
-        nroot++;
-      }
+  size_t n = d->n;
   if (grouped)
     {
-      size_t v = 0;
-      while (v < n)
-        {
-          while (v < n && !is_root (d, v))
-            v++;
-          if (v == n)
-            break;
-          /* the group: to the last root of processor P before a root
-             of another (not past it, to the end of the DAG, where the
-             last group's operations would be scanned three times
-             more) */
-          int32_t p = d->node[v].proc;
-          size_t end = v + 1, nx = v + 1;
-          for (; nx < n; nx++)
-            if (is_root (d, nx))
+      size_t ng = 0, gcap = 64;
+      uint32_t *g = xmalloc (gcap * sizeof *g);
+      for (size_t v = 0; v < n; v++)
+        if (is_root (d, v))
+          {
+            if (ng && d->node[v].proc != d->node[g[0]].proc)
               {
-                if (d->node[nx].proc != p)
-                  break;
-                end = nx + 1;
+                push_group (s, g, ng);
+                ng = 0;
               }
-          for (int cls = 0; cls < 3; cls++)
-            for (size_t u = v; u < end; u++)
-              if (is_root (d, u) && op_cls[d->node[u].op] == cls)
-                heap_push (&s->h, 0.0,
-                           EV_KEY (0, s->seq++, EV_OP, (int32_t) u));
-          v = nx;   /* the next group's first root, or n */
-        }
+            if (ng == gcap)
+              g = xrealloc (g, (gcap *= 2) * sizeof *g);
+            g[ng++] = (uint32_t) v;
+          }
+      if (ng)
+        push_group (s, g, ng);
+      free (g);
       return;
     }
   uint64_t *k = dag_hugepages (big_alloc ((nroot ? nroot : 1) * sizeof *k),
@@ -2607,6 +2699,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   int32_t nextp = 0;
   int rendezvous = 0;
   size_t nsend = 0;
+  /* the operations free at the start: receives of native messages
+     (posted below) and the others (push_roots), whose processors may
+     come grouped */
+  size_t nposted = 0, nroot = 0;
+  int grouped = 1;
+  int32_t lastroot = -1;
   for (size_t v = 0; v < n; v++)
     {
       int32_t p = d->node[v].proc;
@@ -2615,6 +2713,18 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
           nsend++;
           if ((double) d->node[v].u.bytes > c->S)
             rendezvous = 1;
+        }
+      if (!d->npred[v])
+        {
+          if (d->node[v].op == DAG_RECV && d->node[v].derived)
+            nposted++;
+          else
+            {
+              if (p < lastroot)
+                grouped = 0;
+              lastroot = p;
+              nroot++;
+            }
         }
       if (s.pnum[p] < 0)
         {
@@ -2733,12 +2843,15 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
                  && !(opt && opt->critical_path)
                  && !(c->rate && c->contention) && !c->bus && !c->topo
                  && !c->cores && !s.xcpu
-                 && np * sizeof *s.ps > BY_PROC_STATE && edges_local (d);
+                 && np * sizeof *s.ps > BY_PROC_STATE;
+  /* edges_local, a pass over the dependencies, only asked when a round
+     would run by processor: -1 not known yet */
+  int edges_ok = -1;
 
   /* Receives of native messages with nothing before them are posted at
      time 0 directly (in order, as their events would run first).  */
   uint64_t events = 0;
-  for (size_t v = 0; v < n; v++)
+  for (size_t v = 0; (nposted || !s.creation) && v < n; v++)
     if (!d->npred[v])
       {
         if (d->node[v].op == DAG_RECV && d->node[v].derived)
@@ -2751,7 +2864,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       }
   if (s.creation)
     {
-      push_roots (&s);
+      push_roots (&s, nroot, grouped);
       flush_freed (&s);   /* freed by the postings */
     }
 
@@ -2766,7 +2879,14 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         {
           heap_next_round (&s.h);
           if (s.h.blen >= BY_PROC_MIN && scattered (&s.h))
-            events += run_by_proc (&s);
+            {
+              if (edges_ok < 0)
+                edges_ok = edges_local (d);
+              if (edges_ok)
+                events += run_by_proc (&s);
+              else
+                s.by_proc_ok = 0;
+            }
           continue;
         }
       heap_pop (&s.h, &t, &type, &v, &s.cur_ts);
