@@ -764,8 +764,8 @@ pair_channels (const struct dag *d, size_t np)
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
-      /* a send's receiver is anywhere: its counts a cache miss, asked
-         for ahead */
+      /* a send's receiver is anywhere, its counts a cache miss: they
+         are asked for ahead */
       if (v + PAIR_AHEAD < n && d->node[v + PAIR_AHEAD].op == DAG_SEND)
         {
           size_t q = (size_t) d->node[v + PAIR_AHEAD].peer;
