@@ -85,8 +85,8 @@ populate_range (void *p, size_t len)
 
 /* Operations and edges whose entries are mapped in at once, ahead of
    the reader (populate_range): at most this many entries' pages are
-   mapped before they are used.  */
-enum { GROW_AHEAD = 1 << 17 };
+   mapped before they are used (dag.h).  */
+enum { GROW_AHEAD = DAG_GROW_AHEAD };
 
 /* Give the node array and the side arrays there are CAP entries.  */
 static void
@@ -186,9 +186,9 @@ side_array (size_t n, size_t cap, int32_t fill)
   return a;
 }
 
-static int32_t
-add_node (struct dag *d, const struct dag_node *nd, int32_t name,
-          int32_t line)
+int32_t
+dag_add_node_slow (struct dag *d, const struct dag_node *nd, int32_t name,
+                   int32_t line)
 {
   if (d->n == d->cap)
     {
@@ -211,62 +211,7 @@ add_node (struct dag *d, const struct dag_node *nd, int32_t name,
       if (d->line_of)
         populate_range (d->line_of + d->n, k * sizeof *d->line_of);
     }
-  if (d->name_of)
-    d->name_of[d->n] = name;
-  if (d->line_of)
-    d->line_of[d->n] = line;
-  d->node[d->n] = *nd;
-  if (nd->proc >= d->nprocs)
-    d->nprocs = nd->proc + 1;
-  if (nd->op == DAG_SEND && nd->peer >= d->nprocs)
-    d->nprocs = nd->peer + 1;
-  if (nd->op == DAG_RECV
-      && (nd->peer == DAG_ANY || nd->tag == DAG_ANY))
-    d->has_wildcard = 1;
-  if (nd->op == DAG_RECV && nd->peer >= d->nprocs)
-    d->nprocs = nd->peer + 1;
-  return (int32_t) d->n++;
-}
-
-int32_t
-dag_add_calc (struct dag *d, int32_t proc, double work, int32_t name,
-              int32_t line)
-{
-  struct dag_node nd;
-  memset (&nd, 0, sizeof nd);
-  nd.op = DAG_CALC;
-  nd.u.work = work;
-  nd.proc = proc;
-  nd.peer = -1;
-  return add_node (d, &nd, name, line);
-}
-
-static int32_t
-add_comm (struct dag *d, uint8_t op, int32_t proc, int32_t peer,
-          int64_t bytes, int64_t tag, int32_t name, int32_t line)
-{
-  struct dag_node nd;
-  memset (&nd, 0, sizeof nd);
-  nd.op = op;
-  nd.u.bytes = bytes;
-  nd.tag = (int32_t) tag;
-  nd.proc = proc;
-  nd.peer = peer;
-  return add_node (d, &nd, name, line);
-}
-
-int32_t
-dag_add_send (struct dag *d, int32_t proc, int32_t to, int64_t bytes,
-              int64_t tag, int32_t name, int32_t line)
-{
-  return add_comm (d, DAG_SEND, proc, to, bytes, tag, name, line);
-}
-
-int32_t
-dag_add_recv (struct dag *d, int32_t proc, int32_t from, int64_t bytes,
-              int64_t tag, int32_t name, int32_t line)
-{
-  return add_comm (d, DAG_RECV, proc, from, bytes, tag, name, line);
+  return dag_node_store (d, nd, name, line);
 }
 
 void
@@ -281,7 +226,7 @@ dag_set_cpu_nic (struct dag *d, int32_t v, int cpu, int nic)
 }
 
 void
-dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
+dag_add_edge_slow (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
 {
   if (d->ne == d->ecap)
     {
@@ -298,12 +243,7 @@ dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
       populate_range (d->eto + d->ne, m * sizeof *d->eto);
       populate_range (d->ekind + d->ne, m);
     }
-  d->efrom[d->ne] = from;
-  d->eto[d->ne] = to;
-  d->ekind[d->ne] = (uint8_t) k;
-  d->ne++;
-  if (k == DAG_IREQUIRES)
-    d->has_irequires = 1;
+  dag_edge_store (d, from, to, k);
 }
 
 void
@@ -452,6 +392,48 @@ dag_may_pair (const struct dag *d)
   return dag_pair_runs_may_pair (&runs);
 }
 
+/* Die naming a cycle of D's dependencies (its successor lists made) if
+   there is one.  Kahn's algorithm: every node must be reachable in
+   topological order, otherwise there is a cycle.  The nodes ready go
+   through a first-in first-out queue (each node enters it once), which
+   visits the graph level by level, close to the order of the node array
+   for the generators' DAGs: fewer cache misses than a stack.  */
+static void
+find_cycle (struct dag *d)
+{
+  size_t n = d->n;
+  uint32_t *left = big_alloc ((n ? n : 1) * sizeof *left);
+  int32_t *queue = big_alloc ((n ? n : 1) * sizeof *queue);
+  dag_populate (left, n * sizeof *left);
+  dag_populate (queue, n * sizeof *queue);
+  size_t qhead = 0, qtail = 0;
+  /* The message of a native SEND (node v) reaches its RECV (v + 1): an
+     edge for this check, though not a dependency of the simulation.  */
+  for (size_t v = 0; v < n; v++)
+    left[v] = d->npred[v]
+              + (d->node[v].op == DAG_RECV && d->node[v].derived);
+  for (size_t v = 0; v < n; v++)
+    if (!left[v])
+      queue[qtail++] = (int32_t) v;
+  while (qhead < qtail)
+    {
+      int32_t v = queue[qhead++];
+      if (d->node[v].op == DAG_SEND && d->node[v].derived
+          && --left[v + 1] == 0)
+        queue[qtail++] = v + 1;
+      for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
+        {
+          uint32_t w = d->succ[i] >> 1;
+          if (--left[w] == 0)
+            queue[qtail++] = (int32_t) w;
+        }
+    }
+  big_free (queue);
+  if (qtail < n)
+    die_cycle (d, left);   /* frees LEFT */
+  big_free (left);
+}
+
 void
 dag_finalize (struct dag *d)
 {
@@ -467,8 +449,14 @@ dag_finalize (struct dag *d)
   dag_populate (d->succ_off, (n + 1) * sizeof *d->succ_off);
   dag_populate (d->succ, d->ne * sizeof *d->succ);
   dag_populate (d->npred, n * sizeof *d->npred);
+  /* every dependency from an earlier operation to a later one: then
+     the operations' order is a topological order, and there is no
+     cycle to look for (a GOAL file's labels are mostly defined before
+     they are required) */
+  int forward = 1;
   for (size_t e = 0; e < d->ne; e++)
     {
+      forward &= d->efrom[e] < d->eto[e];
       if (d->efrom[e] == d->eto[e])
         {
           char desc[256];
@@ -490,42 +478,9 @@ dag_finalize (struct dag *d)
     d->succ[--d->succ_off[d->efrom[e]]] =
       ((uint32_t) d->eto[e] << 1) | d->ekind[e];
 
-  /* Kahn's algorithm: every node must be reachable in topological
-     order, otherwise there is a cycle.  The nodes ready go through a
-     first-in first-out queue (each node enters it once), which visits
-     the graph level by level, close to the order of the node array for
-     the generators' DAGs: fewer cache misses than a stack.  */
-  uint32_t *left = big_alloc ((n ? n : 1) * sizeof *left);
-  int32_t *queue = big_alloc ((n ? n : 1) * sizeof *queue);
-  dag_populate (left, n * sizeof *left);
-  dag_populate (queue, n * sizeof *queue);
-  size_t qhead = 0, qtail = 0;
-  /* The message of a native SEND (node v) reaches its RECV (v + 1): an
-     edge for this check, though not a dependency of the simulation.  */
-  for (size_t v = 0; v < n; v++)
-    left[v] = d->npred[v]
-              + (d->node[v].op == DAG_RECV && d->node[v].derived);
   d->may_pair = dag_may_pair (d);
-  for (size_t v = 0; v < n; v++)
-    if (!left[v])
-      queue[qtail++] = (int32_t) v;
-  while (qhead < qtail)
-    {
-      int32_t v = queue[qhead++];
-      if (d->node[v].op == DAG_SEND && d->node[v].derived
-          && --left[v + 1] == 0)
-        queue[qtail++] = v + 1;
-      for (size_t i = d->succ_off[v]; i < d->succ_off[v + 1]; i++)
-        {
-          uint32_t w = d->succ[i] >> 1;
-          if (--left[w] == 0)
-            queue[qtail++] = (int32_t) w;
-        }
-    }
-  big_free (queue);
-  if (qtail < n)
-    die_cycle (d, left);   /* frees LEFT */
-  big_free (left);
+  if (!forward)
+    find_cycle (d);
 
   /* The builder's edge list is no longer needed.  */
   big_free (d->efrom);

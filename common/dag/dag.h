@@ -129,14 +129,100 @@ dag_node_line (const struct dag *d, size_t v)
   return d->line_of ? d->line_of[v] : 0;
 }
 
-/* Add operations; return the node index.  NAME is a pool offset or -1. */
-int32_t dag_add_calc (struct dag *d, int32_t proc, double work,
-                      int32_t name, int32_t line);
-int32_t dag_add_send (struct dag *d, int32_t proc, int32_t to,
-                      int64_t bytes, int64_t tag, int32_t name, int32_t line);
-int32_t dag_add_recv (struct dag *d, int32_t proc, int32_t from,
-                      int64_t bytes, int64_t tag, int32_t name, int32_t line);
-void dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k);
+/* Add operations; return the node index.  NAME is a pool offset or -1.
+   Inline: a reader adds millions, and most need only the stores of
+   dag_node_store; growing the arrays, making a side array and mapping
+   pages in ahead (every DAG_GROW_AHEAD entries) are dag_add_node_slow's
+   (the same for dependencies).  */
+enum { DAG_GROW_AHEAD = 1 << 17 };
+int32_t dag_add_node_slow (struct dag *d, const struct dag_node *nd,
+                           int32_t name, int32_t line);
+void dag_add_edge_slow (struct dag *d, int32_t from, int32_t to,
+                        enum dag_dep k);
+
+/* Operation ND as node d->n, which has room, and its side arrays.  */
+static inline int32_t
+dag_node_store (struct dag *d, const struct dag_node *nd, int32_t name,
+                int32_t line)
+{
+  size_t n = d->n;
+  if (d->name_of)
+    d->name_of[n] = name;
+  if (d->line_of)
+    d->line_of[n] = line;
+  d->node[n] = *nd;
+  if (nd->proc >= d->nprocs)
+    d->nprocs = nd->proc + 1;
+  if (nd->op != DAG_CALC && nd->peer >= d->nprocs)
+    d->nprocs = nd->peer + 1;
+  if (nd->op == DAG_RECV && (nd->peer == DAG_ANY || nd->tag == DAG_ANY))
+    d->has_wildcard = 1;
+  d->n = n + 1;
+  return (int32_t) n;
+}
+
+static inline int32_t
+dag_add_node (struct dag *d, const struct dag_node *nd, int32_t name,
+              int32_t line)
+{
+  if (d->n == d->cap || d->n % DAG_GROW_AHEAD == 0
+      || (name >= 0 && !d->name_of) || (line != 0 && !d->line_of))
+    return dag_add_node_slow (d, nd, name, line);
+  return dag_node_store (d, nd, name, line);
+}
+
+static inline int32_t
+dag_add_calc (struct dag *d, int32_t proc, double work, int32_t name,
+              int32_t line)
+{
+  struct dag_node nd = { .u.work = work, .proc = proc, .peer = -1,
+                         .op = DAG_CALC };
+  return dag_add_node (d, &nd, name, line);
+}
+
+static inline int32_t
+dag_add_comm (struct dag *d, enum dag_op op, int32_t proc, int32_t peer,
+              int64_t bytes, int64_t tag, int32_t name, int32_t line)
+{
+  struct dag_node nd = { .u.bytes = bytes, .tag = (int32_t) tag,
+                         .proc = proc, .peer = peer, .op = (uint8_t) op };
+  return dag_add_node (d, &nd, name, line);
+}
+
+static inline int32_t
+dag_add_send (struct dag *d, int32_t proc, int32_t to, int64_t bytes,
+              int64_t tag, int32_t name, int32_t line)
+{
+  return dag_add_comm (d, DAG_SEND, proc, to, bytes, tag, name, line);
+}
+
+static inline int32_t
+dag_add_recv (struct dag *d, int32_t proc, int32_t from, int64_t bytes,
+              int64_t tag, int32_t name, int32_t line)
+{
+  return dag_add_comm (d, DAG_RECV, proc, from, bytes, tag, name, line);
+}
+
+/* Dependency FROM -> TO of kind K as edge d->ne, which has room.  */
+static inline void
+dag_edge_store (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
+{
+  d->efrom[d->ne] = from;
+  d->eto[d->ne] = to;
+  d->ekind[d->ne] = (uint8_t) k;
+  d->ne++;
+  if (k == DAG_IREQUIRES)
+    d->has_irequires = 1;
+}
+
+static inline void
+dag_add_edge (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
+{
+  if (d->ne == d->ecap || d->ne % DAG_GROW_AHEAD == 0)
+    dag_add_edge_slow (d, from, to, k);
+  else
+    dag_edge_store (d, from, to, k);
+}
 
 /* Operation V uses CPU CPU (at most DAG_MAX_CPU) and NIC NIC (at most
    DAG_MAX_NIC) of its processor; the caller checks the range.  */
