@@ -571,37 +571,27 @@ struct mq
   size_t cap, n;
 };
 
+/* One mixing of the whole key: receiver and sender in one word, spread
+   by a multiplication, the tag (an int32_t or DAG_ANY) and the table and
+   class in the other (only the probes' order depends on it).  */
 static inline uint64_t
 mq_hash (int tk, int32_t dst, int32_t src, int64_t tag)
 {
-  uint64_t h = (uint64_t) (uint32_t) dst * UINT64_C (0x9e3779b97f4a7c15);
-  h ^= dag_mix64 ((uint64_t) (uint32_t) src << 3 | (uint64_t) tk);
-  h ^= dag_mix64 ((uint64_t) tag + UINT64_C (0x632be59bd9b4e019));
-  return dag_mix64 (h);
+  uint64_t a = (uint64_t) (uint32_t) dst << 32 | (uint32_t) src;
+  uint64_t b = (uint64_t) (uint32_t) tag << 3 | (uint64_t) tk;
+  return dag_mix64 (a * UINT64_C (0x9e3779b97f4a7c15) ^ b);
 }
 
-static struct mq_slot *
+static void mq_grow (struct mq *m) __attribute__ ((noinline));
+
+/* The slot of (TK, DST, SRC, TAG), or NULL when there is none and not
+   CREATE.  Inline: a matching through the queues is a lookup or two. */
+static inline struct mq_slot *
 mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
         int create)
 {
   if (create && 2 * (m->n + 1) > m->cap)
-    {
-      size_t cap = m->cap ? 2 * m->cap : 4096;
-      struct mq_slot *old = m->slot;
-      m->slot = xcalloc (cap, sizeof *m->slot);
-      for (size_t i = 0; i < m->cap; i++)
-        if (old[i].key)
-          {
-            struct mq_slot *s = &old[i];
-            size_t j = mq_hash (s->key - 1, s->dst, s->src, s->tag)
-                       & (cap - 1);
-            while (m->slot[j].key)
-              j = (j + 1) & (cap - 1);
-            m->slot[j] = *s;
-          }
-      free (old);
-      m->cap = cap;
-    }
+    mq_grow (m);
   if (!m->cap)
     return NULL;
   size_t mask = m->cap - 1;
@@ -624,6 +614,26 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
           && s->tag == tag)
         return s;
     }
+}
+
+/* Double the table (from 4096 slots).  */
+static void
+mq_grow (struct mq *m)
+{
+  size_t cap = m->cap ? 2 * m->cap : 4096;
+  struct mq_slot *old = m->slot;
+  m->slot = xcalloc (cap, sizeof *m->slot);
+  for (size_t i = 0; i < m->cap; i++)
+    if (old[i].key)
+      {
+        struct mq_slot *s = &old[i];
+        size_t j = mq_hash (s->key - 1, s->dst, s->src, s->tag) & (cap - 1);
+        while (m->slot[j].key)
+          j = (j + 1) & (cap - 1);
+        m->slot[j] = *s;
+      }
+  free (old);
+  m->cap = cap;
 }
 
 /* ------------------------------------------------- channels of one pair */
@@ -2509,20 +2519,22 @@ is_root (const struct dag *d, size_t v)
 }
 
 /* Stamp and queue the N roots G in the order of push_roots: sends,
-   receives, computations, each in operation order.  */
+   receives, computations, each in operation order.  Each entry of G is
+   the operation with its class (op_cls) in bits 30 and 31.  */
 static void
 push_group (struct sim *s, const uint32_t *g, size_t n)
 {
-  const struct dag *d = s->d;
   if (n == 1)
     {
-      heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP, (int32_t) g[0]));
+      heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+                                     (int32_t) (g[0] & NS_NONE)));
       return;
     }
-  for (int cls = 0; cls < 3; cls++)
+  for (uint32_t cls = 0; cls < 3; cls++)
     for (size_t k = 0; k < n; k++)
-      if (op_cls[d->node[g[k]].op] == cls)
-        heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP, (int32_t) g[k]));
+      if (g[k] >> 30 == cls)
+        heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+                                       (int32_t) (g[k] & NS_NONE)));
 }
 
 /* Creation order: stamp and queue the operations free at the start as
@@ -2541,18 +2553,21 @@ push_roots (struct sim *s, size_t nroot, int grouped)
   if (grouped)
     {
       size_t ng = 0, gcap = 64;
+      int32_t gp = -1;   /* the group's processor */
       uint32_t *g = xmalloc (gcap * sizeof *g);
       for (size_t v = 0; v < n; v++)
         if (is_root (d, v))
           {
-            if (ng && d->node[v].proc != d->node[g[0]].proc)
+            int32_t p = d->node[v].proc;
+            if (ng && p != gp)
               {
                 push_group (s, g, ng);
                 ng = 0;
               }
+            gp = p;
             if (ng == gcap)
               g = xrealloc (g, (gcap *= 2) * sizeof *g);
-            g[ng++] = (uint32_t) v;
+            g[ng++] = (uint32_t) v | (uint32_t) op_cls[d->node[v].op] << 30;
           }
       if (ng)
         push_group (s, g, ng);
