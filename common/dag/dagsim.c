@@ -569,6 +569,7 @@ struct mq
 {
   struct mq_slot *slot;
   size_t cap, n;
+  size_t nuq;          /* slots of table UQ: none, nothing to look up */
 };
 
 /* One mixing of the whole key: receiver and sender in one word, spread
@@ -608,6 +609,7 @@ mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
           s->tag = tag;
           s->head = s->tail = -1;
           m->n++;
+          m->nuq += tk >> 2 == TBL_UQ;
           return s;
         }
       if (s->key == tk + 1 && s->dst == dst && s->src == src
@@ -1467,8 +1469,9 @@ post_recv (struct sim *s, int32_t v, double t)
   int cls = (nd->peer == DAG_ANY) | ((nd->tag == DAG_ANY) << 1);
   int32_t src = nd->peer == DAG_ANY ? DAG_ANY : nd->peer;
   int64_t tag = nd->tag == DAG_ANY ? DAG_ANY : nd->tag;
-  struct mq_slot *q = mq_get (&s->mq, TBL_UQ << 2 | cls, nd->proc, src, tag,
-                              0);
+  struct mq_slot *q = !s->mq.nuq ? NULL
+                      : mq_get (&s->mq, TBL_UQ << 2 | cls, nd->proc, src,
+                                tag, 0);
   if (q && uq_head (s, q, cls) >= 0)
     {
       m = q->head;
@@ -2883,8 +2886,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       flush_freed (&s);   /* freed by the postings */
     }
 
-  int report = opt && opt->progress;
-  uint64_t next_report = 1u << 20;
+  /* without a progress callback the next report never comes */
+  uint64_t next_report = opt && opt->progress ? 1u << 20 : UINT64_MAX;
   while (heap_pending (&s.h))
     {
       double t;
@@ -2906,7 +2909,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         }
       heap_pop (&s.h, &t, &type, &v, &s.cur_ts);
       events++;
-      if (report && events >= next_report)
+      if (events >= next_report)
         {
           opt->progress (opt->progress_ctx, events, t);
           next_report = events + (1u << 20);
