@@ -83,11 +83,6 @@ populate_range (void *p, size_t len)
 #endif
 }
 
-/* Operations and edges whose entries are mapped in at once, ahead of
-   the reader (populate_range): at most this many entries' pages are
-   mapped before they are used (dag.h).  */
-enum { GROW_AHEAD = DAG_GROW_AHEAD };
-
 /* Give the node array and the side arrays there are CAP entries.  */
 static void
 node_arrays (struct dag *d, size_t cap)
@@ -202,9 +197,10 @@ dag_add_node_slow (struct dag *d, const struct dag_node *nd, int32_t name,
   if (line != 0 && !d->line_of)
     d->line_of = side_array (d->n, d->cap, 0);
   /* not a file's pages (bigmem.h): written as they are reached */
-  if (d->n % GROW_AHEAD == 0 && !big_in_file (d->node))
+  if (d->n % DAG_GROW_AHEAD == 0 && !big_in_file (d->node))
     {
-      size_t k = d->cap - d->n < GROW_AHEAD ? d->cap - d->n : GROW_AHEAD;
+      size_t k = d->cap - d->n < DAG_GROW_AHEAD ? d->cap - d->n
+                                                : DAG_GROW_AHEAD;
       populate_range (d->node + d->n, k * sizeof *d->node);
       if (d->name_of)
         populate_range (d->name_of + d->n, k * sizeof *d->name_of);
@@ -236,9 +232,10 @@ dag_add_edge_slow (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
       d->ekind = big_realloc (d->ekind, cap);
       d->ecap = cap;
     }
-  if (d->ne % GROW_AHEAD == 0 && !big_in_file (d->efrom))
+  if (d->ne % DAG_GROW_AHEAD == 0 && !big_in_file (d->efrom))
     {
-      size_t m = d->ecap - d->ne < GROW_AHEAD ? d->ecap - d->ne : GROW_AHEAD;
+      size_t m = d->ecap - d->ne < DAG_GROW_AHEAD ? d->ecap - d->ne
+                                                  : DAG_GROW_AHEAD;
       populate_range (d->efrom + d->ne, m * sizeof *d->efrom);
       populate_range (d->eto + d->ne, m * sizeof *d->eto);
       populate_range (d->ekind + d->ne, m);

@@ -133,7 +133,9 @@ dag_node_line (const struct dag *d, size_t v)
    Inline: a reader adds millions, and most need only the stores of
    dag_node_store; growing the arrays, making a side array and mapping
    pages in ahead (every DAG_GROW_AHEAD entries) are dag_add_node_slow's
-   (the same for dependencies).  */
+   (the same for dependencies).  DAG_GROW_AHEAD: operations and edges
+   whose entries are mapped in at once, ahead of the reader (at most
+   this many entries' pages are mapped before they are used).  */
 enum { DAG_GROW_AHEAD = 1 << 17 };
 int32_t dag_add_node_slow (struct dag *d, const struct dag_node *nd,
                            int32_t name, int32_t line);

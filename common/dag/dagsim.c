@@ -772,7 +772,6 @@ pair_channels (const struct dag *d, size_t np)
      first receive, 0 none */
   uint32_t *first = dag_hugepages (xcalloc (2 * np, sizeof *first),
                                    2 * np * sizeof *first);
-  size_t nmsg = 0;
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -791,7 +790,6 @@ pair_channels (const struct dag *d, size_t np)
       off[p + 2]++;
       if (!first[2 * (size_t) p + rcv])
         first[2 * (size_t) p + rcv] = (uint32_t) v + 1;
-      nmsg++;
     }
   int32_t *mate = NULL;
   size_t kmax = 0, nbig = 0;
@@ -823,7 +821,7 @@ pair_channels (const struct dag *d, size_t np)
         }
     }
   free (first);
-  if (!nmsg || !nbig)
+  if (!nbig)
     {
       free (off);
       return mate;
