@@ -2366,7 +2366,9 @@ run_by_proc (struct sim *s)
    cache misses overlap with the work of the events before them.  Their
    operation's state first (PREFETCH_FAR ahead), then the processor
    state it names (PREFETCH_NEAR ahead, when the operation's state has
-   arrived).  A hint only: nothing else changes.  */
+   arrived).  A hint only: nothing else changes.  Always inlined: a
+   function whose only effect is __builtin_prefetch counts for GCC (12)
+   as one without side effects, and its calls were deleted.  */
 enum { PREFETCH_FAR = 32, PREFETCH_NEAR = 12 };
 
 /* Are most consecutive events of the round just taken (in stamp order)
@@ -2400,6 +2402,8 @@ scattered (const struct heap *h)
 # define BY_PROC_MIN 256
 #endif
 
+static inline void prefetch_ahead (const struct sim *s)
+  __attribute__ ((always_inline));
 static inline void
 prefetch_ahead (const struct sim *s)
 {
