@@ -91,6 +91,24 @@ struct lkey
   int dense;
 };
 
+/* The numbers part of the last send and the last receive line the fast
+   path read (from the byte count to the newline, 8 to MEMO_MAX bytes,
+   where it is in the text) and their values: a line that repeats
+   it (a ring's or a pipeline's sends and receives, one after another)
+   is compared in two or four words and takes the numbers as they are,
+   instead of reading them again.  After MEMO_TRIES misses in a row
+   (a broadcast's peers all differ) the memo rests for MEMO_REST lines,
+   so that such a text pays for a few comparisons only.  */
+enum { MEMO_MIN = 8, MEMO_MAX = 32, MEMO_TRIES = 16, MEMO_REST = 256 };
+struct op_memo
+{
+  const char *s;             /* NULL: none yet */
+  size_t len;
+  int64_t size, peer, tag;
+  unsigned misses;
+  long until;                /* resting before this line */
+};
+
 struct goal
 {
   const char *text, *end, *p;
@@ -113,6 +131,7 @@ struct goal
   int64_t nblocks;           /* rank blocks read */
   long ranks_line, ranks_col; /* where num_ranks was given */
   long open_line;            /* line of the open rank block */
+  struct op_memo memo[2];    /* of recv and send lines */
 };
 
 static int
@@ -930,6 +949,63 @@ is_op_word (const char *s, size_t len, const char *end)
   return len == 4 && fast_op_word (s, end);
 }
 
+/* Does the line at Q (at its byte count) repeat memo M up to its
+   newline?  Its bytes compared as two words, or four
+   (overlapping, as a memcmp of 8 to 32 bytes does); the memo's newline
+   is the last of them, so the line ends where the memo's does.  */
+static inline int
+memo_match (const struct op_memo *m, const char *q, const char *end)
+{
+#if FAST_WIDE
+  if (!m->s || (size_t) (end - q) < m->len)
+    return 0;
+  const char *s = m->s;
+  size_t n = m->len;
+  uint64_t diff = (load8 (q) ^ load8 (s))
+                  | (load8 (q + n - 8) ^ load8 (s + n - 8));
+  if (n > 16)
+    diff |= (load8 (q + 8) ^ load8 (s + 8))
+            | (load8 (q + n - 16) ^ load8 (s + n - 16));
+  return !diff;
+#else
+  (void) m;
+  (void) q;
+  (void) end;
+  return 0;
+#endif
+}
+
+/* Make the line read from OP (its byte count) to its newline NL, with
+   its numbers, the memo M, if its length suits one.  */
+static inline void
+memo_store (struct op_memo *m, const char *op, const char *nl,
+            int64_t size, int64_t peer, int64_t tag)
+{
+  size_t len = (size_t) (nl - op) + 1;
+  if (len < MEMO_MIN || len > MEMO_MAX)
+    return;
+  m->s = op;
+  m->len = len;
+  m->size = size;
+  m->peer = peer;
+  m->tag = tag;
+}
+
+/* A line at OP (to its newline NL, with its numbers) that memo M did
+   not match: the memo from now on, and after MEMO_TRIES such lines in
+   a row, a rest.  */
+static inline void
+memo_miss (struct op_memo *m, const char *op, const char *nl, int64_t size,
+           int64_t peer, int64_t tag, long line)
+{
+  memo_store (m, op, nl, size, peer, tag);
+  if (++m->misses == MEMO_TRIES)
+    {
+      m->until = line + MEMO_REST;
+      m->misses = MEMO_TRIES / 2;
+    }
+}
+
 /* Add the operation just made, V named NAME, under label K (if any) at
    LV and SLOT (label_place).  */
 static inline void
@@ -1030,17 +1106,34 @@ fast_line (struct goal *g)
   else
     return NULL;
   int64_t bytes, peer, tag = 0;
-  if (!fast_uint (&q, INT64_MAX / 2, &bytes) || *q++ != 'b' || *q++ != ' ')
-    return NULL;
-  if (send ? !FAST_WORD (q, "to ") : !FAST_WORD (q, "from "))
-    return NULL;
-  if (!fast_uint (&q, g->num_ranks - 1, &peer))
-    return NULL;
-  if (*q != '\n')
+  struct op_memo *mo = send ? &g->memo[1] : &g->memo[0];
+  int tried = g->line >= mo->until;
+  if (tried && memo_match (mo, q, end))
     {
-      if (!FAST_WORD (q, " tag ")
-          || !fast_uint (&q, INT32_MAX - 1, &tag) || *q != '\n')
+      bytes = mo->size;
+      peer = mo->peer;
+      tag = mo->tag;
+      q += mo->len - 1;
+      mo->misses = 0;
+    }
+  else
+    {
+      const char *nums = q;
+      if (!fast_uint (&q, INT64_MAX / 2, &bytes) || *q++ != 'b'
+          || *q++ != ' ')
         return NULL;
+      if (send ? !FAST_WORD (q, "to ") : !FAST_WORD (q, "from "))
+        return NULL;
+      if (!fast_uint (&q, g->num_ranks - 1, &peer))
+        return NULL;
+      if (*q != '\n')
+        {
+          if (!FAST_WORD (q, " tag ")
+              || !fast_uint (&q, INT32_MAX - 1, &tag) || *q != '\n')
+            return NULL;
+        }
+      if (tried)
+        memo_miss (mo, nums, q, bytes, peer, tag, g->line);
     }
   if (lab)
     {
