@@ -952,7 +952,9 @@ is_op_word (const char *s, size_t len, const char *end)
 /* Does the line at Q (at its byte count) repeat memo M up to its
    newline?  Its bytes compared as two words, or four
    (overlapping, as a memcmp of 8 to 32 bytes does); the memo's newline
-   is the last of them, so the line ends where the memo's does.  */
+   is the last of them, so the line ends where the memo's does.  The
+   memo's line may lie in pages already given back (release_pages):
+   a mapped file's, read again from the page cache.  */
 static inline int
 memo_match (const struct op_memo *m, const char *q, const char *end)
 {
@@ -975,30 +977,22 @@ memo_match (const struct op_memo *m, const char *q, const char *end)
 #endif
 }
 
-/* Make the line read from OP (its byte count) to its newline NL, with
-   its numbers, the memo M, if its length suits one.  */
-static inline void
-memo_store (struct op_memo *m, const char *op, const char *nl,
-            int64_t size, int64_t peer, int64_t tag)
-{
-  size_t len = (size_t) (nl - op) + 1;
-  if (len < MEMO_MIN || len > MEMO_MAX)
-    return;
-  m->s = op;
-  m->len = len;
-  m->size = size;
-  m->peer = peer;
-  m->tag = tag;
-}
-
-/* A line at OP (to its newline NL, with its numbers) that memo M did
-   not match: the memo from now on, and after MEMO_TRIES such lines in
-   a row, a rest.  */
+/* A line at OP (its byte count) to its newline NL, with its numbers,
+   that memo M did not match: the memo from now on, if its length suits
+   one; after MEMO_TRIES such lines in a row, a rest from LINE on.  */
 static inline void
 memo_miss (struct op_memo *m, const char *op, const char *nl, int64_t size,
            int64_t peer, int64_t tag, long line)
 {
-  memo_store (m, op, nl, size, peer, tag);
+  size_t len = (size_t) (nl - op) + 1;
+  if (len >= MEMO_MIN && len <= MEMO_MAX)
+    {
+      m->s = op;
+      m->len = len;
+      m->size = size;
+      m->peer = peer;
+      m->tag = tag;
+    }
   if (++m->misses == MEMO_TRIES)
     {
       m->until = line + MEMO_REST;
@@ -1106,6 +1100,7 @@ fast_line (struct goal *g)
   else
     return NULL;
   int64_t bytes, peer, tag = 0;
+  /* (not &g->memo[send], which multiplies by the memo's size) */
   struct op_memo *mo = send ? &g->memo[1] : &g->memo[0];
   int tried = g->line >= mo->until;
   if (tried && memo_match (mo, q, end))
