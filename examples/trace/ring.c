@@ -13,14 +13,17 @@
  * (MPI_Wait) after, so two blocks are in flight; the other ranks use
  * MPI_Recv and MPI_Send.  At the end the ranks' checksums are summed on
  * rank 0 (MPI_Reduce) and checked against the same computation done
- * alone, after MPI_Finalize.  Every rank prints one line: its rank, the
- * seconds from the end of MPI_Init to the start of MPI_Finalize (the span
- * a trace covers), and its checksum (rank 0: the sum; the run ends with
- * status 1 when it is wrong).  */
+ * alone, after MPI_Finalize.  Rank 0 prints one line per rank (see
+ * ranklines.h): the rank, its seconds from the end of MPI_Init to the
+ * end of the reduce (what a trace covers, less the gather of these
+ * lines), and its checksum (rank 0: the sum; the run ends with status 1
+ * when it is wrong).  */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "ranklines.h"
 
 /* SWEEPS passes of x[i] = 0.5 x[i] + 0.25 (x[i-1] + 1): a rank's work on
    a block, in place; returns the block's sum.  */
@@ -107,8 +110,7 @@ main (int argc, char **argv)
   double total = 0;
   MPI_Reduce (&mine, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   double t1 = MPI_Wtime ();
-  printf ("%d\t%.6f\t%.10g\n", rank, t1 - t0, rank == 0 ? total : mine);
-  fflush (stdout);
+  print_rank_lines (rank, size, t1 - t0, rank == 0 ? total : mine, 10);
   MPI_Finalize ();
   /* The check is outside the traced span (it ends at MPI_Finalize): the
      same passes, one rank after the other, alone.  */

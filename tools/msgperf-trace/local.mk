@@ -64,7 +64,8 @@ testsuite_unit_trace_calls_LDADD = $(MPI_LIBS)
 if HAVE_MPI
 check_PROGRAMS += testsuite/unit/trace-ring
 endif
-testsuite_unit_trace_ring_SOURCES = examples/trace/ring.c
+testsuite_unit_trace_ring_SOURCES = examples/trace/ring.c \
+	examples/trace/ranklines.h
 testsuite_unit_trace_ring_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 testsuite_unit_trace_ring_LDADD = $(MPI_LIBS) -lm
 EXTRA_DIST += testsuite/trace-times.awk
