@@ -9,9 +9,10 @@
    the rest of rank 0's: 24 broken lines out of 40000 in a run of two
    ranks printing 20000 each).  So rank 0 gathers every rank's numbers
    (MPI_Gather) and prints the lines, in rank order.  The gather comes
-   after each rank took its end time, and a trace of the run holds it: one
-   more message of 16 bytes from every other rank than the timed span, a few
-   microseconds in a prediction of runs of milliseconds.  */
+   after each rank took its end time, and a trace of the run holds it:
+   its messages (at 2 ranks, one of 16 bytes) are in the schedule but
+   not in the timed span, a few microseconds in a prediction of runs of
+   milliseconds.  */
 #ifndef RANKLINES_H
 #define RANKLINES_H
 
