@@ -181,9 +181,8 @@ side_array (size_t n, size_t cap, int32_t fill)
   return a;
 }
 
-int32_t
-dag_add_node_slow (struct dag *d, const struct dag_node *nd, int32_t name,
-                   int32_t line)
+void
+dag_node_room (struct dag *d, int32_t name, int32_t line)
 {
   if (d->n == d->cap)
     {
@@ -207,7 +206,6 @@ dag_add_node_slow (struct dag *d, const struct dag_node *nd, int32_t name,
       if (d->line_of)
         populate_range (d->line_of + d->n, k * sizeof *d->line_of);
     }
-  return dag_node_store (d, nd, name, line);
 }
 
 void
