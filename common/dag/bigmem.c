@@ -241,6 +241,14 @@ big_realloc (void *p, size_t n)
   return m->p;
 }
 
+void *
+big_try_realloc (void *p, size_t n)
+{
+  if (dir || (nmaps && find (p)))
+    return NULL;
+  return realloc (p, n ? n : 1);
+}
+
 void
 big_free (void *p)
 {

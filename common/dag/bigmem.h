@@ -43,6 +43,12 @@ void *big_calloc (size_t n, size_t size);
 void *big_realloc (void *p, size_t n);
 void big_free (void *p);
 
+/* P (NULL, or an array in memory) resized to N bytes when the system
+   gives the memory, its first bytes kept; NULL, P as it was, when it
+   does not, and whenever arrays go to files (big_use_dir), whose space
+   a resize reserves on the disk.  For sizes that are a guess.  */
+void *big_try_realloc (void *p, size_t n);
+
 /* Is P an array in a file?  */
 int big_in_file (const void *p);
 

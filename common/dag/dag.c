@@ -117,6 +117,57 @@ dag_reserve (struct dag *d, size_t nodes, size_t edges)
     }
 }
 
+/* Array P resized to N entries of SIZE bytes, backed by huge pages as
+   it is written (dag_hugepages), if the memory is given (*OK); else,
+   or when an earlier resize was refused (*OK already 0), P as it was,
+   and *OK 0.  */
+static void *
+try_resize (void *p, size_t n, size_t size, int *ok)
+{
+  void *q = *ok && n <= SIZE_MAX / size ? big_try_realloc (p, n * size)
+                                        : NULL;
+  if (!q)
+    {
+      *ok = 0;
+      return p;
+    }
+  return dag_hugepages (q, n * size);
+}
+
+void
+dag_expect (struct dag *d, size_t nodes, size_t edges)
+{
+  int ok = 1;
+  if (nodes > INT32_MAX / 2)
+    nodes = INT32_MAX / 2;
+  if (nodes > d->cap)
+    {
+      /* Each array that was given its room keeps it: more than cap
+         entries is no harm, and the next growth starts from there.  */
+      d->node = try_resize (d->node, nodes, sizeof *d->node, &ok);
+      if (d->name_of)
+        d->name_of = try_resize (d->name_of, nodes, sizeof *d->name_of,
+                                 &ok);
+      if (d->line_of)
+        d->line_of = try_resize (d->line_of, nodes, sizeof *d->line_of,
+                                 &ok);
+      if (ok)
+        {
+          d->cap = nodes;
+          d->expected = 1;
+        }
+    }
+  ok = 1;
+  if (edges > d->ecap)
+    {
+      d->efrom = try_resize (d->efrom, edges, sizeof *d->efrom, &ok);
+      d->eto = try_resize (d->eto, edges, sizeof *d->eto, &ok);
+      d->ekind = try_resize (d->ekind, edges, sizeof *d->ekind, &ok);
+      if (ok)
+        d->ecap = edges;
+    }
+}
+
 void
 dag_init (struct dag *d, const char *source)
 {
@@ -171,12 +222,28 @@ dag_name (const struct dag *d, int32_t off)
   return off >= 0 ? d->pool + off : NULL;
 }
 
-/* A side array of CAP entries, the N first set to FILL.  */
+/* A side array of D's cap entries, the first D->n set to FILL.  When
+   cap is an expectation (dag_expect), it is reserved likewise, huge
+   pages and all; if the system refuses that much, the arrays are first
+   brought down to what they hold.  */
 static int32_t *
-side_array (size_t n, size_t cap, int32_t fill)
+side_array (struct dag *d, int32_t fill)
 {
-  int32_t *a = big_alloc (cap * sizeof *a);
-  for (size_t i = 0; i < n; i++)
+  int32_t *a = NULL;
+  if (d->expected)
+    {
+      int ok = 1;
+      a = try_resize (NULL, d->cap, sizeof *a, &ok);
+      if (!a)
+        {
+          d->expected = 0;
+          if (d->n + DAG_GROW_AHEAD < d->cap)
+            node_arrays (d, d->n + DAG_GROW_AHEAD);
+        }
+    }
+  if (!a)
+    a = big_alloc (d->cap * sizeof *a);
+  for (size_t i = 0; i < d->n; i++)
     a[i] = fill;
   return a;
 }
@@ -192,9 +259,9 @@ dag_node_room (struct dag *d, int32_t name, int32_t line)
       node_arrays (d, cap);
     }
   if (name >= 0 && !d->name_of)
-    d->name_of = side_array (d->n, d->cap, -1);
+    d->name_of = side_array (d, -1);
   if (line != 0 && !d->line_of)
-    d->line_of = side_array (d->n, d->cap, 0);
+    d->line_of = side_array (d, 0);
   /* not a file's pages (bigmem.h): written as they are reached */
   if (d->n % DAG_GROW_AHEAD == 0 && !big_in_file (d->node))
     {

@@ -92,6 +92,29 @@ struct heap
   double btime;
 };
 
+/* The array of event keys P, N of them in use, given room for CAP (P
+   may be NULL).  A round can hold millions of events: a big array goes
+   on huge pages (dag_hugepages), which the system hands out faster
+   than as many 4 KiB pages, each a fault (the 2^20-rank broadcast's
+   first round, its two million receives, took 4,000 of them).  Such an
+   array is not resized in place but copied into a new one: realloc
+   cannot move a block part of whose pages were given huge pages (its
+   mapping is split, mremap fails) and copies it into 4 KiB pages.  */
+enum { KEYS_HUGE = 1 << 22 };   /* bytes: dag_hugepages' least */
+
+static uint64_t *
+keys_grow (uint64_t *p, size_t n, size_t cap)
+{
+  size_t len = cap * sizeof *p;
+  if (len < KEYS_HUGE)
+    return xrealloc (p, len);
+  uint64_t *q = dag_hugepages (xmalloc (len), len);
+  if (n)
+    memcpy (q, p, n * sizeof *p);
+  free (p);
+  return q;
+}
+
 static inline uint64_t
 time_hash (double t)
 {
@@ -219,8 +242,10 @@ heap_push (struct heap *h, double t, uint64_t key)
   heap_push_slow (h, t, key);
 }
 
-static void
-heap_push_slow (struct heap *h, double t, uint64_t key)
+/* The bucket of time T, made if there is none, and among the recent
+   ones.  */
+static int32_t
+bucket_at (struct heap *h, double t)
 {
   if (t == 0)
     t = 0;   /* one bucket for -0 and +0 */
@@ -274,15 +299,36 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
       h->last_i = (h->last_i + 1) % HEAP_RECENT;
       h->last_b[h->last_i] = bk;
     }
+  return bk;
+}
+
+static void
+heap_push_slow (struct heap *h, double t, uint64_t key)
+{
+  int32_t bk = bucket_at (h, t);   /* (may move h->b) */
   struct bucket *b = &h->b[bk];
   if (b->n == b->cap)
     {
       size_t cap = b->cap ? 2 * b->cap : 16;
-      uint64_t *k = xrealloc (b->key, cap * sizeof *k);
-      b->key = k;
+      b->key = keys_grow (b->key, b->n, cap);
       b->cap = cap;
     }
   b->key[b->n++] = key;
+}
+
+/* Room for N more events at time T, made at once rather than by
+   doubling (a round whose size is known: the operations free at the
+   start).  */
+static void
+heap_room (struct heap *h, double t, size_t n)
+{
+  int32_t bk = bucket_at (h, t);   /* (may move h->b) */
+  struct bucket *b = &h->b[bk];
+  if (b->cap - b->n < n)
+    {
+      b->key = keys_grow (b->key, b->n, b->n + n);
+      b->cap = b->n + n;
+    }
 }
 
 static int
@@ -455,7 +501,7 @@ heap_next_round (struct heap *h)
     {
       h->tmp_cap = n + n / 2;
       free (h->tmp);
-      h->tmp = xmalloc (h->tmp_cap * sizeof *h->tmp);
+      h->tmp = keys_grow (NULL, 0, h->tmp_cap);
     }
   /* The bucket's array becomes the batch, the spent batch array goes
      to the bucket, which returns to the free list.  */
@@ -511,8 +557,7 @@ batch_insert (struct heap *h, uint64_t key)
   if (h->blen == h->batch_cap)
     {
       size_t cap = h->batch_cap ? 2 * h->batch_cap : 16;
-      uint64_t *b = xrealloc (h->batch, cap * sizeof *b);
-      h->batch = b;
+      h->batch = keys_grow (h->batch, h->blen, cap);
       h->batch_cap = cap;
     }
   size_t lo = h->bpos, hi = h->blen;
@@ -1551,8 +1596,10 @@ deliver (struct sim *s, int32_t m, double t, double fin)
   if (!s->uq_next)
     /* only schedules with unexpected messages need it; every entry read
        was written when its message was queued */
-    s->uq_next = big_alloc (s->d->n * (size_t) s->nclass
-                            * sizeof *s->uq_next);
+    s->uq_next = dag_hugepages (big_alloc (s->d->n * (size_t) s->nclass
+                                           * sizeof *s->uq_next),
+                                s->d->n * (size_t) s->nclass
+                                * sizeof *s->uq_next);
   for (int cls = 0; cls < s->nclass; cls++)
     {
       int32_t src = (cls & 1) ? DAG_ANY : sn->proc;
@@ -1898,7 +1945,8 @@ enqueue (struct sim *s, int32_t p, int cls, int32_t v)
     {
       if (!s->wts)
         /* only entries of waiting operations are read */
-        s->wts = big_alloc (s->d->n * sizeof *s->wts);
+        s->wts = dag_hugepages (big_alloc (s->d->n * sizeof *s->wts),
+                                s->d->n * sizeof *s->wts);
       s->wts[v] = s->cur_ts;
     }
   if (s->ps[p].lines & LINE_BUSY (cls))
@@ -2155,8 +2203,7 @@ by_proc_room (struct sim *s, size_t n)
   if (n > h->batch_cap)
     {
       size_t cap = n + n / 2 + 16;
-      uint64_t *x = xrealloc (h->batch, cap * sizeof *x);
-      h->batch = x;
+      h->batch = keys_grow (h->batch, h->blen, cap);
       h->batch_cap = cap;
     }
   if (n > b->cscap)
@@ -2555,6 +2602,8 @@ push_roots (struct sim *s, size_t nroot, int grouped)
 {
   const struct dag *d = s->d;
   size_t n = d->n;
+  if (nroot)
+    heap_room (&s->h, 0.0, nroot);
   if (grouped)
     {
       size_t ng = 0, gcap = 64;
@@ -2786,9 +2835,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
     s.h.vbits++;
   if (rendezvous)
-    s.aux = big_alloc (n * sizeof *s.aux);
+    s.aux = dag_hugepages (big_alloc (n * sizeof *s.aux), n * sizeof *s.aux);
   if (d->has_wildcard)
-    s.order = big_calloc (n, sizeof *s.order);
+    s.order = dag_hugepages (big_calloc (n, sizeof *s.order),
+                             n * sizeof *s.order);
   s.ps = xcalloc_touched (np, sizeof *s.ps);
   s.ncpu = 1;
   if (d->maxcpu > 0 || d->maxnic > 0)

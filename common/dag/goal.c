@@ -1188,6 +1188,9 @@ parse (const char *text, size_t len, const char *name, struct dag *d,
     if (q[-1] == '\n')
       g.last_nl = q - 1;
   g.released = text;
+  /* Every operation takes a line of 7 bytes at least ("calc 0" and its
+     newline), every dependency 13 ("a requires b").  */
+  dag_expect (d, (len + 1) / 7, (len + 1) / 13);
   labels_grow (&g.labels);
   struct tok tk[MAXTOK];
   int n;

@@ -100,6 +100,19 @@ test_memory (void)
 {
   CHECK (big_dir () == NULL);
   grow_shrink ();
+  /* big_try_realloc: the same growth, or NULL without an end */
+  uint32_t *t = big_try_realloc (NULL, 1000 * sizeof *t);
+  CHECK (t != NULL && !big_in_file (t));
+  if (t)
+    {
+      pattern_fill (t, 0, 1000, 5);
+      uint32_t *u = big_try_realloc (t, (size_t) 1 << 22);
+      CHECK (u != NULL);
+      if (u)
+        t = u;
+      CHECK (pattern_ok (t, 1000, 5));
+      big_free (t);
+    }
   uint8_t *z = big_calloc (1 << 16, 4);
   size_t nz = 0;
   for (size_t i = 0; i < (1 << 18); i++)
@@ -176,6 +189,15 @@ test_files (const char *d)
   CHECK (nz == 0);
   CHECK (big_in_file (z));
   big_free (z);
+
+  /* big_try_realloc never makes or grows a file (it would take the
+     disk space of a guess) */
+  CHECK (big_try_realloc (NULL, 4000) == NULL);
+  uint32_t *f = big_alloc (4000);
+  pattern_fill (f, 0, 1000, 9);
+  CHECK (big_try_realloc (f, 8000) == NULL);
+  CHECK (big_in_file (f) && pattern_ok (f, 1000, 9));
+  big_free (f);
 
   /* NULL grows into a file; an array made in memory stays there */
   uint32_t *b = big_realloc (NULL, 4000);

@@ -619,6 +619,46 @@ test_goal_cpu_nic (void)
   dag_free (&d);
 }
 
+/* dag_expect: the arrays reserved whole for what a text may hold
+   never move as they fill, and hold what was added; past the
+   expectation they grow as before.  */
+static void
+test_expect (void)
+{
+  struct dag d;
+  dag_init (&d, "test");
+  int32_t x = dag_intern (&d, "x", 1);
+  dag_expect (&d, 300000, 200000);
+  CHECK (d.expected && d.cap == 300000 && d.ecap == 200000);
+  const struct dag_node *node = d.node;
+  const int32_t *efrom = d.efrom;
+  int moved = 0, same = 1;
+  for (int32_t v = 0; v < 300000; v++)
+    {
+      dag_add_comm (&d, v % 2 ? DAG_RECV : DAG_SEND, v % 5, (v + 1) % 5,
+                    v, v % 3, v % 4 ? x : -1, v + 1);
+      if (v % 3 == 0)
+        dag_add_edge (&d, v / 2, v, DAG_REQUIRES);
+      moved |= d.node != node || d.efrom != efrom;
+    }
+  CHECK (!moved);
+  for (int32_t v = 0; v < 300000; v++)
+    same &= d.node[v].op == (v % 2 ? DAG_RECV : DAG_SEND)
+            && d.node[v].proc == v % 5 && d.node[v].peer == (v + 1) % 5
+            && d.node[v].u.bytes == v && d.node[v].tag == v % 3
+            && dag_node_name (&d, (size_t) v) == (v % 4 ? x : -1)
+            && dag_node_line (&d, (size_t) v) == v + 1
+            && (v % 3 || (d.efrom[v / 3] == v / 2 && d.eto[v / 3] == v));
+  CHECK (same);
+  CHECK (d.n == 300000 && d.ne == 100000);
+  /* one more than expected */
+  dag_add_calc (&d, 0, 1, x, 300001);
+  CHECK (d.n == 300001 && d.cap > 300000 && d.node[300000].op == DAG_CALC
+         && dag_node_line (&d, 300000) == 300001
+         && d.node[299999].u.bytes == 299999);
+  dag_free (&d);
+}
+
 int
 main (void)
 {
@@ -634,5 +674,6 @@ main (void)
   test_errors ();
   test_diamond ();
   test_trees ();
+  test_expect ();
   return unit_done ();
 }

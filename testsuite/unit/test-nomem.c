@@ -8,6 +8,9 @@
  * expression, a fit of 4 million points ...).  malloc then returns NULL
  * and the model must return its out-of-memory status with the documented
  * message, leave its outputs as documented, and let the test go on.
+ * The same limit refuses the operation graph's reservation (dag_expect),
+ * a guess from the size of a text, which must then cost nothing but
+ * the arrays' growth as before.
  *
  * Exits 77 (skipped) where the limit cannot work: under AddressSanitizer
  * (its shadow memory needs terabytes of address space) and under valgrind
@@ -24,6 +27,7 @@
 #include <unistd.h>
 
 #include "clockskew.h"
+#include "dag.h"
 #include "hyperexpr.h"
 #include "hyperfit.h"
 #include "hyperinvert.h"
@@ -349,6 +353,68 @@ test_logp (void)
 
 /* With --probe, only say whether the limit can work here (0) or not
    (77), for groups that lower it around a program.  */
+/* Operations 0 .. N - 1 of D as test_dag_expect adds them: a
+   computation of V on processor V % 7, named NAME, from line V + 1, and
+   a dependency on the one before.  */
+static void
+add_ops (struct dag *d, int32_t n, int32_t name)
+{
+  for (int32_t v = (int32_t) d->n; v < n; v++)
+    {
+      dag_add_calc (d, v % 7, v, name, v + 1);
+      if (v)
+        dag_add_edge (d, v - 1, v, DAG_REQUIRES);
+    }
+}
+
+static int
+ops_ok (const struct dag *d, int32_t n, int32_t name)
+{
+  if (d->n != (size_t) n || d->ne != (size_t) (n - 1))
+    return 0;
+  for (int32_t v = 0; v < n; v++)
+    if (d->node[v].op != DAG_CALC || d->node[v].proc != v % 7
+        || d->node[v].u.work != v || dag_node_name (d, v) != name
+        || dag_node_line (d, v) != v + 1
+        || (v && (d->efrom[v - 1] != v - 1 || d->eto[v - 1] != v)))
+      return 0;
+  return 1;
+}
+
+/* The reservation of dag_expect is a guess: refused, it leaves the
+   arrays to grow as they did without it.  */
+static void
+test_dag_expect (void)
+{
+  struct dag d;
+  dag_init (&d, "test");
+  int32_t x = dag_intern (&d, "x", 1);
+  /* 2^28 operations and dependencies: 6 GB and 2.3 GB, refused */
+  limit (64 * MB);
+  dag_expect (&d, (size_t) 1 << 28, (size_t) 1 << 28);
+  int refused = !d.expected && d.cap == 0 && d.ecap == 0;
+  add_ops (&d, 200000, x);
+  unlimit ();
+  CHECK (refused);
+  CHECK (ops_ok (&d, 200000, x));
+  dag_free (&d);
+
+  /* Room for 3 million operations (72 MB) but not then for their input
+     lines (12 MB more): the arrays are brought down to the operations
+     they hold and a little more (dag_node_room), and grow from there.  */
+  dag_init (&d, "test");
+  x = dag_intern (&d, "x", 1);
+  limit (80 * MB);
+  dag_expect (&d, 3000000, 0);
+  int granted = d.expected && d.cap == 3000000;
+  add_ops (&d, 300000, x);
+  unlimit ();
+  CHECK (granted);
+  CHECK (!d.expected && d.cap >= 300000 && d.cap < 3000000);
+  CHECK (ops_ok (&d, 300000, x));
+  dag_free (&d);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -384,5 +450,6 @@ main (int argc, char **argv)
   test_hyperfit ();
   test_hyperinvert ();
   test_logp ();
+  test_dag_expect ();
   return unit_done ();
 }
