@@ -1036,11 +1036,12 @@ struct sim
      (pnum[p]: the simulator's number of processor p of the DAG, porig[]
      the inverse), so that operations lying together in the DAG find
      their processors' state together in memory; the order of events
-     within a round still follows the DAG's numbers (EV_KEY).  */
+     within a round still follows the DAG's numbers (EV_KEY).  Both are
+     NULL when the numbering is the DAG's (a GOAL file's ranks come in
+     order): then they would take 8 bytes per processor for nothing.  */
   int32_t *pnum, *porig;
-  /* pnum[p] == p for every p (a GOAL file's ranks come in order): the
-     receiver of a message is its peer, without a read of pnum, a cache
-     miss per message.  */
+  /* pnum[p] == p for every p: the receiver of a message is its peer,
+     without a read of pnum, a cache miss per message.  */
   int pnum_same;
   double *aux;         /* the end of each SEND's CPU part, when a send can
                           be a rendezvous (bytes > S) */
@@ -1109,6 +1110,13 @@ enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
 
 /* The detours CPU work of length X from T on processor PROC (of the
    DAG) meets: its extra time (noise.h).  */
+/* Processor P of the simulator's numbering in the DAG's.  */
+static inline int32_t
+porig_of (const struct sim *s, int32_t p)
+{
+  return s->porig ? s->porig[p] : p;
+}
+
 static inline double
 noise_at (const struct sim *s, int32_t proc, double t, double x)
 {
@@ -1347,7 +1355,7 @@ flush_freed (struct sim *s)
   /* several processors: sort (processor, class, position) */
   uint64_t *k = xmalloc (n * sizeof *k);
   for (i = 0; i < n; i++)
-    k[i] = (uint64_t) s->porig[ns_proc (&s->ns[f[i]])] << 34
+    k[i] = (uint64_t) porig_of (s, ns_proc (&s->ns[f[i]])) << 34
            | (uint64_t) op_cls[ns_op (&s->ns[f[i]])] << 32 | i;
   qsort (k, n, sizeof *k, cmp_u64);
   for (i = 0; i < n; i++)
@@ -1916,7 +1924,8 @@ schedule_wake (struct sim *s, int32_t p, int cls)
       *lines |= LINE_WAKE (cls);
       if (!s->creation)
         heap_push (&s->h, e, EV_KEY (wake_cls[cls],
-                                     s->porig[p] * W_NCLASS + cls, EV_WAKE,
+                                     porig_of (s, p) * W_NCLASS + cls,
+                                     EV_WAKE,
                                      p * W_NCLASS + cls));
       else
         {
@@ -2740,6 +2749,23 @@ queue_stats (struct sim *s, size_t np)
     }
 }
 
+/* The numbering arrays of S for NP processors, once an operation
+   names a processor out of order: the first NEXTP, named in order so
+   far, keep their numbers.  */
+static void
+number_procs (struct sim *s, size_t np, int32_t nextp)
+{
+  /* on huge pages, like the per-operation arrays (dag_hugepages): a
+     page fault per 4 KiB costs, and on a virtual machine it can cost
+     10 us */
+  s->pnum = dag_hugepages (xmalloc (np * sizeof *s->pnum),
+                           np * sizeof *s->pnum);
+  s->porig = dag_hugepages (xmalloc (np * sizeof *s->porig),
+                            np * sizeof *s->porig);
+  for (size_t p = 0; p < np; p++)
+    s->pnum[p] = s->porig[p] = p < (size_t) nextp ? (int32_t) p : -1;
+}
+
 int
 dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             const struct dagsim_opts *opt, struct dagsim_result *r)
@@ -2765,16 +2791,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (!d->has_wildcard)
     s.mate = pair_channels (d, np);
   s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
-  /* The per-processor arrays, like the per-operation ones, on huge pages
-     where the system gives them (dag_hugepages): a page fault per 4 KiB
-     costs, and on a virtual machine it can cost 10 us (a 2^20-rank
-     broadcast made 7,000 fewer faults, 41,200 to 34,200).  */
-  s.pnum = dag_hugepages (xmalloc (np * sizeof *s.pnum),
-                          np * sizeof *s.pnum);
-  s.porig = dag_hugepages (xmalloc (np * sizeof *s.porig),
-                           np * sizeof *s.porig);
-  for (size_t p = 0; p < np; p++)
-    s.pnum[p] = -1;
+  /* The simulator's numbering is the DAG's as long as the operations
+     name processors 0, 1, 2 ... in that order (nextp: the next new
+     one); the numbering arrays are made only when one comes out of
+     order, holding the order so far.  */
   int32_t nextp = 0;
   int rendezvous = 0;
   size_t nsend = 0;
@@ -2805,7 +2825,14 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
               nroot++;
             }
         }
-      if (s.pnum[p] < 0)
+      if (!s.pnum && p >= nextp)
+        {
+          if (p == nextp)
+            nextp++;
+          else
+            number_procs (&s, np, nextp);
+        }
+      if (s.pnum && s.pnum[p] < 0)
         {
           s.porig[nextp] = p;
           s.pnum[p] = nextp++;
@@ -2818,18 +2845,22 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
                "simulated", d->source, desc, (unsigned long) d->npred[v]);
         }
       s.ns[v].link = d->npred[v] | (uint32_t) d->node[v].op << 30;
-      s.ns[v].pst = (uint32_t) s.pnum[p];
+      s.ns[v].pst = (uint32_t) (s.pnum ? s.pnum[p] : p);
     }
-  /* processors that only appear as a message's peer */
-  for (size_t p = 0; p < np; p++)
-    if (s.pnum[p] < 0)
-      {
-        s.porig[nextp] = (int32_t) p;
-        s.pnum[p] = nextp++;
-      }
+  /* processors that only appear as a message's peer (in the DAG's
+     numbering those not yet numbered are nextp ... np - 1, in order) */
   s.pnum_same = 1;
-  for (size_t p = 0; p < np && s.pnum_same; p++)
-    s.pnum_same = s.pnum[p] == (int32_t) p;
+  if (s.pnum)
+    {
+      for (size_t p = 0; p < np; p++)
+        if (s.pnum[p] < 0)
+          {
+            s.porig[nextp] = (int32_t) p;
+            s.pnum[p] = nextp++;
+          }
+      for (size_t p = 0; p < np && s.pnum_same; p++)
+        s.pnum_same = s.pnum[p] == (int32_t) p;
+    }
   /* ordering numbers: class order, operations and processor * W_NCLASS
      + line; creation order, a stamp per operation and per message */
   size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
@@ -2877,7 +2908,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.core = xcalloc (ncore, sizeof *s.core);
       s.pcore = xmalloc (np * sizeof *s.pcore);
       for (size_t p = 0; p < np; p++)
-        s.pcore[p] = (int32_t) ((uint64_t) s.porig[p] % (uint64_t) c->cores);
+        s.pcore[p] = (int32_t) ((uint64_t) porig_of (&s, (int32_t) p)
+                                % (uint64_t) c->cores);
       if (c->cs > 0)
         {
           s.core_last = xmalloc (ncore * sizeof *s.core_last);
@@ -3012,11 +3044,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   for (size_t p = 0; p < np; p++)
     {
       double f = s.ps[p].cpu;
-      if (f > r->makespan
-          || (f == r->makespan && f > 0 && s.porig[p] < r->last_proc))
+      int32_t q = porig_of (&s, (int32_t) p);
+      if (f > r->makespan || (f == r->makespan && f > 0 && q < r->last_proc))
         {
           r->makespan = f;
-          r->last_proc = s.porig[p];
+          r->last_proc = q;
         }
     }
   if (opt && opt->finish_only)
@@ -3083,7 +3115,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
          permutation (porig is spent on the way).  */
       for (size_t p = 0; p < np; p++)
         acc[p].finish = s.ps[p].cpu;
-      for (size_t i = 0; i < np; i++)
+      for (size_t i = 0; s.porig && i < np; i++)
         {
           if (s.porig[i] < 0)
             continue;
