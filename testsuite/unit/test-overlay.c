@@ -11,7 +11,10 @@
  * timeout mode and the clock skew.  Rank 0 prints one line per check ("ok" or what differed) and
  * exits 1 if any failed.
  *
- * Usage: test-overlay [SKEW_LIMIT_US]   (default 5) */
+ * Usage: test-overlay [SKEW_LIMIT_US]   (default 5; 0 for no limit: in an
+ * oversubscribed run a rank descheduled in the middle of the exchanges
+ * makes any limit on the estimates a matter of chance, and only their
+ * bounds are checked) */
 #include <config.h>
 
 #include <math.h>
@@ -336,7 +339,10 @@ main (int argc, char **argv)
 
     /* Timeout mode: the last rank is late by 0.3 s, the others wait
        0.05 s per level; its value is counted missing, and its late packet
-       is dropped by the next wave (which waits for all).  */
+       is dropped by the next wave (which waits for all).  Late after a
+       barrier: a rank that reached the wave more than 0.3 s after the
+       last one started its sleep (descheduled, oversubscribed, under a
+       sanitizer) would find its packet there.  */
     struct ov_sync sync = { OV_TIMEOUT, 0.05 }, all = { OV_WAIT_ALL, 0 };
     struct tf_params q = { 1, 0, 0, 1, 0 };
     double one = 1;
@@ -344,6 +350,7 @@ main (int argc, char **argv)
     tf_buf_init (&s1);
     tf_buf_init (&s2);
     struct ov_wave w1 = { 0, 0, 0, NULL, 0 }, w2 = { 0, 0, 0, NULL, 0 };
+    MPI_Barrier (MPI_COMM_WORLD);
     if (n > 1 && mpu_rank == n - 1)
       {
         struct timespec ts = { 0, 300000000L };
@@ -416,7 +423,7 @@ main (int argc, char **argv)
             snprintf (what, sizeof what, "%s skew estimates within their "
                       "bounds of the truth", name);
             report (what, within);
-            if (!which)
+            if (!which && skew_limit > 0)
               report ("CLOCK_MONOTONIC skew within the limit of zero",
                       worst <= skew_limit);
           }
