@@ -28,16 +28,21 @@ pages_in (void *p, size_t len, uintptr_t *a, uintptr_t *e)
   return *e > *a;
 }
 
-/* The same, if the block is big enough to be worth a system call and
-   not a file's pages (bigmem.h: they would all be made dirty at once,
-   which is what a file-backed array is there to avoid).  */
+/* The same, if the block is of MIN bytes at least and not a file's
+   pages (bigmem.h: they would all be made dirty at once, which is what
+   a file-backed array is there to avoid).  */
 static int
-big_pages_of (void *p, size_t len, uintptr_t *a, uintptr_t *e)
+big_pages_of (void *p, size_t len, size_t min, uintptr_t *a, uintptr_t *e)
 {
-  if (len < ((size_t) 1 << 22) || big_in_file (p))
+  if (len < min || big_in_file (p))
     return 0;
   return pages_in (p, len, a, e);
 }
+
+/* The least blocks worth huge pages (one of 2 MiB can lie inside) and
+   worth a system call that maps their pages in (rather than a fault
+   every 4 KiB: sixteen faults cost more than the call).  */
+enum { HUGE_MIN = 1 << 22, POPULATE_MIN = 1 << 16 };
 #endif
 
 void *
@@ -45,7 +50,7 @@ dag_hugepages (void *p, size_t len)
 {
 #ifdef MADV_HUGEPAGE
   uintptr_t a, e;
-  if (big_pages_of (p, len, &a, &e))
+  if (big_pages_of (p, len, HUGE_MIN, &a, &e))
     (void) madvise ((void *) a, e - a, MADV_HUGEPAGE);
 #else
   (void) len;
@@ -59,7 +64,7 @@ dag_populate (void *p, size_t len)
   dag_hugepages (p, len);
 #ifdef MADV_POPULATE_WRITE
   uintptr_t a, e;
-  if (big_pages_of (p, len, &a, &e))
+  if (big_pages_of (p, len, POPULATE_MIN, &a, &e))
     (void) madvise ((void *) a, e - a, MADV_POPULATE_WRITE);
 #else
   (void) len;

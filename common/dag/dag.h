@@ -116,7 +116,8 @@ void dag_expect (struct dag *d, size_t nodes, size_t edges);
    in full, at once (Linux's MADV_POPULATE_WRITE) rather than one page
    fault at a time (which costs more than the work on a page of the
    simulator's state), huge pages first (dag_hugepages).  Does nothing
-   for small blocks or where the call is not available.  Returns P.  */
+   for blocks under 64 KiB or where the call is not available.  Returns
+   P.  */
 void *dag_populate (void *p, size_t len);
 
 /* Ask for the block P of LEN bytes to be backed by huge pages where the
@@ -124,9 +125,8 @@ void *dag_populate (void *p, size_t len);
    "madvise" mode): the simulator reads its big arrays at random, and
    with small pages most of those reads also miss the TLB (measured on
    the 2^20-rank broadcast: its simulation some 8% faster, its indexing
-   25%).  Does
-   nothing for small blocks or where the call is not available.
-   Returns P.  */
+   25%).  Does nothing for blocks under 4 MiB or where the call is not
+   available.  Returns P.  */
 void *dag_hugepages (void *p, size_t len);
 
 /* Add a string to the name pool; returns its offset.  */

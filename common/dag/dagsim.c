@@ -317,8 +317,8 @@ heap_push_slow (struct heap *h, double t, uint64_t key)
 }
 
 /* Room for N more events at time T, made at once rather than by
-   doubling (a round whose size is known: the operations free at the
-   start).  */
+   doubling and mapped in (a round whose size is known: the operations
+   free at the start).  */
 static void
 heap_room (struct heap *h, double t, size_t n)
 {
@@ -329,6 +329,7 @@ heap_room (struct heap *h, double t, size_t n)
       b->key = keys_grow (b->key, b->n, b->n + n);
       b->cap = b->n + n;
     }
+  dag_populate (b->key + b->n, n * sizeof *b->key);
 }
 
 static int
@@ -811,12 +812,12 @@ pair_channels (const struct dag *d, size_t np)
   if (!d->may_pair)
     return NULL;
   size_t n = d->n;
-  uint32_t *off = dag_hugepages (xcalloc (np + 2, sizeof *off),
-                                 (np + 2) * sizeof *off);
+  uint32_t *off = dag_populate (xcalloc (np + 2, sizeof *off),
+                                (np + 2) * sizeof *off);
   /* first[2 p]: 1 + receiver p's first send, first[2 p + 1]: 1 + its
      first receive, 0 none */
-  uint32_t *first = dag_hugepages (xcalloc (2 * np, sizeof *first),
-                                   2 * np * sizeof *first);
+  uint32_t *first = dag_populate (xcalloc (2 * np, sizeof *first),
+                                  2 * np * sizeof *first);
   for (size_t v = 0; v < n; v++)
     {
       const struct dag_node *nd = &d->node[v];
@@ -2755,13 +2756,13 @@ queue_stats (struct sim *s, size_t np)
 static void
 number_procs (struct sim *s, size_t np, int32_t nextp)
 {
-  /* on huge pages, like the per-operation arrays (dag_hugepages): a
-     page fault per 4 KiB costs, and on a virtual machine it can cost
-     10 us */
-  s->pnum = dag_hugepages (xmalloc (np * sizeof *s->pnum),
-                           np * sizeof *s->pnum);
-  s->porig = dag_hugepages (xmalloc (np * sizeof *s->porig),
-                            np * sizeof *s->porig);
+  /* mapped in at once, on huge pages, like the per-operation arrays
+     (dag_populate): a page fault per 4 KiB costs, and on a virtual
+     machine it can cost 10 us */
+  s->pnum = dag_populate (xmalloc (np * sizeof *s->pnum),
+                          np * sizeof *s->pnum);
+  s->porig = dag_populate (xmalloc (np * sizeof *s->porig),
+                           np * sizeof *s->porig);
   for (size_t p = 0; p < np; p++)
     s->pnum[p] = s->porig[p] = p < (size_t) nextp ? (int32_t) p : -1;
 }
