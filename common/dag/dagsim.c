@@ -2479,8 +2479,11 @@ prefetch_ahead (const struct sim *s)
         {
           __builtin_prefetch (&s->ns[v], 1);
           __builtin_prefetch (&s->d->node[v], 0);
+          /* a message's receive: a native message's is the next
+             operation, a paired channel's its mate (read near) */
           if (type == EV_MSG)
-            __builtin_prefetch (&s->ns[v + 1], 1);
+            __builtin_prefetch (s->mate ? (const void *) &s->mate[v]
+                                        : (const void *) &s->ns[v + 1], 1);
         }
     }
   if (h->bpos + PREFETCH_NEAR < h->blen)
@@ -2501,7 +2504,12 @@ prefetch_ahead (const struct sim *s)
             }
         }
       else
-        __builtin_prefetch (&s->ps[recv_proc (s, v)], 1);
+        {
+          __builtin_prefetch (&s->ps[recv_proc (s, v)], 1);
+          /* the receive it completes */
+          if (s->mate && s->mate[v] >= 0)
+            __builtin_prefetch (&s->ns[s->mate[v]], 1);
+        }
     }
 }
 
