@@ -16,10 +16,13 @@
  * a short loop; anything else goes through num.h, which also words the
  * errors.
  *
- * Measured (bench/dag-predict, 2 cores shared): a 1024-rank ring
- * allreduce of Schedgen's shape, 4,190,208 operations, is read at about
- * 20 million operations per CPU second, a third of it the kernel's
- * (mapping the text, zeroing the DAG's fresh pages).  */
+ * The DAG's arrays are reserved from the text's size at the start
+ * (dag_expect), so that they never move, on huge pages, and the text's
+ * pages are mapped in ahead (populate_ahead).  Measured
+ * (bench/dag-predict, 2 cores shared): a 1024-rank ring allreduce of
+ * Schedgen's shape, 4,190,208 operations, is read at about 20 million
+ * operations per CPU second, an eighth of it the kernel's (mapping the
+ * text, clearing the DAG's fresh pages).  */
 #include <config.h>
 
 #include <inttypes.h>
