@@ -105,7 +105,7 @@ void dag_reserve (struct dag *d, size_t nodes, size_t edges);
    (dag_hugepages; the reader maps them in ahead of itself,
    dag_node_room).  Measured on a 2^20-rank broadcast's GOAL text, where
    the arrays grew by doubling on 4 KiB pages: reading it took 0.14 CPU s
-   instead of 0.25, indexing it 0.025 instead of 0.061 (2 cores, virtual
+   instead of 0.24, indexing it 0.024 instead of 0.059 (2 cores, virtual
    machine, whose misses of the address translation cost much).  A hint:
    what the system refuses is not reserved (the arrays then grow as
    before), nor are arrays in files (big_use_dir), whose space a

@@ -95,8 +95,8 @@ struct heap
 /* The array of event keys P, N of them in use, given room for CAP (P
    may be NULL).  A round can hold millions of events: a big array goes
    on huge pages (dag_hugepages), which the system hands out faster
-   than as many 4 KiB pages, each a fault (the 2^20-rank broadcast's
-   first round, its two million receives, took 4,000 of them).  Such an
+   than as many 4 KiB pages, each a fault (a round of a million events
+   grown by doubling took some 2,000 of them).  Such an
    array is not resized in place but copied into a new one: realloc
    cannot move a block part of whose pages were given huge pages (its
    mapping is split, mremap fails) and copies it into 4 KiB pages.  */
@@ -1109,8 +1109,6 @@ struct sim
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
 
-/* The detours CPU work of length X from T on processor PROC (of the
-   DAG) meets: its extra time (noise.h).  */
 /* Processor P of the simulator's numbering in the DAG's.  */
 static inline int32_t
 porig_of (const struct sim *s, int32_t p)
@@ -1118,6 +1116,8 @@ porig_of (const struct sim *s, int32_t p)
   return s->porig ? s->porig[p] : p;
 }
 
+/* The detours CPU work of length X from T on processor PROC (of the
+   DAG) meets: its extra time (noise.h).  */
 static inline double
 noise_at (const struct sim *s, int32_t proc, double t, double x)
 {
