@@ -88,15 +88,42 @@ populate_range (void *p, size_t len)
 #endif
 }
 
+void *
+dag_grow (void *p, size_t used, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+  /* (big_try_realloc: in memory only, never a file's pages) */
+  void *q = len >= HUGE_MIN && used < len && !big_in_file (p)
+            ? big_try_realloc (NULL, len) : NULL;
+  if (q)
+    {
+      dag_hugepages (q, len);
+      if (used)
+        {
+          populate_range (q, used);
+          memcpy (q, p, used);
+        }
+      big_free (p);
+      return q;
+    }
+#else
+  (void) used;
+#endif
+  return big_realloc (p, len);
+}
+
 /* Give the node array and the side arrays there are CAP entries.  */
 static void
 node_arrays (struct dag *d, size_t cap)
 {
-  d->node = big_realloc (d->node, cap * sizeof *d->node);
+  size_t n = d->n;
+  d->node = dag_grow (d->node, n * sizeof *d->node, cap * sizeof *d->node);
   if (d->name_of)
-    d->name_of = big_realloc (d->name_of, cap * sizeof *d->name_of);
+    d->name_of = dag_grow (d->name_of, n * sizeof *d->name_of,
+                           cap * sizeof *d->name_of);
   if (d->line_of)
-    d->line_of = big_realloc (d->line_of, cap * sizeof *d->line_of);
+    d->line_of = dag_grow (d->line_of, n * sizeof *d->line_of,
+                           cap * sizeof *d->line_of);
   d->cap = cap;
 }
 
@@ -296,10 +323,11 @@ dag_add_edge_slow (struct dag *d, int32_t from, int32_t to, enum dag_dep k)
 {
   if (d->ne == d->ecap)
     {
-      size_t cap = d->ecap ? 2 * d->ecap : 1024;
-      d->efrom = big_realloc (d->efrom, cap * sizeof *d->efrom);
-      d->eto = big_realloc (d->eto, cap * sizeof *d->eto);
-      d->ekind = big_realloc (d->ekind, cap);
+      size_t cap = d->ecap ? 2 * d->ecap : 1024, ne = d->ne;
+      d->efrom = dag_grow (d->efrom, ne * sizeof *d->efrom,
+                           cap * sizeof *d->efrom);
+      d->eto = dag_grow (d->eto, ne * sizeof *d->eto, cap * sizeof *d->eto);
+      d->ekind = dag_grow (d->ekind, ne, cap);
       d->ecap = cap;
     }
   if (d->ne % DAG_GROW_AHEAD == 0 && !big_in_file (d->efrom))

@@ -659,6 +659,48 @@ test_expect (void)
   dag_free (&d);
 }
 
+/* Arrays grown without dag_expect (dag_grow): the node array past
+   4 MiB (175,000 operations) is copied into new blocks, the dependency
+   arrays past 4 MiB (a million) too but for the kinds (a byte each,
+   resized as before); everything written stays.  */
+static void
+test_grow (void)
+{
+  struct dag d;
+  dag_init (&d, "test");
+  int32_t x = dag_intern (&d, "x", 1);
+  enum { N = 400000, E = 3 * (N - 1) };
+  for (int32_t v = 0; v < N; v++)
+    {
+      dag_add_comm (&d, v % 2 ? DAG_RECV : DAG_SEND, v % 7, (v + 3) % 7,
+                    (int64_t) v * 3, v % 11, v % 4 ? x : -1, v + 2);
+      for (int k = 0; k < 3 && v; k++)
+        dag_add_edge (&d, v / 2, v, k == 2 ? DAG_IREQUIRES : DAG_REQUIRES);
+    }
+  CHECK (d.n == N && d.cap >= N && d.ne == E && d.ecap >= E);
+  int same = 1;
+  for (int32_t v = 0; v < N; v++)
+    {
+      same &= d.node[v].op == (v % 2 ? DAG_RECV : DAG_SEND)
+              && d.node[v].proc == v % 7 && d.node[v].peer == (v + 3) % 7
+              && d.node[v].u.bytes == (int64_t) v * 3
+              && d.node[v].tag == v % 11
+              && dag_node_name (&d, (size_t) v) == (v % 4 ? x : -1)
+              && dag_node_line (&d, (size_t) v) == v + 2;
+      for (int k = 0; k < 3 && v; k++)
+        {
+          size_t e = 3 * (size_t) (v - 1) + (size_t) k;
+          same &= d.efrom[e] == v / 2 && d.eto[e] == v
+                  && d.ekind[e] == (k == 2 ? DAG_IREQUIRES : DAG_REQUIRES);
+        }
+    }
+  CHECK (same);
+  /* and the graph indexes as usual */
+  dag_finalize (&d);
+  CHECK (d.npred[N - 1] == 3 && d.succ_off[2] - d.succ_off[1] == 6);
+  dag_free (&d);
+}
+
 int
 main (void)
 {
@@ -675,5 +717,6 @@ main (void)
   test_diamond ();
   test_trees ();
   test_expect ();
+  test_grow ();
   return unit_done ();
 }
