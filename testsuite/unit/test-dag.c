@@ -4,6 +4,7 @@
    worked out by hand in the comments from the timing rules of dagsim.h. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,82 @@ test_goal_constructs (void)
   /* LogP: the messages reach rank 0 at 12 and 15 (g) but its CPU is in
      the calc until 100: handled 100-102 and 103-105 (g).  */
   CHECK_NEAR (goal (unexp, MODEL_LOGP, &P0), 105, 1e-12);
+}
+
+/* Numbers of every length where the reader's fast path reads them
+   (fast_uint_w: one digit, up to 7 as a word, more digit by digit):
+   byte counts of 1 to 18 digits, tags of 1 to 10 (the largest
+   2147483646), peers and ranks of 1 to 7 (num_ranks 10,000,000 with a
+   block for rank 9,999,999 only is an error, so ranks are checked by
+   the line that names them), leading zeros, and the last line within 8
+   bytes of the text's end (read byte by byte).  */
+static void
+test_goal_numbers (void)
+{
+  static const char digits[] = "918273645546372819";
+  char text[4096], *p = text;
+  int64_t want_b[18], want_t[18];
+  p += sprintf (p, "num_ranks 2\nrank 1 {\n}\nrank 0 {\n");
+  for (int len = 1; len <= 18; len++)
+    {
+      int64_t b = 0, t = 0;
+      for (int i = 0; i < len; i++)
+        b = b * 10 + (digits[i] - '0');
+      /* tags: the first min(len, 9) digits, the tenth case the largest */
+      for (int i = 0; i < len && i < 9; i++)
+        t = t * 10 + (digits[i] - '0');
+      if (len == 10)
+        t = INT32_MAX - 1;
+      want_b[len - 1] = b;
+      want_t[len - 1] = t;
+      p += sprintf (p, "l%d: send %.*sb to 01 tag %" PRId64 "\n", len, len,
+                    digits, t);
+    }
+  p += sprintf (p, "x: recv 0007b from 1 tag 5\n}\n");
+  struct dag d;
+  dag_init (&d, "numbers.goal");
+  goal_parse (text, strlen (text), "numbers.goal", &d);
+  CHECK (d.n == 19);
+  int same = 1;
+  for (int k = 0; k < 18; k++)
+    same &= d.node[k].op == DAG_SEND && d.node[k].proc == 0
+            && d.node[k].peer == 1 && d.node[k].u.bytes == want_b[k]
+            && d.node[k].tag == want_t[k];
+  CHECK (same);
+  CHECK (d.node[18].op == DAG_RECV && d.node[18].u.bytes == 7
+         && d.node[18].peer == 1 && d.node[18].tag == 5);
+  dag_free (&d);
+
+  /* ranks and peers of 1 to 6 digits: 10^6 rank blocks, rank 0
+     sending to 9, 99, ..., 999999, each of those receiving from it */
+  size_t cap = 16 * 1000000 + 4096;
+  char *big = malloc (cap);
+  CHECK (big != NULL);
+  if (!big)
+    return;
+  p = big;
+  p += sprintf (p, "num_ranks 1000000\n\nrank 0 {\n");
+  for (int32_t r = 9; r <= 999999; r = r * 10 + 9)
+    p += sprintf (p, "send 2b to %" PRId32 " tag 0\n", r);
+  p += sprintf (p, "}\n");
+  for (int32_t r = 1; r < 1000000; r++)
+    {
+      int peer = r == 9 || r == 99 || r == 999 || r == 9999 || r == 99999
+                 || r == 999999;
+      p += sprintf (p, peer ? "rank %" PRId32 " {\nrecv 2b from 0 tag 0\n}\n"
+                            : "rank %" PRId32 " {\n}\n", r);
+    }
+  dag_init (&d, "ranks.goal");
+  goal_parse (big, (size_t) (p - big), "ranks.goal", &d);
+  CHECK (d.n == 12 && d.nprocs == 1000000);
+  same = 1;
+  for (int k = 0, r = 9; k < 6; k++, r = r * 10 + 9)
+    same &= d.node[k].op == DAG_SEND && d.node[k].proc == 0
+            && d.node[k].peer == r && d.node[6 + k].op == DAG_RECV
+            && d.node[6 + k].proc == r && d.node[6 + k].peer == 0;
+  CHECK (same);
+  dag_free (&d);
+  free (big);
 }
 
 /* may_pair of a GOAL schedule TEXT (dag_finalize).  */
@@ -711,6 +788,7 @@ main (void)
   test_bcast ();
   test_logpc ();
   test_goal_constructs ();
+  test_goal_numbers ();
   test_goal_cpu_nic ();
   test_may_pair ();
   test_errors ();
