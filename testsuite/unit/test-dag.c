@@ -398,6 +398,42 @@ test_goal_numbers (void)
   free (big);
 }
 
+/* A block's closing and the next one's opening are read in one step
+   (fast_line): the operations' lines stay right with one empty line
+   between the blocks, none, or two (the second read apart).  */
+static void
+test_goal_block_lines (void)
+{
+  const char *text =
+    "num_ranks 4\n"           /* 1 */
+    "rank 0 {\n"              /* 2 */
+    "l1: send 1b to 1 tag 0\n" /* 3 */
+    "}\n"                     /* 4 */
+    "\n"                      /* 5 */
+    "rank 1 {\n"              /* 6 */
+    "l1: recv 1b from 0 tag 0\n" /* 7 */
+    "}\n"                     /* 8 */
+    "rank 2 {\n"              /* 9 */
+    "l1: calc 5\n"            /* 10 */
+    "}\n"                     /* 11 */
+    "\n"                      /* 12 */
+    "\n"                      /* 13 */
+    "rank 3 {\n"              /* 14 */
+    "\n"                      /* 15 */
+    "l1: calc 7\n"            /* 16 */
+    "}\n";                    /* 17 */
+  struct dag d;
+  dag_init (&d, "blocks.goal");
+  goal_parse (text, strlen (text), "blocks.goal", &d);
+  CHECK (d.n == 4);
+  CHECK (dag_node_line (&d, 0) == 3 && d.node[0].proc == 0);
+  CHECK (dag_node_line (&d, 1) == 7 && d.node[1].proc == 1);
+  CHECK (dag_node_line (&d, 2) == 10 && d.node[2].proc == 2);
+  CHECK (dag_node_line (&d, 3) == 16 && d.node[3].proc == 3
+         && d.node[3].u.work == 7);
+  dag_free (&d);
+}
+
 /* may_pair of a GOAL schedule TEXT (dag_finalize).  */
 static int
 may_pair (const char *text)
@@ -789,6 +825,7 @@ main (void)
   test_logpc ();
   test_goal_constructs ();
   test_goal_numbers ();
+  test_goal_block_lines ();
   test_goal_cpu_nic ();
   test_may_pair ();
   test_errors ();
