@@ -1116,7 +1116,10 @@ fast_line (struct goal *g)
   struct label_val *lv = NULL;
   struct label_slot *slot = NULL;
   int lab = 0;
-  if (!fast_op_word (q, end) || q[4] == ':')
+  /* (Schedgen's labels l<N> are told from send, recv and calc by their
+     first two bytes) */
+  if ((q[0] == 'l' && (unsigned) (q[1] - '0') < 10) || !fast_op_word (q, end)
+      || q[4] == ':')
     {
       lab = 1;
       if (!fast_label (&q, &k) || is_op_word (k.s, k.len, end))
