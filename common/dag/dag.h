@@ -130,7 +130,7 @@ void *dag_populate (void *p, size_t len);
 void *dag_hugepages (void *p, size_t len);
 
 /* The array P (from bigmem.h's allocators, or NULL), of which the
-   first USED bytes are in use, resized to LEN bytes (more): the
+   first USED bytes (at most LEN) are in use, resized to LEN bytes: the
    growth of the operation and dependency arrays a builder fills
    without dag_expect (generators, a text from a pipe).  A big array
    (4 MiB or more, in memory) is copied into a new block on huge pages

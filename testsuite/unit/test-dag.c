@@ -325,10 +325,9 @@ test_goal_constructs (void)
 /* Numbers of every length where the reader's fast path reads them
    (fast_uint_w: one digit, up to 7 as a word, more digit by digit):
    byte counts of 1 to 18 digits, tags of 1 to 10 (the largest
-   2147483646), peers and ranks of 1 to 7 (num_ranks 10,000,000 with a
-   block for rank 9,999,999 only is an error, so ranks are checked by
-   the line that names them), leading zeros, and the last line within 8
-   bytes of the text's end (read byte by byte).  */
+   2147483646), leading zeros, the last line within 8 bytes of the
+   text's end (read byte by byte), and ranks and peers of 1 to 6 digits
+   (a file of 10^6 rank blocks).  */
 static void
 test_goal_numbers (void)
 {
