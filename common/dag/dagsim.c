@@ -920,8 +920,14 @@ pair_channels (const struct dag *d, size_t np)
    What only a rendezvous send needs is in struct sim's aux.  */
 struct nstate
 {
-  double ready;        /* latest satisfaction time; for a SEND after it
+  union
+  {
+    double ready;      /* latest satisfaction time; for a SEND after it
                           started: when the receiver finished handling */
+    uint32_t wstamp;   /* creation order: the stamp of the operation (a
+                          SEND: or of its message) waiting in a line,
+                          while ready is read by nothing (wait_stamp) */
+  };
   uint32_t link;       /* bits 0-29: until the operation is released, the
                           predecessors not yet satisfied; then the next
                           operation in its list (RECV: the next posted
@@ -1056,8 +1062,9 @@ struct sim
   int creation;
   uint32_t seq;        /* stamps given */
   uint32_t cur_ts;     /* the stamp of the event being run */
-  uint32_t *wts;       /* per operation: its stamp while it waits in a
-                          line (a SEND's slot also serves its message) */
+  uint32_t *wts;       /* --critical-path: per operation, its stamp while
+                          it waits in a line (a SEND's slot also serves
+                          its message); see wait_stamp */
   int32_t *freed;      /* operations freed by the event being run, in
                           the order their dependencies were satisfied */
   size_t nfreed, freed_cap;
@@ -1918,6 +1925,35 @@ need_time (const struct sim *s, int cls, int32_t p)
 
 static void by_proc_insert (struct sim *s, int32_t p, uint64_t key);
 
+/* Creation order: the stamp of V, waiting in a line (enqueue), which
+   its wake-up takes when V is the head (schedule_wake).  Between
+   entering a line and leaving it, nothing reads V's ready: it was
+   satisfied before (push_freed), a SEND's is next written when its
+   message is handled (deliver), and only the critical path's
+   mark_start reads it after.  So the stamp takes its place, in the
+   cache line that the line's links use, except with --critical-path
+   (struct sim's wts, made at the first wait).  */
+static inline void
+set_wait_stamp (struct sim *s, int32_t v, uint32_t ts)
+{
+  if (!s->t_start)
+    {
+      s->ns[v].wstamp = ts;
+      return;
+    }
+  if (!s->wts)
+    /* only entries of waiting operations are read */
+    s->wts = dag_hugepages (big_alloc (s->d->n * sizeof *s->wts),
+                            s->d->n * sizeof *s->wts);
+  s->wts[v] = ts;
+}
+
+static inline uint32_t
+wait_stamp (const struct sim *s, int32_t v)
+{
+  return s->t_start ? s->wts[v] : s->ns[v].wstamp;
+}
+
 static void
 schedule_wake (struct sim *s, int32_t p, int cls)
 {
@@ -1940,7 +1976,7 @@ schedule_wake (struct sim *s, int32_t p, int cls)
           /* the wake-up takes the place of the head of line, with its
              stamp: at the current time, possibly before events of this
              round not yet run */
-          uint64_t k = EV_KEY (0, s->wts[q->head], EV_WAKE,
+          uint64_t k = EV_KEY (0, wait_stamp (s, q->head), EV_WAKE,
                                p * W_NCLASS + cls);
           struct heap *h = &s->h;
           if (s->by_proc && e == h->btime)
@@ -1959,13 +1995,7 @@ enqueue (struct sim *s, int32_t p, int cls, int32_t v)
   struct pline *q = &s->pl[cls][p];
   ns_set_next (&s->ns[v], -1);
   if (s->creation)
-    {
-      if (!s->wts)
-        /* only entries of waiting operations are read */
-        s->wts = dag_hugepages (big_alloc (s->d->n * sizeof *s->wts),
-                                s->d->n * sizeof *s->wts);
-      s->wts[v] = s->cur_ts;
-    }
+    set_wait_stamp (s, v, s->cur_ts);
   if (s->ps[p].lines & LINE_BUSY (cls))
     ns_set_next (&s->ns[q->tail], v);
   else
@@ -2510,15 +2540,11 @@ prefetch_ahead (const struct sim *s)
           int32_t p = ns_proc (x);
           __builtin_prefetch (&s->ps[p], 1);
           /* and, should it find its processor busy, its waiting line
-             and its stamp's entry (enqueue) */
+             (enqueue) */
           int op = ns_op (x);
           if (s->far && op != DAG_RECV)
-            {
-              __builtin_prefetch (&s->pl[op == DAG_SEND ? W_SEND
-                                                        : W_CALC][p], 1);
-              if (s->wts)
-                __builtin_prefetch (&s->wts[v], 1);
-            }
+            __builtin_prefetch (&s->pl[op == DAG_SEND ? W_SEND : W_CALC][p],
+                                1);
         }
       else if (type == EV_WAKE)
         {
