@@ -3,8 +3,9 @@
  *
  * One queue of events ordered by time (same-time events in rounds, see
  * heap_pop): EV_OP (an operation whose dependencies are satisfied tries
- * to start), EV_MSG (a message's first byte reaches its receiver) and
- * EV_WAKE (a processor's resource frees for the head of a waiting line).
+ * to start), EV_MSG (a message's first byte reaches its receiver; named
+ * after its send, or EV_RMSG after the receive it completes) and EV_WAKE
+ * (a processor's resource frees for the head of a waiting line).
  * An operation or message whose resources (CPU, NIC) are busy waits in
  * its processor's line, first come first served, where LogGOPSim would
  * poll.  Completion times are known when an operation starts, so
@@ -36,7 +37,7 @@
    (no copy): O(1) per event and O(log T) per distinct time T, never worse
    than a heap of events.  */
 
-enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2 };
+enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2, EV_RMSG = 3 };
 
 /* Waiting lines of a processor (see run_wake).  */
 enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
@@ -807,10 +808,14 @@ pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
 enum { PAIR_AHEAD = 64 };   /* prefetch distance, in operations */
 
 static int32_t *
-pair_channels (const struct dag *d, size_t np)
+pair_channels (const struct dag *d, size_t np, int *same_bytes)
 {
+  *same_bytes = 0;
   if (!d->may_pair)
     return NULL;
+  /* every pair's send and receive of one size: known of the pairs made
+     here, not of the buckets' (pair_receiver) */
+  int same = 1;
   size_t n = d->n;
   uint32_t *off = dag_populate (xcalloc (np + 2, sizeof *off),
                                 (np + 2) * sizeof *off);
@@ -863,6 +868,7 @@ pair_channels (const struct dag *d, size_t np)
                 mate = mate_new (n);
               mate[x - 1] = (int32_t) (y - 1);
               mate[y - 1] = (int32_t) (x - 1);
+              same &= sn->u.bytes == rn->u.bytes;
             }
         }
     }
@@ -870,6 +876,7 @@ pair_channels (const struct dag *d, size_t np)
   if (!nbig)
     {
       free (off);
+      *same_bytes = same;
       return mate;
     }
   for (size_t p = 0; p < np; p++)
@@ -1036,6 +1043,15 @@ struct sim
      (pair_channels), or -1 when the channel goes through the matching
      queues; NULL when every channel does.  */
   int32_t *mate;
+  /* A message whose send has a mate is an EV_RMSG event, named after
+     its receive (run_rmsg): handled at once, as it mostly is, it reads
+     only the receiver's state, not the send's three cache lines (its
+     state, node and mate), which lie anywhere.  Only where nothing
+     needs the send then: every pair's sizes equal (pair_channels),
+     no rendezvous, Gantt chart, critical path, --qstat, noise, several
+     CPUs or hyperbolic model.  The send's ST_MATCHED is then its
+     receive's (op_matched).  */
+  int rmsg;
   struct nstate *ns;
   struct pstate *ps;
   struct pline *pl[W_NCLASS];   /* per class, per processor */
@@ -1122,6 +1138,18 @@ struct sim
 };
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
+
+/* Has send or receive V been matched?  A send whose message was an
+   EV_RMSG handled at once (run_rmsg) is marked only on its receive.  */
+static inline int
+op_matched (const struct sim *s, size_t v)
+{
+  const struct nstate *x = &s->ns[v];
+  if (x->pst & ST_MATCHED)
+    return 1;
+  return s->rmsg && ns_op (x) == DAG_SEND && s->mate[v] >= 0
+         && (s->ns[s->mate[v]].pst & ST_MATCHED);
+}
 
 /* Processor P of the simulator's numbering in the DAG's.  */
 static inline int32_t
@@ -1812,10 +1840,14 @@ start_send (struct sim *s, int32_t v, double t)
   if (s->aux)
     s->aux[v] = cpu_end;
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
+  /* (a message named after its receive keeps the send's place in the
+     class order) */
+  int32_t rv = s->rmsg ? s->mate[v] : -1;
   if (s->creation)
-    push_new (s, arrive, EV_MSG, v);
+    push_new (s, arrive, rv >= 0 ? EV_RMSG : EV_MSG, rv >= 0 ? rv : v);
   else
-    heap_push (&s->h, arrive, EV_KEY (3, v, EV_MSG, v));
+    heap_push (&s->h, arrive, rv >= 0 ? EV_KEY (3, v, EV_RMSG, rv)
+                                      : EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
   return cpu_end;
@@ -1844,6 +1876,23 @@ recv_proc (const struct sim *s, int32_t m)
          : s->pnum_same ? sn->peer : s->pnum[sn->peer];
 }
 
+/* The receiver's part of a message of BYTES whose handling begins at T
+   (LogGP's or, then the bytes after the first at the larger of O and
+   G): its end without noise, its or in *OR_, and when the receiving
+   NIC is free again in *NIC.  */
+static inline double
+recv_cost (const struct dagsim_cost *c, int64_t bytes, double t, double *or_,
+           double *nic)
+{
+  double x1 = bytes1 (bytes);
+  struct msgcost mc;
+  msg_cost (c, (double) bytes, &mc);
+  double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
+  *or_ = mc.or_;
+  *nic = t + mc.g + x1 * mc.G;
+  return t + mc.or_ + extra;
+}
+
 /* The receiver handles message M (send node) at T.  */
 static double
 handle_msg (struct sim *s, int32_t m, double t)
@@ -1857,16 +1906,11 @@ handle_msg (struct sim *s, int32_t m, double t)
       /* the receiver's CPU time, on its core (the hyperbolic receiver
          has none) */
       t = core_switch (s, r, t);
-      fin = t;
-      double x1 = bytes1 (sn->u.bytes);
-      struct msgcost mc;
-      msg_cost (c, (double) sn->u.bytes, &mc);
-      double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
-      fin = t + mc.or_ + extra
+      double or_;
+      fin = recv_cost (c, sn->u.bytes, t, &or_, &s->ps[r].nic_r)
             + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
-                        t, mc.or_);
+                        t, or_);
       set_cpu (s, r, fin, m);
-      s->ps[r].nic_r = t + mc.g + x1 * mc.G;
     }
   else if (t > s->ps[r].cpu)
     /* the hyperbolic receiver pays nothing, but it is not done before
@@ -2109,6 +2153,7 @@ run_op (struct sim *s, int32_t v, double t)
 }
 
 static void run_msg (struct sim *s, int32_t m, double t);
+static void run_rmsg (struct sim *s, int32_t rv, double t);
 
 /* Run one event and stamp what it freed.  */
 static void
@@ -2118,6 +2163,8 @@ run_event (struct sim *s, int type, int32_t v, double t)
     run_op (s, v, t);
   else if (type == EV_MSG)
     run_msg (s, v, t);
+  else if (type == EV_RMSG)
+    run_rmsg (s, v, t);
   else
     run_wake (s, v, t);
   if (s->nfreed)
@@ -2160,6 +2207,31 @@ run_msg (struct sim *s, int32_t m, double t)
     enqueue (s, r, W_MSG, m);
   else
     handle_msg (s, m, t);
+}
+
+/* The message completing receive RV (struct sim's rmsg): handled at
+   once when RV is posted and its processor free, as handle_msg and
+   deliver would (the sizes of send and receive are one); otherwise,
+   to wait in the line or find its receive later, it becomes its send's
+   (run_msg).  */
+static void
+run_rmsg (struct sim *s, int32_t rv, double t)
+{
+  struct nstate *x = &s->ns[rv];
+  int32_t r = ns_proc (x);
+  struct pstate *q = &s->ps[r];
+  if (!(x->pst & ST_POSTED) || (q->lines & LINE_BUSY (W_MSG))
+      || cpu_free (s, r) > t || q->nic_r > t)
+    {
+      run_msg (s, s->mate[rv], t);
+      return;
+    }
+  t = core_switch (s, r, t);
+  double or_;
+  double fin = recv_cost (s->c, s->d->node[rv].u.bytes, t, &or_, &q->nic_r);
+  set_cpu (s, r, fin, rv);
+  x->pst |= ST_MATCHED;
+  mark_done (s, rv, fin);
 }
 
 /* ------------------------------------- creation order, by processor */
@@ -2366,7 +2438,7 @@ run_by_proc (struct sim *s)
       uint64_t k = h->batch[i];
       int32_t v = EV_NODE (k);
       int type = EV_TYPE (k);
-      int32_t p = type == EV_OP ? ns_proc (&s->ns[v])
+      int32_t p = type == EV_OP || type == EV_RMSG ? ns_proc (&s->ns[v])
                   : type == EV_MSG ? recv_proc (s, v) : v / W_NCLASS;
       b->order[i] = (uint64_t) p << 32 | i;
     }
@@ -2520,7 +2592,7 @@ prefetch_ahead (const struct sim *s)
         {
           __builtin_prefetch (&s->ns[v], 1);
           __builtin_prefetch (&s->d->node[v], 0);
-          if (type == EV_OP && s->far)
+          if (type != EV_MSG && s->far)
             __builtin_prefetch (&s->d->succ_off[v], 0);
           /* a message's receive: a native message's is the next
              operation, a paired channel's its mate (read near) */
@@ -2558,6 +2630,8 @@ prefetch_ahead (const struct sim *s)
                 __builtin_prefetch (&s->d->succ_off[q->head], 0);
             }
         }
+      else if (type == EV_RMSG)
+        __builtin_prefetch (&s->ps[ns_proc (&s->ns[v])], 1);
       else
         {
           __builtin_prefetch (&s->ps[recv_proc (s, v)], 1);
@@ -2598,7 +2672,7 @@ stuck_message (struct sim *s)
     {
       uint32_t st = s->ns[v].pst;
       const struct dag_node *nd = &d->node[v];
-      if (nd->op == DAG_SEND && (st & ST_STARTED) && !(st & ST_MATCHED))
+      if (nd->op == DAG_SEND && (st & ST_STARTED) && !op_matched (s, v))
         {
           if (nsend++ < SHOW)
             stuck_item (d, list, cap, "unmatched send", (int32_t) v);
@@ -2857,8 +2931,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
   /* first, so that its temporary arrays are gone before the state
      comes */
+  s.rmsg = 0;
   if (!d->has_wildcard)
-    s.mate = pair_channels (d, np);
+    s.mate = pair_channels (d, np, &s.rmsg);
   s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
   /* The simulator's numbering is the DAG's as long as the operations
      name processors 0, 1, 2 ... in that order (nextp: the next new
@@ -3024,6 +3099,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.noise = opt ? opt->noise : NULL;
 
   s.far = np * sizeof *s.ps > BY_PROC_STATE;
+  s.rmsg = s.rmsg && s.mate && !rendezvous && !s.gantt
+           && !(opt && opt->critical_path) && !s.qt && !s.noise && !s.xcpu
+           && !c->hyperbolic;
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
                  && !(c->rate && c->contention) && !c->bus && !c->topo
@@ -3095,6 +3173,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         run_op (&s, v, t);
       else if (type == EV_MSG)
         run_msg (&s, v, t);
+      else if (type == EV_RMSG)
+        run_rmsg (&s, v, t);
       else
         run_wake (&s, v, t);
       if (s.nfreed)
@@ -3131,7 +3211,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
         {
           const struct nstate *sv = &s.ns[v];
           if (!(sv->pst & ST_DONE)
-              || (ns_op (sv) != DAG_CALC && !(sv->pst & ST_MATCHED)))
+              || (ns_op (sv) != DAG_CALC && !op_matched (&s, v)))
             return stuck (&s, r);
           r->messages += ns_op (sv) == DAG_SEND;
         }
@@ -3152,7 +3232,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
           const struct dag_node *nd = &d->node[v];
           const struct nstate *sv = &s.ns[v];
           if (!(sv->pst & ST_DONE)
-              || (nd->op != DAG_CALC && !(sv->pst & ST_MATCHED)))
+              || (nd->op != DAG_CALC && !op_matched (&s, v)))
             {
               free (acc);
               return stuck (&s, r);
