@@ -2627,7 +2627,12 @@ prefetch_ahead (const struct sim *s)
               __builtin_prefetch (&s->ns[q->head], 1);
               __builtin_prefetch (&s->d->node[q->head], 0);
               if (s->far)
-                __builtin_prefetch (&s->d->succ_off[q->head], 0);
+                {
+                  __builtin_prefetch (&s->d->succ_off[q->head], 0);
+                  /* a send's mate names its message (start_send) */
+                  if (s->rmsg)
+                    __builtin_prefetch (&s->mate[q->head], 0);
+                }
             }
         }
       else if (type == EV_RMSG)
