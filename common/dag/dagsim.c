@@ -1047,7 +1047,9 @@ struct sim
      its receive (run_rmsg): handled at once, as it mostly is, it reads
      only the receiver's state, not the send's three cache lines (its
      state, node and mate), which lie anywhere.  Only where nothing
-     needs the send then: every pair's sizes equal (pair_channels),
+     needs the send then: every pair's sizes equal, and every pair
+     made without buckets (pair_channels: each receiver has one send
+     and one receive at most, as in a broadcast tree),
      no rendezvous, Gantt chart, critical path, --qstat, noise, several
      CPUs or hyperbolic model.  The send's ST_MATCHED is then its
      receive's (op_matched).  */
