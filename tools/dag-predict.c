@@ -739,32 +739,13 @@ slurp (const char *path, size_t *len)
   return text;
 }
 
-/* A regular file PATH mapped read-only (its LEN bytes), or NULL (not a
-   regular file, empty, or the mapping failed: the caller reads it
-   instead).  The GOAL reader goes through it once, from the start.  A
-   named pipe is not opened here (its writer's data would be lost when
-   it is closed).  */
-static char *
-map_schedule (const char *path, size_t *len)
+/* Does PATH name a regular file (or one that cannot be looked at, left
+   to the open that reports it)?  */
+static int
+is_regular (const char *path)
 {
   struct stat st;
-  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
-    return NULL;
-  int fd = open (path, O_RDONLY);
-  if (fd < 0)
-    return NULL;
-  void *p = MAP_FAILED;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0
-      && (uintmax_t) st.st_size <= SIZE_MAX)
-    {
-      *len = (size_t) st.st_size;
-      p = mmap (NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-    }
-  close (fd);
-  if (p == MAP_FAILED)
-    return NULL;
-  (void) madvise (p, *len, MADV_SEQUENTIAL);
-  return p;
+  return stat (path, &st) != 0 || S_ISREG (st.st_mode);
 }
 
 /* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
@@ -1364,33 +1345,112 @@ static void open_image (struct predict_job *j, const char *path,
                         int from_stdin, const char *name, char *text,
                         size_t len);
 
+/* The size of the file open as FD, if it is a regular one, else 0 (for
+   goal_parse_fd: a hint).  */
+static size_t
+regular_size (int fd)
+{
+  struct stat st;
+  return fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+         && (uintmax_t) st.st_size <= SIZE_MAX ? (size_t) st.st_size : 0;
+}
+
+/* Up to N bytes of FD (NAME) into BUF, fewer only at its end; returns
+   how many.  */
+static size_t
+read_full (int fd, const char *name, char *buf, size_t n)
+{
+  size_t got = 0;
+  while (got < n)
+    {
+      ssize_t k = read (fd, buf + got, n - got);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k < 0)
+        die ("%s: read error: %s", name, strerror (errno));
+      if (k == 0)
+        break;
+      got += (size_t) k;
+    }
+  return got;
+}
+
+/* The N bytes of HEAD and, if MORE (its end not yet read: a terminal
+   would wait for more after a Ctrl-D), the rest of FD (NAME),
+   NUL-terminated, in memory of their own; *LEN their length.  */
+static char *
+read_rest (int fd, const char *name, const char *head, size_t n, int more,
+           size_t *len)
+{
+  size_t cap = n < 65536 ? 65536 : 2 * n;
+  char *t = xmalloc (cap + 1);
+  memcpy (t, head, n);
+  while (more)
+    {
+      if (n == cap)
+        {
+          if (cap > SIZE_MAX / 4)
+            die ("%s: out of memory while reading the schedule", name);
+          cap *= 2;
+          t = xrealloc (t, cap + 1);
+        }
+      size_t k = read_full (fd, name, t + n, cap - n);
+      n += k;
+      if (n < cap)
+        break;
+    }
+  t[n] = '\0';
+  *len = n;
+  return t;
+}
+
 /* The schedule of a FILE or standard input: GOAL when --format says so,
-   or (without --format) when its first statement does; a file is peeked
-   at, standard input read whole (and read as a stream from memory when
-   it is native).  */
+   or (without --format) when its first statement does.  A regular file
+   is peeked at.  Standard input and anything else (a named pipe, a
+   shell's <(...)), which a peek would take bytes from, have their first
+   HEAD bytes read and looked at: GOAL is then read on from there in
+   pieces (goal_parse_fd), any other format whole, and read as a stream
+   from memory when it is native.  An input whose end came within HEAD
+   is not read again (a terminal would wait for more after its
+   Ctrl-D).  */
+enum { HEAD = 4096 };
+
 static void
 read_schedule_file (struct predict_job *j)
 {
   const char *path = j->nfiles ? j->files[0] : NULL;
   int from_stdin = !path || strcmp (path, "-") == 0;
   const char *name = from_stdin ? "<stdin>" : path;
-  size_t len = 0;
-  char *text = NULL;
-  if (!opt_format && from_stdin)
+  size_t len = 0, nhead = 0;
+  char *text = NULL, head[HEAD];
+  int fd = -1;              /* open, its first NHEAD bytes in HEAD */
+  int ended = 0;            /* and its end read */
+  if (!opt_format && (from_stdin || !is_regular (path)))
     {
-      text = slurp (path, &len);
-      j->binary = dag_image_is (text, len);
-      j->goal = !j->binary && looks_like_goal (text, len);
+      fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
+      if (fd < 0)
+        die ("%s: cannot open: %s", name, strerror (errno));
+      nhead = read_full (fd, name, head, sizeof head);
+      ended = nhead < sizeof head;
+      j->binary = dag_image_is (head, nhead);
+      j->goal = !j->binary && looks_like_goal (head, nhead);
+      if (!j->goal || ended)
+        {
+          text = read_rest (fd, name, head, nhead, !ended, &len);
+          if (!from_stdin)
+            close (fd);
+          fd = -1;
+        }
     }
   else if (!opt_format)
     {
       FILE *fp = fopen (path, "rb");
       if (fp)
         {
-          char head[4096];
-          size_t n = fread (head, 1, sizeof head, fp);
-          j->binary = dag_image_is (head, n);
-          j->goal = !j->binary && looks_like_goal (head, n);
+          char peek[HEAD];
+          size_t n = fread (peek, 1, sizeof peek, fp);
+          j->binary = dag_image_is (peek, n);
+          j->goal = !j->binary && looks_like_goal (peek, n);
           fclose (fp);
         }
     }
@@ -1400,27 +1460,31 @@ read_schedule_file (struct predict_job *j)
       open_image (j, path, from_stdin, name, text, len);
       return;
     }
-  if (j->goal)
+  if (j->goal && text)
     {
-      char *map = text || from_stdin ? NULL : map_schedule (path, &len);
-      if (!text && !map)
-        text = slurp (path, &len);
-      const char *t = map ? map : text;
       /* A byte order mark is no part of the first statement.  */
-      size_t bom = len >= 3 && memcmp (t, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-      if (map)
-        {
-          goal_parse_mapped (t + bom, len - bom, name, &j->d);
-          munmap (map, len);
-        }
-      else
-        goal_parse (t + bom, len - bom, name, &j->d);
+      size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0
+                   ? 3 : 0;
+      goal_parse (text + bom, len - bom, name, &j->d);
+    }
+  else if (j->goal)
+    {
+      if (fd < 0)
+        fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
+      if (fd < 0)
+        die ("%s: cannot open: %s", name, strerror (errno));
+      goal_parse_fd (fd, head, nhead, regular_size (fd), 0, name, &j->d);
+      if (!from_stdin)
+        close (fd);
     }
   else
     {
-      FILE *mem = text && len ? fmemopen (text, len, "r") : NULL;
-      if (text && len && !mem)
-        die ("<stdin>: cannot read the schedule from memory: %s",
+      /* (an empty text read whole: a stream with nothing in it, for
+         the reader's own error) */
+      FILE *mem = !text ? NULL : len ? fmemopen (text, len, "r")
+                                     : fopen ("/dev/null", "r");
+      if (text && !mem)
+        die ("%s: cannot read the schedule from memory: %s", name,
              strerror (errno));
       tsv_reader *r = mem ? tsv_open_stream (mem, name)
                           : tsv_open (text ? "-" : path);

@@ -228,6 +228,32 @@ dag_free (struct dag *d)
   memset (d, 0, sizeof *d);
 }
 
+int
+dag_same (const struct dag *a, const struct dag *b)
+{
+  if (a->n != b->n || a->ne != b->ne || a->nprocs != b->nprocs
+      || a->maxcpu != b->maxcpu || a->maxnic != b->maxnic)
+    return 0;
+  for (size_t v = 0; v < a->n; v++)
+    {
+      const struct dag_node *x = &a->node[v], *y = &b->node[v];
+      int32_t nx = dag_node_name (a, v), ny = dag_node_name (b, v);
+      if (x->op != y->op || x->proc != y->proc || x->peer != y->peer
+          || x->tag != y->tag || x->cpu != y->cpu || x->nic != y->nic
+          || x->derived != y->derived
+          || memcmp (&x->u, &y->u, sizeof x->u) != 0
+          || dag_node_line (a, v) != dag_node_line (b, v)
+          || (nx < 0) != (ny < 0)
+          || (nx >= 0 && strcmp (dag_name (a, nx), dag_name (b, ny)) != 0))
+        return 0;
+    }
+  for (size_t k = 0; k < a->ne; k++)
+    if (a->efrom[k] != b->efrom[k] || a->eto[k] != b->eto[k]
+        || a->ekind[k] != b->ekind[k])
+      return 0;
+  return 1;
+}
+
 int32_t
 dag_intern (struct dag *d, const char *s, size_t len)
 {

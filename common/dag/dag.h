@@ -94,6 +94,11 @@ struct dag
 void dag_init (struct dag *d, const char *source);
 void dag_free (struct dag *d);
 
+/* Do A and B, as built (before dag_finalize), hold the same operations
+   (every field, name and input line) and the same dependencies in the
+   same order?  (Two readers of one schedule must agree.)  */
+int dag_same (const struct dag *a, const struct dag *b);
+
 /* Make room for NODES operations and EDGES dependencies in all (a hint
    from generators that know their size).  */
 void dag_reserve (struct dag *d, size_t nodes, size_t edges);

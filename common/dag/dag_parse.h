@@ -27,13 +27,14 @@
 void goal_parse (const char *text, size_t len, const char *name,
                  struct dag *d);
 
-/* The same over a private read-only mapping of a file (mmap): the pages
-   already read are given back to the system as the reading goes
-   (madvise MADV_DONTNEED; they stay in the page cache and read back
-   the same if touched again), so that a schedule's text does not add
-   to the peak memory.  TEXT must stay mapped until it returns.  */
-void goal_parse_mapped (const char *text, size_t len, const char *name,
-                        struct dag *d);
+/* The same from file descriptor FD (read to its end, not closed),
+   after the NHEAD bytes at HEAD already read from it (a look at its
+   start: NULL and 0 if none); SIZE bytes in all if known (else 0: the
+   DAG's arrays are then not reserved ahead), read PIECE bytes at a time
+   (0: 256 KiB; a longer line gets a bigger buffer).  A byte order mark
+   at its start is skipped.  */
+void goal_parse_fd (int fd, const char *head, size_t nhead, size_t size,
+                    size_t piece, const char *name, struct dag *d);
 
 /* Native TSV: one stream with a `kind` column (rows `task`: id, proc,
    work; `msg`: from, to, bytes; `dep`: from, to; unused fields NA).  */

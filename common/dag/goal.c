@@ -17,19 +17,15 @@
  * errors.
  *
  * The DAG's arrays are reserved from the text's size at the start
- * (dag_expect), so that they never move, on huge pages, and the text's
- * pages are mapped in ahead (populate_ahead).  Measured
- * (bench/dag-predict, 2 cores shared): a 1024-rank ring allreduce of
- * Schedgen's shape, 4,190,208 operations, is read at about 20 million
- * operations per CPU second, an eighth of it the kernel's (mapping the
- * text, clearing the DAG's fresh pages).  */
+ * (dag_expect), so that they never move, on huge pages; a file's text
+ * is read in pieces into one buffer (goal_parse_fd).  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "dag_parse.h"
@@ -96,7 +92,8 @@ struct lkey
 
 /* The numbers part of the last send and the last receive line the fast
    path read (from the byte count to the newline, 8 to MEMO_MAX bytes,
-   where it is in the text) and their values: a line that repeats
+   where it is in the text, or in KEEP once the text's buffer moves on)
+   and their values: a line that repeats
    it (a ring's or a pipeline's sends and receives, one after another)
    is compared in two or four words and takes the numbers as they are,
    instead of reading them again.  After MEMO_TRIES misses in a row
@@ -108,25 +105,21 @@ struct op_memo
   const char *s;             /* NULL: none yet */
   size_t len;
   int64_t size, peer, tag;
+  char keep[MEMO_MAX];
   unsigned misses;
   long until;                /* resting before this line */
 };
 
 struct goal
 {
-  const char *text, *end, *p;
-  const char *last_nl;       /* the text's last newline, or NULL */
+  const char *end, *p;       /* the text (or the chunk) read, from P */
+  const char *last_nl;       /* its last newline, or NULL */
   const char *name;
   long line;
   const char *line_start;
   int in_comment;
   struct dag *d;
   struct labels labels;      /* the current rank block's labels */
-  /* Pages of a mapped file already read are given back (release_pages)
-     so that the text does not add to the peak memory: from
-     text_release, page-aligned, up to the line being read.  */
-  int release;
-  const char *released;
   int64_t num_ranks;         /* -1 until num_ranks */
   int64_t rank;              /* -1 outside a rank block */
   uint8_t *rank_seen;        /* a bit per rank: its block was read (a
@@ -1008,9 +1001,7 @@ is_op_word (const char *s, size_t len, const char *end)
 /* Does the line at Q (at its byte count) repeat memo M up to its
    newline?  Its bytes compared as two words, or four
    (overlapping, as a memcmp of 8 to 32 bytes does); the memo's newline
-   is the last of them, so the line ends where the memo's does.  The
-   memo's line may lie in pages already given back (release_pages):
-   a mapped file's, read again from the page cache.  */
+   is the last of them, so the line ends where the memo's does.  */
 static inline int
 memo_match (const struct op_memo *m, const char *q, const char *end)
 {
@@ -1216,160 +1207,216 @@ fast_line (struct goal *g)
   return q;
 }
 
-/* A mapped text is given back and mapped in RELEASE_STEP bytes at a
-   time.  */
-#define RELEASE_STEP ((ptrdiff_t) 1 << 24)
-
-/* Map in the pages of a mapped text from FROM for the next two steps,
-   in one call (MADV_POPULATE_READ), rather than a page fault every few
-   pages (on the 2^20-rank broadcast's 94 MB, 1,400 faults, each a
-   costly exit on a virtual machine).  */
-static void
-populate_ahead (const struct goal *g, const char *from)
-{
-#ifdef MADV_POPULATE_READ
-  long pg = sysconf (_SC_PAGESIZE);
-  if (pg <= 0)
-    return;
-  const char *to = g->end - from > 2 * RELEASE_STEP ? from + 2 * RELEASE_STEP
-                                                     : g->end;
-  uintptr_t a = (uintptr_t) from & ~((uintptr_t) pg - 1);
-  if ((uintptr_t) to > a)
-    (void) madvise ((void *) a, (uintptr_t) to - a, MADV_POPULATE_READ);
-#else
-  (void) g;
-  (void) from;
-#endif
-}
-
-/* Give back the pages of a mapped text read so far (before the current
-   line), and map in those ahead, every RELEASE_STEP bytes.  */
-static void
-release_pages (struct goal *g)
-{
-  if (g->line_start - g->released < RELEASE_STEP)
-    return;
-#ifdef MADV_DONTNEED
-  long pg = sysconf (_SC_PAGESIZE);
-  if (pg <= 0)
-    return;
-  uintptr_t a = ((uintptr_t) g->released + (uintptr_t) pg - 1)
-                & ~((uintptr_t) pg - 1);
-  uintptr_t e = (uintptr_t) g->line_start & ~((uintptr_t) pg - 1);
-  if (e > a)
-    (void) madvise ((void *) a, e - a, MADV_DONTNEED);
-#endif
-  g->released = g->line_start;
-  populate_ahead (g, g->line_start + RELEASE_STEP);
-}
-
 /* The text is asked for this many bytes ahead of the line being read
    (some 45 to 80 of Schedgen's lines): the processor's own prefetching
-   of a sequential read stops at each 4 KiB page of the mapping, and the
-   first line of a page waited for its bytes.  On the 2^20-rank
-   broadcast's text (2 cores, virtual machine), five runs each
-   alternating with the reader before: read in 0.120-0.125 CPU s
-   instead of 0.140-0.151 (256 bytes ahead: 0.120-0.131; 1024, 2048
-   and 4096 alike); the 1024-rank ring allreduce's in 0.177-0.178
-   instead of 0.213-0.215 (four runs each).  */
+   of a sequential read stops at each 4 KiB page, and the first line of
+   a page waited for its bytes.  On the 2^20-rank broadcast's text (2
+   cores, virtual machine), five runs each alternating with the reader
+   before: read in 0.120-0.125 CPU s instead of 0.140-0.151 (256 bytes
+   ahead: 0.120-0.131; 1024, 2048 and 4096 alike); the 1024-rank ring
+   allreduce's in 0.177-0.178 instead of 0.213-0.215 (four runs each).
+   That was a mapped file; a text given whole (goal_parse) is still
+   read from memory.  A file read in pieces (goal_parse_fd) comes from
+   the cache, where it makes no difference that shows: in 11 runs each,
+   alternating, the broadcast's text read in a median 0.069 CPU s with
+   it and 0.068 without, the ring's in 0.111 and 0.096, the 1024-rank
+   all-to-all's in 0.045 and 0.046.  */
 enum { TEXT_AHEAD = 2048 };
 
+/* Start G's reading of a text of about LEN bytes (0: not known) named
+   NAME into D.  G is static in its callers so that a parse that died
+   through err.h is freed by the next one instead of leaking
+   (fuzzing).  */
 static void
-parse (const char *text, size_t len, const char *name, struct dag *d,
-       int release)
+parse_begin (struct goal *g, size_t len, const char *name, struct dag *d)
 {
-  /* Static so that a parse that died through err.h is freed by the next
-     one instead of leaking (fuzzing).  */
-  static struct goal g;
-  free (g.labels.slot);
-  free (g.labels.dense);
-  free (g.labels.dense_name);
-  free (g.rank_seen);
-  memset (&g, 0, sizeof g);
-  g.text = g.p = text;
-  g.end = text + len;
-  g.name = name;
-  g.d = d;
-  g.num_ranks = -1;
-  g.rank = -1;
-  g.release = release;
-  for (const char *q = g.end; q > text && !g.last_nl; q--)
-    if (q[-1] == '\n')
-      g.last_nl = q - 1;
-  g.released = text;
-  if (release)
-    populate_ahead (&g, text);
+  free (g->labels.slot);
+  free (g->labels.dense);
+  free (g->labels.dense_name);
+  free (g->rank_seen);
+  memset (g, 0, sizeof *g);
+  g->name = name;
+  g->d = d;
+  g->num_ranks = -1;
+  g->rank = -1;
   /* Every operation takes a line of 7 bytes at least ("calc 0" and its
      newline), every dependency 13 ("a requires b").  */
   dag_expect (d, (len + 1) / 7, (len + 1) / 13);
-  labels_grow (&g.labels);
+  labels_grow (&g->labels);
+}
+
+/* Read the lines of [G->p, G->end): all of them when FINAL (the end of
+   the text), else those up to G->last_nl, leaving G->p after it.  */
+static void
+parse_lines (struct goal *g, int final)
+{
   struct tok tk[MAXTOK];
   int n;
   for (;;)
     {
+      if (!final && (!g->last_nl || g->p > g->last_nl))
+        break;
       /* A whole line (ending in a newline) outside a comment: first
          the fast path.  */
-      if (!g.in_comment && g.last_nl && g.p <= g.last_nl)
+      if (!g->in_comment && g->last_nl && g->p <= g->last_nl)
         {
-          g.line++;
-          g.line_start = g.p;
-          __builtin_prefetch (g.p + TEXT_AHEAD);
-          const char *eol = fast_line (&g);
+          g->line++;
+          g->line_start = g->p;
+          __builtin_prefetch (g->p + TEXT_AHEAD);
+          const char *eol = fast_line (g);
           if (eol)
             {
-              g.p = eol + 1;
-              if (g.release)
-                release_pages (&g);
+              g->p = eol + 1;
               continue;
             }
-          g.line--;
+          g->line--;
         }
-      if ((n = next_line (&g, tk)) < 0)
+      if ((n = next_line (g, tk)) < 0)
         break;
       if (n == 0)
         continue;
-      statement (&g, tk, n);
-      if (g.release)
-        release_pages (&g);
+      statement (g, tk, n);
     }
-  if (g.rank >= 0)
-    die_at (name, g.open_line, 0, "rank %" PRId64 " block not closed "
-            "(missing '}')", g.rank);
-  if (g.in_comment)
-    die_at (name, g.line, 0, "comment not closed (missing '*/')");
-  if (g.num_ranks < 0)
-    die_at (name, g.line > 0 ? g.line : 1, 0, "no 'num_ranks' line: not "
+}
+
+/* After the last line: the checks of the whole schedule.  */
+static void
+parse_end (struct goal *g)
+{
+  const char *name = g->name;
+  if (g->rank >= 0)
+    die_at (name, g->open_line, 0, "rank %" PRId64 " block not closed "
+            "(missing '}')", g->rank);
+  if (g->in_comment)
+    die_at (name, g->line, 0, "comment not closed (missing '*/')");
+  if (g->num_ranks < 0)
+    die_at (name, g->line > 0 ? g->line : 1, 0, "no 'num_ranks' line: not "
             "a GOAL schedule");
-  if (g.nblocks != g.num_ranks)
+  if (g->nblocks != g->num_ranks)
     {
       /* Blocks are distinct and in range, so fewer than num_ranks: a
          rank whose operations were lost (a truncated file) or a
          num_ranks that counts ranks the file does not describe.  */
       int64_t miss = 0;
-      while (rank_was_seen (&g, miss))
+      while (rank_was_seen (g, miss))
         miss++;
-      die_at (name, g.ranks_line, g.ranks_col, "num_ranks is %" PRId64
+      die_at (name, g->ranks_line, g->ranks_col, "num_ranks is %" PRId64
               " but the file has %" PRId64 " rank block%s (none for rank %"
               PRId64 "): give every rank a block, an empty one if it has "
-              "no operations", g.num_ranks, g.nblocks,
-              g.nblocks == 1 ? "" : "s", miss);
+              "no operations", g->num_ranks, g->nblocks,
+              g->nblocks == 1 ? "" : "s", miss);
     }
-  free (g.labels.slot);
-  free (g.labels.dense);
-  free (g.labels.dense_name);
-  free (g.rank_seen);
-  memset (&g, 0, sizeof g);
+  free (g->labels.slot);
+  free (g->labels.dense);
+  free (g->labels.dense_name);
+  free (g->rank_seen);
+  memset (g, 0, sizeof *g);
+}
+
+/* The last newline of [S, E), or NULL.  */
+static const char *
+last_newline (const char *s, const char *e)
+{
+  while (e > s)
+    if (*--e == '\n')
+      return e;
+  return NULL;
 }
 
 void
 goal_parse (const char *text, size_t len, const char *name, struct dag *d)
 {
-  parse (text, len, name, d, 0);
+  static struct goal g;
+  parse_begin (&g, len, name, d);
+  g.p = text;
+  g.end = text + len;
+  g.last_nl = last_newline (text, text + len);
+  parse_lines (&g, 1);
+  parse_end (&g);
+}
+
+/* A file's text is read CHUNK bytes at a time (unless told otherwise)
+   into one buffer, the line cut at its end carried over to the next.
+   The reader then finds each piece in the cache, just written there by
+   read(2), and the buffer's few pages stay mapped.  A mapping of the
+   file instead had each 4 KiB page mapped in and out and its lines read
+   from memory: on the 2^20-rank broadcast's text (94 MB, 2 cores,
+   virtual machine), merely touching every 64 bytes of it took
+   0.035-0.045 CPU s mapped, 0.012-0.016 read in pieces of 256 KiB or
+   1 MiB.  The whole reading, 7 runs each alternating with the mapped
+   reader, medians: the broadcast's text in 0.066 CPU s instead of
+   0.095, the 1024-rank ring allreduce's in 0.095 instead of 0.101, the
+   1024-rank all-to-all's in 0.045 instead of 0.048.  Pieces of 64 KiB
+   to 1 MiB on the broadcast: medians 0.072 (256 KiB) to 0.078 (1 MiB),
+   7 runs each.  PAD bytes after the text are readable: the fast path
+   may look a few bytes past a short last line (as it did past a file's
+   end inside its last page).  */
+enum { CHUNK = 1 << 18, PAD = 64 };
+
+/* Keep memo M's line in M itself: the buffer it lies in is about to be
+   overwritten.  */
+static void
+memo_keep (struct op_memo *m)
+{
+  if (m->s && m->s != m->keep)
+    {
+      memcpy (m->keep, m->s, m->len);
+      m->s = m->keep;
+    }
 }
 
 void
-goal_parse_mapped (const char *text, size_t len, const char *name,
-                   struct dag *d)
+goal_parse_fd (int fd, const char *head, size_t nhead, size_t size,
+               size_t piece, const char *name, struct dag *d)
 {
-  parse (text, len, name, d, 1);
+  static struct goal g;
+  static char *buf;       /* static for the same reason as G */
+  free (buf);
+  size_t cap = piece ? piece : CHUNK, have = nhead;
+  if (cap < nhead)
+    cap = nhead;
+  buf = xmalloc (cap + PAD);
+  if (nhead)
+    memcpy (buf, head, nhead);
+  parse_begin (&g, size, name, d);
+  int eof = 0, first = 1;
+  for (;;)
+    {
+      while (!eof && have < cap)
+        {
+          ssize_t r = read (fd, buf + have, cap - have);
+          if (r < 0 && errno == EINTR)
+            continue;
+          if (r < 0)
+            die ("%s: read error: %s", name, strerror (errno));
+          if (r == 0)
+            eof = 1;
+          have += (size_t) r;
+        }
+      memset (buf + have, 0, PAD);
+      /* A byte order mark is no part of the first statement.  */
+      size_t from = first && have >= 3
+                    && memcmp (buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+      g.p = buf + from;
+      g.end = buf + have;
+      g.last_nl = last_newline (g.p, g.end);
+      if (!eof && !g.last_nl)
+        {
+          /* a line longer than the buffer: a bigger one */
+          cap *= 2;
+          buf = xrealloc (buf, cap + PAD);
+          continue;
+        }
+      parse_lines (&g, eof);
+      first = 0;
+      if (eof)
+        break;
+      memo_keep (&g.memo[0]);
+      memo_keep (&g.memo[1]);
+      have = (size_t) (g.end - g.p);
+      memmove (buf, g.p, have);
+    }
+  parse_end (&g);
+  free (buf);
+  buf = NULL;
 }

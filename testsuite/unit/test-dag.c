@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dag.h"
 #include "dag_gen.h"
@@ -813,6 +814,101 @@ test_grow (void)
   dag_free (&d);
 }
 
+/* A file read in pieces (goal_parse_fd) gives the DAG the whole text
+   gives (goal_parse), whatever the pieces' size: lines cut anywhere, a
+   block comment across pieces, a line longer than a piece (the buffer
+   grows), a byte order mark, a last line without its newline, and runs
+   of repeated send and receive lines (the reader's memo of the last
+   one, kept across pieces: a stale memo would give a line another
+   line's numbers).  */
+static void
+test_goal_pieces (void)
+{
+  size_t cap = 1 << 20, n = 0;
+  char *text = malloc (cap);
+  n += (size_t) sprintf (text + n, "/* a schedule\n   over 3 ranks */\n"
+                         "num_ranks 3\n// %0600d\n", 0);
+  /* ranks 0 and 1: lines of one length, sizes 5 and 6 in runs of 3 */
+  for (int r = 0; r < 2; r++)
+    {
+      n += (size_t) sprintf (text + n, "rank %d {\n", r);
+      for (int i = 100; i < 1000; i++)
+        n += (size_t) sprintf (text + n, r ? "l%d: recv %db from 0 tag 0\n"
+                                           : "l%d: send %db to 1 tag 0\n",
+                               i, 5 + (i / 3) % 2);
+      n += (size_t) sprintf (text + n, "}\n");
+    }
+  /* rank 2: all kinds of lines */
+  n += (size_t) sprintf (text + n, "rank 2 {\n");
+  for (int i = 1; i <= 300; i++)
+    {
+      int size = 1 + (i / (1 + i % 4)) % 7, tag = (i / 5) % 3;
+      int peer = i % 2;
+      if (i % 3 == 0)
+        n += (size_t) sprintf (text + n, "l%d: send %db to %d tag %d\n",
+                               i, size, peer, tag);
+      else if (i % 3 == 1)
+        n += (size_t) sprintf (text + n, "l%d: recv %db from %d tag %d\n",
+                               i, size, peer, tag);
+      else
+        n += (size_t) sprintf (text + n, i % 11 ? "l%d: calc %d\n"
+                               : "l%d:\tcalc\t%d /* general\npath */\n",
+                               i, i % 9);
+      if (i > 1 && i % 4 == 0)
+        n += (size_t) sprintf (text + n, "l%d requires l%d\n", i, i - 1);
+    }
+  n += (size_t) sprintf (text + n, "}\n");
+  n -= 1;     /* the last line without its newline */
+  struct dag whole;
+  dag_init (&whole, "pieces.goal");
+  goal_parse (text, n, "pieces.goal", &whole);
+  CHECK (whole.n == 2100);
+  FILE *f = tmpfile ();
+  CHECK (f != NULL);
+  if (!f)
+    {
+      dag_free (&whole);
+      free (text);
+      return;
+    }
+  char *file = malloc (n + 3);
+  memcpy (file, "\xEF\xBB\xBF", 3);
+  memcpy (file + 3, text, n);
+  fwrite (file, 1, n + 3, f);
+  fflush (f);
+  /* and a look at the start already taken (HEAD bytes), as from a
+     pipe: none, or 1, 2 (in the byte order mark), 40 or 5000 bytes */
+  static const size_t pieces[] = { 1, 7, 16, 33, 64, 100, 257, 4096, 0 };
+  static const size_t heads[] = { 0, 1, 2, 40, 5000 };
+  for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++)
+    {
+      struct dag d;
+      size_t h = heads[k % (sizeof heads / sizeof *heads)];
+      dag_init (&d, "pieces.goal");
+      CHECK (lseek (fileno (f), (off_t) h, SEEK_SET) == (off_t) h);
+      goal_parse_fd (fileno (f), h ? file : NULL, h, k % 2 ? 0 : n + 3,
+                     pieces[k], "pieces.goal", &d);
+      CHECK (dag_same (&whole, &d));
+      dag_free (&d);
+    }
+  free (file);
+  /* and dag_same tells a difference: one size changed (l500's send) */
+  char *at = strstr (text, "l500: send 5b");
+  CHECK (at != NULL);
+  if (at)
+    {
+      struct dag d;
+      at[11] = '7';
+      dag_init (&d, "pieces.goal");
+      goal_parse (text, n, "pieces.goal", &d);
+      CHECK (!dag_same (&whole, &d) && d.n == whole.n);
+      dag_free (&d);
+    }
+  fclose (f);
+  dag_free (&whole);
+  free (text);
+}
+
 int
 main (void)
 {
@@ -825,6 +921,7 @@ main (void)
   test_goal_constructs ();
   test_goal_numbers ();
   test_goal_block_lines ();
+  test_goal_pieces ();
   test_goal_cpu_nic ();
   test_may_pair ();
   test_errors ();
