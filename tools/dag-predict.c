@@ -1358,21 +1358,12 @@ regular_size (int fd)
 /* Up to N bytes of FD (NAME) into BUF, fewer only at its end; returns
    how many.  */
 static size_t
-read_full (int fd, const char *name, char *buf, size_t n)
+read_or_die (int fd, const char *name, char *buf, size_t n)
 {
-  size_t got = 0;
-  while (got < n)
-    {
-      ssize_t k = read (fd, buf + got, n - got);
-      if (k < 0 && errno == EINTR)
-        continue;
-      if (k < 0)
-        die ("%s: read error: %s", name, strerror (errno));
-      if (k == 0)
-        break;
-      got += (size_t) k;
-    }
-  return got;
+  ptrdiff_t k = read_full (fd, buf, n);
+  if (k < 0)
+    die ("%s: read error: %s", name, strerror (errno));
+  return (size_t) k;
 }
 
 /* The N bytes of HEAD and, if MORE (its end not yet read: a terminal
@@ -1394,7 +1385,7 @@ read_rest (int fd, const char *name, const char *head, size_t n, int more,
           cap *= 2;
           t = xrealloc (t, cap + 1);
         }
-      size_t k = read_full (fd, name, t + n, cap - n);
+      size_t k = read_or_die (fd, name, t + n, cap - n);
       n += k;
       if (n < cap)
         break;
@@ -1430,7 +1421,7 @@ read_schedule_file (struct predict_job *j)
       fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
       if (fd < 0)
         die ("%s: cannot open: %s", name, strerror (errno));
-      nhead = read_full (fd, name, head, sizeof head);
+      nhead = read_or_die (fd, name, head, sizeof head);
       ended = nhead < sizeof head;
       j->binary = dag_image_is (head, nhead);
       j->goal = !j->binary && looks_like_goal (head, nhead);

@@ -26,12 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dag_parse.h"
 #include "err.h"
 #include "xalloc.h"
 #include "num.h"
+#include "readfile.h"
 
 struct tok
 {
@@ -1382,15 +1382,12 @@ goal_parse_fd (int fd, const char *head, size_t nhead, size_t size,
   int eof = 0, first = 1;
   for (;;)
     {
-      while (!eof && have < cap)
+      if (!eof && have < cap)
         {
-          ssize_t r = read (fd, buf + have, cap - have);
-          if (r < 0 && errno == EINTR)
-            continue;
+          ptrdiff_t r = read_full (fd, buf + have, cap - have);
           if (r < 0)
             die ("%s: read error: %s", name, strerror (errno));
-          if (r == 0)
-            eof = 1;
+          eof = (size_t) r < cap - have;
           have += (size_t) r;
         }
       memset (buf + have, 0, PAD);

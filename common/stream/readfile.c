@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "readfile.h"
@@ -93,4 +94,22 @@ read_option_file (const char *option, const char *path)
     }
   die_usage ("option '--%s': cannot read '%s': %s", option, path,
              strerror (errno));
+}
+
+ptrdiff_t
+read_full (int fd, void *buf, size_t n)
+{
+  size_t got = 0;
+  while (got < n)
+    {
+      ssize_t k = read (fd, (char *) buf + got, n - got);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k < 0)
+        return -1;
+      if (k == 0)
+        break;
+      got += (size_t) k;
+    }
+  return (ptrdiff_t) got;
 }

@@ -28,6 +28,12 @@ enum readfile_status read_file (const char *path, int text_only, char **text,
    error.  */
 char *read_option_file (const char *option, const char *path);
 
+/* Up to N bytes of file descriptor FD into BUF, read(2) again until
+   they are all there or its end comes (a pipe or a terminal gives a
+   little at a time), past interrupted calls.  Returns how many (fewer
+   than N: the end was read), or -1 on a read error (errno set).  */
+ptrdiff_t read_full (int fd, void *buf, size_t n);
+
 /* "cannot open", "read error", "contains a NUL byte", "out of memory".  */
 const char *readfile_strerror (enum readfile_status s);
 
