@@ -1043,17 +1043,21 @@ struct sim
      (pair_channels), or -1 when the channel goes through the matching
      queues; NULL when every channel does.  */
   int32_t *mate;
-  /* A message whose send has a mate is an EV_RMSG event, named after
-     its receive (run_rmsg): handled at once, as it mostly is, it reads
+  /* A message whose receive is known (rmsg_recv: a native message's,
+     or the mate of a send) is an EV_RMSG event, named after its
+     receive (run_rmsg): handled at once, as it mostly is, it reads
      only the receiver's state, not the send's three cache lines (its
-     state, node and mate), which lie anywhere.  Only where nothing
-     needs the send then: every pair's sizes equal, and every pair
-     made without buckets (pair_channels: each receiver has one send
-     and one receive at most, as in a broadcast tree),
-     no rendezvous, Gantt chart, critical path, --qstat, noise, several
-     CPUs or hyperbolic model.  The send's ST_MATCHED is then its
-     receive's (op_matched).  */
-  int rmsg;
+     state, node and mate), which lie anywhere, or for a native
+     message, the send's state and node next to the receive's, which
+     its handling (handle_msg, deliver, match_pair) would write.  Only
+     where nothing needs the send then (rmsg): no rendezvous, Gantt
+     chart, critical path, --qstat, noise, several CPUs or hyperbolic
+     model.  Mates as well (rmsg_mate) when every pair's sizes are
+     equal, and every pair made without buckets (pair_channels: each
+     receiver has one send and one receive at most, as in a broadcast
+     tree); a native message's two sizes are one (dag_add_message).
+     The send's ST_MATCHED is then its receive's (op_matched).  */
+  int rmsg, rmsg_mate;
   struct nstate *ns;
   struct pstate *ps;
   struct pline *pl[W_NCLASS];   /* per class, per processor */
@@ -1141,6 +1145,19 @@ struct sim
 
 enum { Q_POSTED = 0, Q_UNEXPECTED = 1 };
 
+/* The receive named by the message of send V (node ND) when it is an
+   EV_RMSG (struct sim's rmsg), else -1.  */
+static inline int32_t
+rmsg_recv (const struct sim *s, int32_t v, const struct dag_node *nd)
+{
+  if (!s->rmsg)
+    return -1;
+  if (s->rmsg_mate && s->mate[v] >= 0)
+    return s->mate[v];
+  return nd->derived ? v + 1 : -1;   /* a native message's
+                                        (dag_add_message) */
+}
+
 /* Has send or receive V been matched?  A send whose message was an
    EV_RMSG handled at once (run_rmsg) is marked only on its receive.  */
 static inline int
@@ -1149,8 +1166,10 @@ op_matched (const struct sim *s, size_t v)
   const struct nstate *x = &s->ns[v];
   if (x->pst & ST_MATCHED)
     return 1;
-  return s->rmsg && ns_op (x) == DAG_SEND && s->mate[v] >= 0
-         && (s->ns[s->mate[v]].pst & ST_MATCHED);
+  if (ns_op (x) != DAG_SEND)
+    return 0;
+  int32_t rv = rmsg_recv (s, (int32_t) v, &s->d->node[v]);
+  return rv >= 0 && (s->ns[rv].pst & ST_MATCHED);
 }
 
 /* Processor P of the simulator's numbering in the DAG's.  */
@@ -1844,7 +1863,7 @@ start_send (struct sim *s, int32_t v, double t)
   gantt_add (s, nd->proc, t, cpu_end, GANTT_SEND, v);
   /* (a message named after its receive keeps the send's place in the
      class order) */
-  int32_t rv = s->rmsg ? s->mate[v] : -1;
+  int32_t rv = rmsg_recv (s, v, nd);
   if (s->creation)
     push_new (s, arrive, rv >= 0 ? EV_RMSG : EV_MSG, rv >= 0 ? rv : v);
   else
@@ -2225,7 +2244,10 @@ run_rmsg (struct sim *s, int32_t rv, double t)
   if (!(x->pst & ST_POSTED) || (q->lines & LINE_BUSY (W_MSG))
       || cpu_free (s, r) > t || q->nic_r > t)
     {
-      run_msg (s, s->mate[rv], t);
+      /* a native message's send is the operation before (never a
+         mate: pair_channels) */
+      run_msg (s, s->rmsg_mate && s->mate[rv] >= 0 ? s->mate[rv] : rv - 1,
+               t);
       return;
     }
   t = core_switch (s, r, t);
@@ -2632,7 +2654,7 @@ prefetch_ahead (const struct sim *s)
                 {
                   __builtin_prefetch (&s->d->succ_off[q->head], 0);
                   /* a send's mate names its message (start_send) */
-                  if (s->rmsg)
+                  if (s->rmsg_mate)
                     __builtin_prefetch (&s->mate[q->head], 0);
                 }
             }
@@ -2938,9 +2960,9 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
   /* first, so that its temporary arrays are gone before the state
      comes */
-  s.rmsg = 0;
+  s.rmsg_mate = 0;
   if (!d->has_wildcard)
-    s.mate = pair_channels (d, np, &s.rmsg);
+    s.mate = pair_channels (d, np, &s.rmsg_mate);
   s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
   /* The simulator's numbering is the DAG's as long as the operations
      name processors 0, 1, 2 ... in that order (nextp: the next new
@@ -2948,6 +2970,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
      order, holding the order so far.  */
   int32_t nextp = 0;
   int rendezvous = 0;
+  int native = 0;   /* a native message (dag_add_message) */
   size_t nsend = 0;
   /* the operations free at the start: receives posted at once
      (posted_at_start, below) and the others (push_roots), whose
@@ -2962,6 +2985,7 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       if (d->node[v].op == DAG_SEND)
         {
           nsend++;
+          native |= d->node[v].derived;
           if ((double) d->node[v].u.bytes > c->S)
             rendezvous = 1;
         }
@@ -3106,9 +3130,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.noise = opt ? opt->noise : NULL;
 
   s.far = np * sizeof *s.ps > BY_PROC_STATE;
-  s.rmsg = s.rmsg && s.mate && !rendezvous && !s.gantt
+  s.rmsg_mate = s.rmsg_mate && s.mate;
+  /* (off when no message can be: a test less per send) */
+  s.rmsg = (s.rmsg_mate || native) && !rendezvous && !s.gantt
            && !(opt && opt->critical_path) && !s.qt && !s.noise && !s.xcpu
            && !c->hyperbolic;
+  s.rmsg_mate = s.rmsg && s.rmsg_mate;
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
                  && !(c->rate && c->contention) && !c->bus && !c->topo
