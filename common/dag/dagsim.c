@@ -340,6 +340,24 @@ cmp_u64 (const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* Sort the N (few) keys of A in place by insertion: for the small
+   batches of radix_sort and sort_by_proc.  */
+static inline void
+insertion_sort (uint64_t *a, size_t n)
+{
+  for (size_t i = 1; i < n; i++)
+    {
+      uint64_t x = a[i];
+      size_t j = i;
+      while (j > 0 && a[j - 1] > x)
+        {
+          a[j] = a[j - 1];
+          j--;
+        }
+      a[j] = x;
+    }
+}
+
 /* The sort order of key K as a number of VB + 4 bits: class, the
    ordering number (VB bits wide), type.  */
 static inline uint64_t
@@ -433,17 +451,7 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
     }
   if (n < 64)
     {
-      for (size_t k = 1; k < n; k++)
-        {
-          uint64_t x = a[k];
-          size_t j = k;
-          while (j > 0 && a[j - 1] > x)
-            {
-              a[j] = a[j - 1];
-              j--;
-            }
-          a[j] = x;
-        }
+      insertion_sort (a, n);
       return;
     }
   if (n < 1024)
@@ -2299,17 +2307,7 @@ sort_by_proc (uint64_t *a, uint64_t *tmp, size_t n, int bits)
 {
   if (n < 64)
     {
-      for (size_t i = 1; i < n; i++)
-        {
-          uint64_t x = a[i];
-          size_t j = i;
-          while (j > 0 && a[j - 1] > x)
-            {
-              a[j] = a[j - 1];
-              j--;
-            }
-          a[j] = x;
-        }
+      insertion_sort (a, n);
       return;
     }
   enum { PBITS = 11, PSIZE = 1 << PBITS };
