@@ -340,24 +340,6 @@ cmp_u64 (const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-/* Sort the N (few) keys of A in place by insertion: for the small
-   batches of radix_sort and sort_by_proc.  */
-static inline void
-insertion_sort (uint64_t *a, size_t n)
-{
-  for (size_t i = 1; i < n; i++)
-    {
-      uint64_t x = a[i];
-      size_t j = i;
-      while (j > 0 && a[j - 1] > x)
-        {
-          a[j] = a[j - 1];
-          j--;
-        }
-      a[j] = x;
-    }
-}
-
 /* The sort order of key K as a number of VB + 4 bits: class, the
    ordering number (VB bits wide), type.  */
 static inline uint64_t
@@ -451,7 +433,17 @@ radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
     }
   if (n < 64)
     {
-      insertion_sort (a, n);
+      for (size_t k = 1; k < n; k++)
+        {
+          uint64_t x = a[k];
+          size_t j = k;
+          while (j > 0 && a[j - 1] > x)
+            {
+              a[j] = a[j - 1];
+              j--;
+            }
+          a[j] = x;
+        }
       return;
     }
   if (n < 1024)
@@ -2301,15 +2293,11 @@ run_rmsg (struct sim *s, int32_t rv, double t)
 
 /* Sort the N entries of A (processor << 32 | index) by processor,
    indices in order within one: an LSD radix sort on the processor's
-   BITS bits (TMP: room for N).  */
+   BITS bits (TMP: room for N).  It serves only rounds of BY_PROC_MIN
+   events or more, so it has no case for a few entries.  */
 static void
 sort_by_proc (uint64_t *a, uint64_t *tmp, size_t n, int bits)
 {
-  if (n < 64)
-    {
-      insertion_sort (a, n);
-      return;
-    }
   enum { PBITS = 11, PSIZE = 1 << PBITS };
   static size_t cnt[PSIZE];
   uint64_t *src = a, *dst = tmp;
