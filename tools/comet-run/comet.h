@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* comet.h: what the files of comet-run share.
  *
- * main.c holds the options, the kernel table and the output; measure.c
+ * main.c holds the options and the run; kernels.c the kernel table and
+ * each kernel's hooks; output.c the rows; measure.c
  * the timing engine of Section 2.1 of comet-benchmark.txt (repeat loop,
  * loop overhead subtracted, warm-up, adaptive repetitions); topo.c the
  * adjacency matrix; one file per kernel family (basic.c, load.c,
@@ -117,6 +118,12 @@ struct comet_row
 };
 
 void comet_row_init (struct comet_row *r, const char *kernel);
+
+/* The optional columns (COL_*) of this run, the union over its kernels;
+   set before the header is written.  */
+void comet_set_columns (int columns);
+/* The header of the run's columns.  */
+void comet_write_header (tsv_writer *w);
 
 /* Rank 0 writes ROW (and a progress line); other ranks do nothing.  */
 void comet_emit (struct comet_ctx *c, const struct comet_row *row);
@@ -255,8 +262,10 @@ void comet_check (const char *kernel, int64_t size, int rank,
 
 /* The matrix kernels (matrix.c).  Largest block order of --orders.  */
 #define COMET_MAX_ORDER INT64_C (8192)
-/* Is KERNEL one of the matrix kernels?  */
-int comet_matrix_kernel (const char *kernel);
+/* The matrix kernels' hook that checks, before MPI starts, that
+   --sizes can be followed by KERNEL's block orders (comet_matrix_orders):
+   a usage error if not.  */
+void comet_matrix_check (const struct comet_opts *o, const char *kernel);
 /* The bytes one call of matrix kernel KERNEL sends from a rank at block
    order N: its rows' bytes.  */
 int64_t comet_matrix_bytes (const char *kernel, int64_t n);
@@ -300,6 +309,33 @@ void kernel_combine (struct comet_ctx *c);
 void kernel_tree_roundtrip (struct comet_ctx *c);
 void kernel_tree_throughput (struct comet_ctx *c);
 void kernel_tree_startup (struct comet_ctx *c);
+
+/* One row of the kernel table (kernels.c): what the kernel is, and its
+   hooks, which main calls for every kernel alike (NULL: none).  */
+struct comet_kernel
+{
+  const char *name;
+  comet_kernel_fn run;
+  const char *description;
+  int min_ranks;
+  int columns;              /* COL_* the kernel's rows fill */
+  /* Before MPI_Init, on every rank: the options' checks that only this
+     kernel needs (die_usage on a bad one).  */
+  void (*check) (const struct comet_opts *o, const char *kernel);
+  /* Collective metadata the kernel's rows need, written before the
+     header; called once per run however many kernels share it.  */
+  void (*run_meta) (struct comet_ctx *c);
+  /* Why the kernel moves no byte between ranks on c's grid in DIRECTION
+     (NULL, or one of DIRECTIONS), or NULL when it does (see
+     comet_self_exchange): written as #@MBps_na.  */
+  const char *(*self_exchange) (const struct comet_ctx *c,
+                                const char *kernel, const char *direction);
+  const char *const *directions;   /* NULL-terminated, or NULL: one */
+};
+
+/* The kernels, in the order of Section 2.2 of the paper; a NULL name
+   ends the table.  */
+extern const struct comet_kernel comet_kernels[];
 
 /* Estimate every rank's MPI_Wtime offset through the first --topology
    (msgperf-trees(7)) and write it as metadata (rank 0).  Collective.  */

@@ -26,6 +26,7 @@
 #include "bandwidth.h"
 #include "blockmat.h"
 #include "comet.h"
+#include "err.h"
 #include "grid2d.h"
 #include "mpiutil.h"
 #include "xalloc.h"
@@ -192,17 +193,6 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
               ? NAN : bandwidth_mbps (bytes, res.s.median);
 }
 
-int
-comet_matrix_kernel (const char *kernel)
-{
-  static const char *const names[] = { "update-guard", "shift", "transpose",
-                                       "rowbcast", "colbcast" };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp (kernel, names[i]) == 0)
-      return 1;
-  return 0;
-}
-
 /* update-guard sends its four edges, a broadcast one line, shift and
    transpose the whole block with its guard wrapper.  */
 int64_t
@@ -246,6 +236,20 @@ comet_matrix_orders (const struct comet_opts *o, const char *kernel,
         out->v[out->n++] = n;
     }
   return 0;
+}
+
+void
+comet_matrix_check (const struct comet_opts *o, const char *kernel)
+{
+  struct comet_sweep s;
+  int64_t bad = comet_matrix_orders (o, kernel, &s);
+  free (s.v);
+  if (bad)
+    die_usage ("option '--sizes': %s sends at most %lld bytes (block "
+               "order %lld), not %lld; give its block orders with "
+               "--orders", kernel,
+               (long long) comet_matrix_bytes (kernel, COMET_MAX_ORDER),
+               (long long) COMET_MAX_ORDER, (long long) bad);
 }
 
 /* ------------------------------------------------------------ update guard */
