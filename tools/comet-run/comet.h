@@ -14,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "clockmodel.h"
 #include "stats.h"
 #include "tsv.h"
 
@@ -47,10 +48,19 @@ struct comet_opts
   int progress;
   int tree_sync;              /* --sync: enum ov_sync_mode, OV_WAIT_ALL
                                  or OV_DO_NOT_WAIT */
+  int rep_sync;               /* --rep-sync: enum comet_rep_sync */
+  double window;              /* --window in seconds, 0: chosen per
+                                 point */
   const char **topologies;    /* --topology specs of the tree kernels */
   char **topology_text;       /* contents of file: specs, else NULL */
   size_t ntopologies;
 };
+
+/* How the repetitions of a kernel that offers it start (--rep-sync):
+   back to back in repeat loops timed on the test node (the paper's way),
+   each after a barrier, or each at a window boundary of the global
+   clock (synced.c).  */
+enum comet_rep_sync { COMET_SYNC_NONE, COMET_SYNC_BARRIER, COMET_SYNC_WINDOW };
 
 /* ------------------------------------------------------------ context */
 
@@ -70,6 +80,8 @@ struct comet_ctx
   double kernel_t0;    /* MPI_Wtime when the current kernel started */
   double loop_fixed;   /* seconds: empty timed region */
   double loop_iter;    /* seconds: one empty repeat-loop iteration */
+  struct clock_model clock;   /* this rank's MPI_Wtime against the test
+                                 node's (--rep-sync barrier or window) */
 };
 
 /* ------------------------------------------------------------ output */
@@ -90,7 +102,10 @@ enum
                               overlap_flag */
   COL_TREE = 1 << 8,       /* topology, depth, fanout */
   COL_RATE = 1 << 9,       /* per_s */
-  COL_PACKETS = 1 << 10    /* packets */
+  COL_PACKETS = 1 << 10,   /* packets */
+  COL_SYNC = 1 << 11       /* t_span, t_span_ci_lo, t_span_ci_hi,
+                              n_invalid, window: the kernels that offer
+                              --rep-sync, when it is not none */
 };
 
 /* One output row; fields a kernel does not fill stay NA.  */
@@ -115,6 +130,12 @@ struct comet_row
                                            NA */
   double t_quantum;                     /* step of a sample, us (NaN:
                                            unknown, 6 digits instead) */
+  struct stats_summary span;            /* --rep-sync: the collective's
+                                           time, earliest start to latest
+                                           end on the global clock, us
+                                           (n 0: NA) */
+  int64_t n_invalid;                    /* repetitions dropped; -1: NA */
+  double window;                        /* us; NaN: NA */
 };
 
 void comet_row_init (struct comet_row *r, const char *kernel);
@@ -148,6 +169,8 @@ struct comet_timing
   void *arg;
   double divisor;      /* e.g. 2: the one-way time of a round trip */
   int64_t max_repeat;  /* 0: the --max-repeat option */
+  int synced;          /* 1: --rep-sync applies (one call per
+                          repetition, every rank of COMM timed) */
 };
 
 struct comet_result
@@ -159,6 +182,9 @@ struct comet_result
   double quantum;           /* us: the step of one sample, the timer's
                                resolution / (repeat * divisor); NaN when
                                unknown */
+  struct stats_summary span;   /* --rep-sync: see struct comet_row */
+  int64_t n_invalid;
+  double window;
 };
 
 /* ROW's statistics (t, t_mean, ops, stop) from RES.  */
@@ -170,6 +196,19 @@ void comet_row_result (struct comet_row *row, const struct comet_result *res);
    Collective over T->comm; the result is complete on T->report.  */
 void comet_measure (struct comet_ctx *c, const struct comet_timing *t,
                     struct comet_result *res);
+
+/* comet_measure under --rep-sync barrier or window (synced.c): one call
+   per repetition, on every rank between two readings of the global
+   clock; the test node's own times give the statistics of t, and each
+   repetition's earliest start and latest end over the ranks give
+   t_span.  ROOT: this rank is T->root.  */
+void comet_measure_synced (struct comet_ctx *c, const struct comet_timing *t,
+                           int root, struct comet_result *res);
+
+/* Fit every rank's clock against the test node's and write the model
+   as metadata (rank 0), when --rep-sync is not none.  Collective over
+   MPI_COMM_WORLD.  */
+void comet_clock_setup (struct comet_ctx *c);
 
 /* Measure the cost of the empty repeat loop (collective on c->comm).  */
 void comet_loop_overhead (struct comet_ctx *c);

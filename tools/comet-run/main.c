@@ -74,7 +74,7 @@ static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
 static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
-static char *opt_iterations, *opt_sync;
+static char *opt_iterations, *opt_sync, *opt_rep_sync, *opt_window;
 static int opt_progress, opt_no_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
@@ -155,6 +155,16 @@ static struct poptOption options[] = {
     "2.4): wait-for-all (a rank sends one packet when all its children's "
     "have arrived) or do-not-wait (every packet goes up on its own as it "
     "arrives) (default: wait-for-all)", "wait-for-all|do-not-wait" },
+  { "rep-sync", '\0', POPT_ARG_STRING, &opt_rep_sync, 0,
+    "how the repetitions of the collective kernels start: none (back to "
+    "back in timed repeat loops), barrier (each after MPI_Barrier) or "
+    "window (each at a window boundary of a clock synchronised per "
+    "launch; late or overrunning ones dropped); barrier and window add "
+    "t_span, the earliest start to the latest end (default: none)",
+    "none|barrier|window" },
+  { "window", '\0', POPT_ARG_STRING, &opt_window, 0,
+    "window length in microseconds of --rep-sync window (default: 4 times "
+    "the slowest rank's median call plus 10, per point)", "US" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal (under "
     "mpirun: after 5 s by default)", NULL },
@@ -252,6 +262,27 @@ parse_topologies (struct comet_opts *o)
     o->topology_text[i] = ov_check_topology (o->topologies[i], mpu_size);
 }
 
+/* --rep-sync and --window.  */
+static void
+parse_rep_sync (struct comet_opts *o)
+{
+  static const char *const names[] = { "none", "barrier", "window" };
+  o->rep_sync = COMET_SYNC_NONE;
+  for (int i = 0; opt_rep_sync && i < 3; i++)
+    if (strcmp (opt_rep_sync, names[i]) == 0)
+      o->rep_sync = i + 1;
+  if (opt_rep_sync && o->rep_sync-- == COMET_SYNC_NONE)
+    die_usage ("option '--rep-sync': '%s' is not 'none', 'barrier' or "
+               "'window'", opt_rep_sync);
+  o->window = opt_window ? cli_double ("window", opt_window, 1e-3, 1e7) * 1e-6
+                         : 0;
+  if (opt_window && o->rep_sync != COMET_SYNC_WINDOW)
+    die_usage ("option '--window': only with --rep-sync window");
+  if (o->rep_sync != COMET_SYNC_NONE && o->stat_osu)
+    die_usage ("option '--rep-sync': %s needs --stat median (--stat osu "
+               "times OSU's way)", opt_rep_sync);
+}
+
 static void
 parse_options (struct comet_opts *o)
 {
@@ -315,6 +346,7 @@ parse_options (struct comet_opts *o)
   else if (opt_sync && strcmp (opt_sync, "wait-for-all") != 0)
     die_usage ("option '--sync': '%s' is neither 'wait-for-all' nor "
                "'do-not-wait'", opt_sync);
+  parse_rep_sync (o);
   parse_topologies (o);
 }
 
@@ -495,6 +527,13 @@ write_run_meta (const struct comet_ctx *cp, const struct comet_opts *op)
   /* cold: the pools together hold twice this many bytes.  */
   if (op->cache_cold)
     tsv_meta (cp->w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
+  if (op->rep_sync != COMET_SYNC_NONE)
+    tsv_meta (cp->w, "rep_sync", "%s", op->rep_sync == COMET_SYNC_WINDOW
+              ? "window" : "barrier");
+  if (op->rep_sync == COMET_SYNC_WINDOW && opt_window)
+    tsv_meta (cp->w, "window", "%s", opt_window);
+  else if (op->rep_sync == COMET_SYNC_WINDOW)
+    tsv_meta (cp->w, "window", "auto");
   coll_algorithm_meta (cp->w);
 }
 
@@ -553,6 +592,8 @@ main (int argc, char **argv)
                opt.grid_rows, opt.grid_cols, opt.grid_rows * opt.grid_cols,
                mpu_size);
   check_kernels (&opt, run, nk);
+  if (opt.rep_sync == COMET_SYNC_NONE)
+    comet_set_columns (columns & ~COL_SYNC);
   mpu_init (&argc, &argv);
   mpu_timeout (opt.timeout);
 
@@ -574,6 +615,7 @@ main (int argc, char **argv)
   comet_topology_meta (&c);
   if (c.rank == c.test)
     write_run_meta (&c, &opt);
+  comet_clock_setup (&c);
   kernels_meta (&c, run, nk);
   if (c.rank == c.test)
     write_mbps_na (&c, run, nk);

@@ -181,7 +181,7 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
              const char *direction, int64_t bytes, struct comet_row *row)
 {
   struct comet_ctx *c = m->c;
-  struct comet_timing t = { c->comm, m->timer, c->test, op, m, 1.0, 0 };
+  struct comet_timing t = { c->comm, m->timer, c->test, op, m, 1.0, 0, 0 };
   struct comet_result res;
   comet_measure (c, &t, &res);
   comet_row_init (row, kernel);

@@ -44,6 +44,10 @@ comet_row_init (struct comet_row *r, const char *kernel)
   r->t_mean = NAN;
   r->ops = -1;
   r->t_quantum = NAN;
+  r->span.n = 0;
+  r->span.median = r->span.ci_lo = r->span.ci_hi = NAN;
+  r->n_invalid = -1;
+  r->window = NAN;
 }
 
 void
@@ -69,6 +73,14 @@ comet_write_header (tsv_writer *w)
     "t_p05", "t_p95", "t_ci_lo", "t_ci_hi", "reps", "ops", "stop" };
   for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
     names[n++] = stats[i];
+  if (out_columns & COL_SYNC)
+    {
+      names[n++] = "t_span";
+      names[n++] = "t_span_ci_lo";
+      names[n++] = "t_span_ci_hi";
+      names[n++] = "n_invalid";
+      names[n++] = "window";
+    }
   if (out_columns & COL_MBPS) names[n++] = "MBps";
   if (out_columns & COL_RATE) names[n++] = "per_s";
   if (out_columns & COL_PACKETS) names[n++] = "packets";
@@ -237,6 +249,14 @@ comet_emit (struct comet_ctx *c, const struct comet_row *r)
   tsv_put_int (w, (int64_t) r->t.n);
   put_count (w, r->ops);
   tsv_put_str (w, stats_stop_name (r->stop));
+  if (out_columns & COL_SYNC)
+    {
+      put_sample_us (w, r->span.median, r->t_quantum);
+      put_sample_us (w, r->span.ci_lo, r->t_quantum);
+      put_sample_us (w, r->span.ci_hi, r->t_quantum);
+      put_count (w, r->n_invalid);
+      put_derived (w, r->window);
+    }
   if (out_columns & COL_MBPS) put_derived (w, r->mbps);
   if (out_columns & COL_RATE) put_derived (w, r->rate);
   if (out_columns & COL_PACKETS) put_count (w, r->packets);
