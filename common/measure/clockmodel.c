@@ -107,6 +107,12 @@ clock_model_fit_auto (const double *t, const double *offset, size_t n,
   return 0;
 }
 
+void
+clock_model_anchor (struct clock_model *m, double t, double offset)
+{
+  m->intercept = offset - m->drift * t;     /* eq. (1) through (t, offset) */
+}
+
 double
 clock_model_global (const struct clock_model *m, double t)
 {

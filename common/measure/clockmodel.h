@@ -64,6 +64,12 @@ int clock_model_fit (const double *t, const double *offset, size_t n,
 int clock_model_fit_auto (const double *t, const double *offset, size_t n,
                           struct clock_model *m);
 
+/* Keep M's drift and move its line through the offset OFFSET seen at
+   local time T (intercept = OFFSET - drift * T, eq. (1)): a fresh point
+   re-anchors the model, so that an error in the fitted drift grows only
+   from the last anchor on, not from the fit.  */
+void clock_model_anchor (struct clock_model *m, double t, double offset);
+
 /* The global time of local reading T (eq. (2)).  */
 double clock_model_global (const struct clock_model *m, double t);
 

@@ -25,6 +25,13 @@ enum { CLOCKSYNC_FITPOINTS = 20, CLOCKSYNC_EXCHANGES = 10 };
    identity on ROOT).  Collective over COMM.  */
 void mpu_clock_sync (MPI_Comm comm, int root, struct clock_model *m);
 
+/* Re-anchor every rank's model M against rank ROOT of COMM
+   (clock_model_anchor) with one point of CLOCKSYNC_EXCHANGES
+   exchanges: a drift fitted over the short fit is extrapolated only
+   from here on.  ROOT's model stays the identity.  Collective over
+   COMM.  */
+void mpu_clock_anchor (MPI_Comm comm, int root, struct clock_model *m);
+
 /* The global time now, by the model M.  */
 double mpu_global_time (const struct clock_model *m);
 

@@ -92,6 +92,14 @@ check_drift (void)
   CHECK (m.residual < 1e-12);
   CHECK_NEAR (clock_model_global (&m, 1010), 1009.9874, 1e-9);
 
+  /* Re-anchored through an offset of 3 ms seen at 1005 s, the drift
+     kept: intercept 3e-3 - 1e-5 * 1005 = -7.05e-3, and g(1010) =
+     1010 - (1.01e-2 - 7.05e-3) = 1009.99695.  */
+  clock_model_anchor (&m, 1005, 3e-3);
+  CHECK_NEAR (m.drift, 1e-5, 1e-12);
+  CHECK_NEAR (m.intercept, -7.05e-3, 1e-9);
+  CHECK_NEAR (clock_model_global (&m, 1010), 1009.99695, 1e-9);
+
   /* No exchange with a round trip that is not negative: -1.  */
   double a[] = { 2 }, b[] = { 1.5 }, c[] = { 1 }, x, y, z;
   CHECK (clock_offset_min_rtt (a, b, c, 1, &x, &y, &z) == -1);
