@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 ## common/mpi: the MPI helpers, linked only into the MPI programs: start,
 ## abort and timeout handling, the LogP measurement protocol, the tree
-## overlay.  Under ./configure --without-mpi (HAVE_MPI false) this library,
+## overlay, the global clock.  Under ./configure --without-mpi (HAVE_MPI false) this library,
 ## the MPI programs, their man pages and unit tests are not built; their
 ## testsuite groups skip.
 if HAVE_MPI
@@ -10,5 +10,6 @@ endif
 common_mpi_libmsgperf_mpi_a_SOURCES = \
 	common/mpi/mpiutil.c common/mpi/mpiutil.h \
 	common/mpi/logp_proto.c common/mpi/logp_proto.h \
-	common/mpi/overlay.c common/mpi/overlay.h
+	common/mpi/overlay.c common/mpi/overlay.h \
+	common/mpi/clocksync.c common/mpi/clocksync.h
 common_mpi_libmsgperf_mpi_a_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)

@@ -132,7 +132,7 @@ comet_echo_sweep (struct comet_ctx *c, MPI_Comm pair, const char *kernel,
       p.count = comet_mpi_count (sizes->v[i], "message size");
       echo_verify (c, &p, kernel, peer, (int64_t) i, sizes->v[i]);
       /* One-way time: half the measured round trip (Section 2.2.1).  */
-      struct comet_timing t = { pair, 0, 0, op_echo, &p, 2.0, 0 };
+      struct comet_timing t = { pair, 0, 0, op_echo, &p, 2.0, 0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       struct comet_row row;
@@ -241,7 +241,8 @@ kernel_pairwise (struct comet_ctx *c)
             {
               p.count = comet_mpi_count (sizes->v[i], "message size");
               pairwise_verify (c, &p, peer, (int64_t) i, sizes->v[i]);
-              struct comet_timing t = { pair, 0, 0, op_pairwise, &p, 1.0, 0 };
+              struct comet_timing t = { pair, 0, 0, op_pairwise, &p, 1.0,
+                                        0, 0 };
               struct comet_result res;
               comet_measure (c, &t, &res);
               struct comet_row row;
@@ -334,7 +335,7 @@ kernel_broadcast (struct comet_ctx *c)
       a.count = comet_mpi_count (sizes->v[i], "message size");
       broadcast_verify (c, &a, (int64_t) i, sizes->v[i]);
       struct comet_timing t = { c->comm, c->test, c->test, op_broadcast, &a,
-                                1.0, 0 };
+                                1.0, 0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       struct comet_row row;
@@ -427,7 +428,7 @@ kernel_globalsum (struct comet_ctx *c)
         out[i] = -1;
       struct coll_arg a = { c->comm, c->test, in, out, n, NULL };
       struct comet_timing t = { c->comm, c->test, c->test, op_globalsum, &a,
-                                1.0, 0 };
+                                1.0, 0, 0 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       /* The last timed sum, on every rank: a wrong sum is an error, not
@@ -464,7 +465,7 @@ kernel_barrier (struct comet_ctx *c)
 {
   struct coll_arg a = { c->comm, c->test, NULL, NULL, 0, NULL };
   struct comet_timing t = { c->comm, c->test, c->test, op_barrier, &a, 1.0,
-                            1 };
+                            1, 0 };
   struct comet_result res;
   comet_measure (c, &t, &res);
   struct comet_row row;

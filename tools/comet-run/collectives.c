@@ -372,7 +372,9 @@ collective_sweep (struct comet_ctx *c, enum coll_kind kind,
   a.me = c->rank;
   a.nprocs = c->size;
   a.root = c->test;
-  a.ack = cc_acked (kind) && !c->opt->stat_osu;
+  /* --rep-sync times every rank's call: no acknowledgement.  */
+  a.ack = cc_acked (kind) && !c->opt->stat_osu
+          && c->opt->rep_sync == COMET_SYNC_NONE;
   /* Send and receive buffers must not overlap in a collective: separate
      whatever --buffers says; --cache cold is obeyed.  Every buffer holds
      one block per rank, the most any call here needs.  */
@@ -386,7 +388,7 @@ collective_sweep (struct comet_ctx *c, enum coll_kind kind,
       a.count = comet_mpi_count (sizes->v[i], "message size");
       cc_verify (&a, kernel);
       struct comet_timing t = { c->comm, c->test, c->test, op_collective,
-                                &a, 1.0, 0 };
+                                &a, 1.0, 0, 1 };
       struct comet_result res;
       comet_measure (c, &t, &res);
       struct comet_row row;

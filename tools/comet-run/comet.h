@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* comet.h: what the files of comet-run share.
  *
- * main.c holds the options, the kernel table and the output; measure.c
+ * main.c holds the options and the run; kernels.c the kernel table and
+ * each kernel's hooks; output.c the rows; measure.c
  * the timing engine of Section 2.1 of comet-benchmark.txt (repeat loop,
  * loop overhead subtracted, warm-up, adaptive repetitions); topo.c the
  * adjacency matrix; one file per kernel family (basic.c, load.c,
@@ -13,6 +14,7 @@
 
 #include <mpi.h>
 
+#include "clockmodel.h"
 #include "stats.h"
 #include "tsv.h"
 
@@ -46,10 +48,19 @@ struct comet_opts
   int progress;
   int tree_sync;              /* --sync: enum ov_sync_mode, OV_WAIT_ALL
                                  or OV_DO_NOT_WAIT */
+  int rep_sync;               /* --rep-sync: enum comet_rep_sync */
+  double window;              /* --window in seconds, 0: chosen per
+                                 point */
   const char **topologies;    /* --topology specs of the tree kernels */
   char **topology_text;       /* contents of file: specs, else NULL */
   size_t ntopologies;
 };
+
+/* How the repetitions of a kernel that offers it start (--rep-sync):
+   back to back in repeat loops timed on the test node (the paper's way),
+   each after a barrier, or each at a window boundary of the global
+   clock (synced.c).  */
+enum comet_rep_sync { COMET_SYNC_NONE, COMET_SYNC_BARRIER, COMET_SYNC_WINDOW };
 
 /* ------------------------------------------------------------ context */
 
@@ -69,6 +80,8 @@ struct comet_ctx
   double kernel_t0;    /* MPI_Wtime when the current kernel started */
   double loop_fixed;   /* seconds: empty timed region */
   double loop_iter;    /* seconds: one empty repeat-loop iteration */
+  struct clock_model clock;   /* this rank's MPI_Wtime against the test
+                                 node's (--rep-sync barrier or window) */
 };
 
 /* ------------------------------------------------------------ output */
@@ -89,7 +102,10 @@ enum
                               overlap_flag */
   COL_TREE = 1 << 8,       /* topology, depth, fanout */
   COL_RATE = 1 << 9,       /* per_s */
-  COL_PACKETS = 1 << 10    /* packets */
+  COL_PACKETS = 1 << 10,   /* packets */
+  COL_SYNC = 1 << 11       /* t_span, t_span_ci_lo, t_span_ci_hi,
+                              n_invalid, window: the kernels that offer
+                              --rep-sync, when it is not none */
 };
 
 /* One output row; fields a kernel does not fill stay NA.  */
@@ -114,9 +130,21 @@ struct comet_row
                                            NA */
   double t_quantum;                     /* step of a sample, us (NaN:
                                            unknown, 6 digits instead) */
+  struct stats_summary span;            /* --rep-sync: the collective's
+                                           time, earliest start to latest
+                                           end on the global clock, us
+                                           (n 0: NA) */
+  int64_t n_invalid;                    /* repetitions dropped; -1: NA */
+  double window;                        /* us; NaN: NA */
 };
 
 void comet_row_init (struct comet_row *r, const char *kernel);
+
+/* The optional columns (COL_*) of this run, the union over its kernels;
+   set before the header is written.  */
+void comet_set_columns (int columns);
+/* The header of the run's columns.  */
+void comet_write_header (tsv_writer *w);
 
 /* Rank 0 writes ROW (and a progress line); other ranks do nothing.  */
 void comet_emit (struct comet_ctx *c, const struct comet_row *row);
@@ -141,6 +169,8 @@ struct comet_timing
   void *arg;
   double divisor;      /* e.g. 2: the one-way time of a round trip */
   int64_t max_repeat;  /* 0: the --max-repeat option */
+  int synced;          /* 1: --rep-sync applies (one call per
+                          repetition, every rank of COMM timed) */
 };
 
 struct comet_result
@@ -152,6 +182,9 @@ struct comet_result
   double quantum;           /* us: the step of one sample, the timer's
                                resolution / (repeat * divisor); NaN when
                                unknown */
+  struct stats_summary span;   /* --rep-sync: see struct comet_row */
+  int64_t n_invalid;
+  double window;
 };
 
 /* ROW's statistics (t, t_mean, ops, stop) from RES.  */
@@ -163,6 +196,19 @@ void comet_row_result (struct comet_row *row, const struct comet_result *res);
    Collective over T->comm; the result is complete on T->report.  */
 void comet_measure (struct comet_ctx *c, const struct comet_timing *t,
                     struct comet_result *res);
+
+/* comet_measure under --rep-sync barrier or window (synced.c): one call
+   per repetition, on every rank between two readings of the global
+   clock; the test node's own times give the statistics of t, and each
+   repetition's earliest start and latest end over the ranks give
+   t_span.  ROOT: this rank is T->root.  */
+void comet_measure_synced (struct comet_ctx *c, const struct comet_timing *t,
+                           int root, struct comet_result *res);
+
+/* Fit every rank's clock against the test node's and write the model
+   as metadata (rank 0), when --rep-sync is not none.  Collective over
+   MPI_COMM_WORLD.  */
+void comet_clock_setup (struct comet_ctx *c);
 
 /* Measure the cost of the empty repeat loop (collective on c->comm).  */
 void comet_loop_overhead (struct comet_ctx *c);
@@ -255,8 +301,10 @@ void comet_check (const char *kernel, int64_t size, int rank,
 
 /* The matrix kernels (matrix.c).  Largest block order of --orders.  */
 #define COMET_MAX_ORDER INT64_C (8192)
-/* Is KERNEL one of the matrix kernels?  */
-int comet_matrix_kernel (const char *kernel);
+/* The matrix kernels' hook that checks, before MPI starts, that
+   --sizes can be followed by KERNEL's block orders (comet_matrix_orders):
+   a usage error if not.  */
+void comet_matrix_check (const struct comet_opts *o, const char *kernel);
 /* The bytes one call of matrix kernel KERNEL sends from a rank at block
    order N: its rows' bytes.  */
 int64_t comet_matrix_bytes (const char *kernel, int64_t n);
@@ -300,6 +348,33 @@ void kernel_combine (struct comet_ctx *c);
 void kernel_tree_roundtrip (struct comet_ctx *c);
 void kernel_tree_throughput (struct comet_ctx *c);
 void kernel_tree_startup (struct comet_ctx *c);
+
+/* One row of the kernel table (kernels.c): what the kernel is, and its
+   hooks, which main calls for every kernel alike (NULL: none).  */
+struct comet_kernel
+{
+  const char *name;
+  comet_kernel_fn run;
+  const char *description;
+  int min_ranks;
+  int columns;              /* COL_* the kernel's rows fill */
+  /* Before MPI_Init, on every rank: the options' checks that only this
+     kernel needs (die_usage on a bad one).  */
+  void (*check) (const struct comet_opts *o, const char *kernel);
+  /* Collective metadata the kernel's rows need, written before the
+     header; called once per run however many kernels share it.  */
+  void (*run_meta) (struct comet_ctx *c);
+  /* Why the kernel moves no byte between ranks on c's grid in DIRECTION
+     (NULL, or one of DIRECTIONS), or NULL when it does (see
+     comet_self_exchange): written as #@MBps_na.  */
+  const char *(*self_exchange) (const struct comet_ctx *c,
+                                const char *kernel, const char *direction);
+  const char *const *directions;   /* NULL-terminated, or NULL: one */
+};
+
+/* The kernels, in the order of Section 2.2 of the paper; a NULL name
+   ends the table.  */
+extern const struct comet_kernel comet_kernels[];
 
 /* Estimate every rank's MPI_Wtime offset through the first --topology
    (msgperf-trees(7)) and write it as metadata (rank 0).  Collective.  */

@@ -312,7 +312,7 @@ static double
 measure_median (struct comet_ctx *c, MPI_Comm pair, comet_op op,
                 struct ovl_arg *p, struct comet_result *res)
 {
-  struct comet_timing t = { pair, 0, 0, op, p, 1.0, 0 };
+  struct comet_timing t = { pair, 0, 0, op, p, 1.0, 0, 0 };
   comet_measure (c, &t, res);
   return res->s.median;
 }

@@ -31,109 +31,10 @@
 
 /* ------------------------------------------------------------ kernels */
 
-struct comet_kernel
-{
-  const char *name;
-  comet_kernel_fn run;
-  const char *description;
-  int min_ranks;
-  int columns;              /* COL_* of comet.h the kernel's rows fill */
-};
-
-/* The kernels, in the order of Section 2.2 of the paper.  To add one
-   (for example the tree kernels tree-roundtrip, tree-throughput and
-   tree-startup): write its function in a new file of this directory
-   (say tree.c, declared in comet.h, built through Makefile.am's
-   tools_comet_run_comet_run_SOURCES), and add one row here:
-     { NAME, FUNCTION, ONE-LINE DESCRIPTION, FEWEST RANKS, COLUMNS }
-   COLUMNS is the set of optional output columns its rows fill; a kernel
-   that needs a column nobody has yet adds it to the COL_* enum of comet.h
-   and to column_names[] below.  The function is called on every rank of
-   the adjacency matrix (struct comet_ctx), measures with comet_measure and
-   writes its rows with comet_emit.  The table ends with a NULL row.  */
-static const struct comet_kernel kernels[] = {
-  { "echo", kernel_echo,
-    "ping-pong; one-way time = half the round trip, per size and hops",
-    2, COL_BYTES | COL_HOPS | COL_MBPS },
-  { "pairwise", kernel_pairwise,
-    "simultaneous exchange between two nodes (MPI_Sendrecv), per hops",
-    2, COL_BYTES | COL_HOPS | COL_MBPS },
-  { "broadcast", kernel_broadcast,
-    "MPI_Bcast from the test node to all, timed to the last acknowledgement",
-    2, COL_BYTES | COL_MBPS },
-  { "globalsum", kernel_globalsum,
-    "MPI_Allreduce sum of a vector of doubles, verified on every rank",
-    2, COL_VECLEN | COL_BYTES | COL_MBPS },
-  { "barrier", kernel_barrier,
-    "best-case MPI_Barrier (first call not reported)",
-    2, COL_BYTES },
-  { "contention", kernel_contention,
-    "echo between two ranks while two others exchange continuously",
-    4, COL_BYTES | COL_HOPS | COL_LOAD | COL_MBPS },
-  { "overlap", kernel_overlap,
-    "pairwise exchange and DAXPY, synchronous versus asynchronous",
-    2, COL_BYTES | COL_VECLEN | COL_HOPS | COL_OVERLAP },
-  { "update-guard", kernel_update_guard,
-    "halo exchange of the guard wrapper with the four neighbours",
-    2, COL_ORDER | COL_BYTES | COL_MBPS },
-  { "shift", kernel_shift,
-    "shift the block matrix one block north, then east",
-    2, COL_ORDER | COL_DIRECTION | COL_BYTES | COL_MBPS },
-  { "transpose", kernel_transpose,
-    "exchange with the transposed node plus local transpose",
-    2, COL_ORDER | COL_BYTES | COL_MBPS },
-  { "rowbcast", kernel_rowbcast,
-    "broadcast one matrix row down the grid columns",
-    2, COL_ORDER | COL_BYTES | COL_MBPS },
-  { "colbcast", kernel_colbcast,
-    "broadcast one matrix column along the grid rows",
-    2, COL_ORDER | COL_BYTES | COL_MBPS },
-  { "alltoall", kernel_alltoall,
-    "MPI_Alltoall of --sizes bytes per rank pair, verified on every rank",
-    2, COL_BYTES | COL_MBPS },
-  { "allgather", kernel_allgather,
-    "MPI_Allgather of --sizes bytes per rank, verified on every rank",
-    2, COL_BYTES | COL_MBPS },
-  { "allreduce", kernel_allreduce,
-    "MPI_Allreduce sum of --sizes bytes, verified on every rank",
-    2, COL_BYTES | COL_MBPS },
-  { "reduce", kernel_reduce,
-    "MPI_Reduce sum of --sizes bytes to the test node, verified there",
-    2, COL_BYTES | COL_MBPS },
-  { "scatter", kernel_scatter,
-    "MPI_Scatter of --sizes bytes per rank, timed to the last acknowledgement",
-    2, COL_BYTES | COL_MBPS },
-  { "gather", kernel_gather,
-    "MPI_Gather of --sizes bytes per rank to the test node, verified there",
-    2, COL_BYTES | COL_MBPS },
-  { "bcast", kernel_bcast,
-    "MPI_Bcast of --sizes bytes, timed to the last acknowledgement, verified",
-    2, COL_BYTES | COL_MBPS },
-  { "reduce_local", kernel_reduce_local,
-    "MPI_Reduce_local sum of --sizes bytes, each rank alone: the "
-    "reduction's arithmetic (dag-predict --reduce-cost)",
-    2, COL_BYTES | COL_MBPS },
-  { "combine", kernel_combine,
-    "a reduction step: the next rank sends --sizes bytes, the test node "
-    "adds its own (MPI_Reduce_local) and sends the sum back; the round "
-    "trip",
-    2, COL_BYTES | COL_MBPS },
-  { "tree-roundtrip", kernel_tree_roundtrip,
-    "multicast then sum reduction through each --topology tree",
-    2, COL_BYTES | COL_TREE | COL_PACKETS },
-  { "tree-throughput", kernel_tree_throughput,
-    "pipelined sum reductions through each --topology tree",
-    2, COL_BYTES | COL_TREE | COL_RATE | COL_PACKETS },
-  { "tree-startup", kernel_tree_startup,
-    "building each --topology tree (topology down, reports up)",
-    2, COL_BYTES | COL_TREE },
-  { NULL, NULL, NULL, 0, 0 }
-};
-
 static const struct comet_kernel *
 find_kernel (const char *name)
 {
-  for (const struct comet_kernel *k = kernels; k->name; k++)
+  for (const struct comet_kernel *k = comet_kernels; k->name; k++)
     if (strcmp (k->name, name) == 0)
       return k;
   return NULL;
@@ -145,7 +46,7 @@ describe_kernels (FILE *fp)
 {
   fprintf (fp, "\nKernels (one or more, run in the order given; --list "
            "prints this as a TSV table):\n");
-  for (const struct comet_kernel *k = kernels; k->name; k++)
+  for (const struct comet_kernel *k = comet_kernels; k->name; k++)
     fprintf (fp, "  %-16s %s (%d ranks or more)\n", k->name,
              k->description, k->min_ranks);
 }
@@ -154,271 +55,8 @@ static void
 list_kernels (void)
 {
   printf ("kernel\tmin_ranks\tdescription\n");
-  for (const struct comet_kernel *k = kernels; k->name; k++)
+  for (const struct comet_kernel *k = comet_kernels; k->name; k++)
     printf ("%s\t%d\t%s\n", k->name, k->min_ranks, k->description);
-}
-
-/* ------------------------------------------------------------ output */
-
-static int out_columns;   /* union of the kernels' COL_* */
-
-void
-comet_row_init (struct comet_row *r, const char *kernel)
-{
-  memset (r, 0, sizeof *r);
-  r->kernel = kernel;
-  r->bytes = r->veclen = r->order = r->load = -1;
-  r->hops = -1;
-  r->direction = NULL;
-  r->mbps = r->tsync = r->tcomm = r->tcomp = r->overlap = NAN;
-  r->overlap_raw = NAN;
-  r->topology = NULL;
-  r->depth = r->fanout = -1;
-  r->rate = NAN;
-  r->packets = -1;
-  r->t_mean = NAN;
-  r->ops = -1;
-  r->t_quantum = NAN;
-}
-
-static void
-write_header (tsv_writer *w)
-{
-  const char *names[40];
-  size_t n = 0;
-  names[n++] = "kernel";
-  names[n++] = "nprocs";
-  if (out_columns & COL_BYTES) names[n++] = "bytes";
-  if (out_columns & COL_VECLEN) names[n++] = "veclen";
-  if (out_columns & COL_ORDER) names[n++] = "order";
-  if (out_columns & COL_HOPS) names[n++] = "hops";
-  if (out_columns & COL_DIRECTION) names[n++] = "direction";
-  if (out_columns & COL_LOAD) names[n++] = "load";
-  if (out_columns & COL_TREE)
-    {
-      names[n++] = "topology";
-      names[n++] = "depth";
-      names[n++] = "fanout";
-    }
-  static const char *const stats[] = { "t", "t_mean", "t_min", "t_max",
-    "t_p05", "t_p95", "t_ci_lo", "t_ci_hi", "reps", "ops", "stop" };
-  for (size_t i = 0; i < sizeof stats / sizeof *stats; i++)
-    names[n++] = stats[i];
-  if (out_columns & COL_MBPS) names[n++] = "MBps";
-  if (out_columns & COL_RATE) names[n++] = "per_s";
-  if (out_columns & COL_PACKETS) names[n++] = "packets";
-  if (out_columns & COL_OVERLAP)
-    {
-      names[n++] = "tsync";
-      names[n++] = "tcomm";
-      names[n++] = "tcomp";
-      names[n++] = "overlap";
-      names[n++] = "overlap_raw";
-      names[n++] = "overlap_flag";
-    }
-  tsv_write_header (w, n, names);
-}
-
-static void
-put_count (tsv_writer *w, int64_t v)
-{
-  if (v < 0)
-    tsv_put_na (w);
-  else
-    tsv_put_int (w, v);
-}
-
-/* msgperf(7), NUMBERS: a statistic of the samples (the median, a
-   percentile, an interval bound, the extremes, and the mean) to the step
-   of a sample, the timer's resolution / (repeat * divisor): one rounding
-   for all but the mean (put_mean_us), so that t_min <= t_mean <= t_max
-   still holds as printed (6
-   significant digits would print a mean of 91342.53 below the minimum
-   91342.53 as 91342.5); values derived from times (MBps, per_s, the
-   overlap times and shares) to 6 significant digits.  --precision rounds
-   further.  */
-static void
-put_sample_us (tsv_writer *w, double v, double quantum)
-{
-  if (!(quantum > 0))
-    quantum = 0;
-  char buf[NUM_BUFSIZE];
-  int sig = tsv_precision > 0 ? tsv_precision
-                              : quantum > 0 ? -1 : NUM_DERIVED_DIGITS;
-  num_format_measured (v, quantum, sig, buf);
-  tsv_put_str (w, buf);
-}
-
-/* The mean of N samples holds finer digits than one sample: each sample's
-   rounding error (up to a step Q) averages down as Q / sqrt (N), and at
-   --stat osu a 0.16 us bcast timed to 0.01 us would otherwise be printed
-   to within 3%.  It is rounded to the decade of Q / sqrt (N), after being
-   held between the extremes as they are printed, so that t_min <= t_mean
-   <= t_max still holds as printed.  */
-static void
-put_mean_us (tsv_writer *w, const struct comet_row *r)
-{
-  double q = r->t_quantum, v = r->t_mean;
-  if (!(q > 0) || tsv_precision > 0 || !isfinite (v) || r->t.n < 2)
-    {
-      put_sample_us (w, v, q);
-      return;
-    }
-  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], buf[NUM_BUFSIZE];
-  num_format_measured (r->t.min, q, -1, lo);
-  num_format_measured (r->t.max, q, -1, hi);
-  double vlo = strtod (lo, NULL), vhi = strtod (hi, NULL);
-  if (v < vlo)
-    v = vlo;
-  if (v > vhi)
-    v = vhi;
-  num_format_measured (v, q / sqrt ((double) r->t.n), -1, buf);
-  tsv_put_str (w, buf);
-}
-
-static void
-put_derived (tsv_writer *w, double v)
-{
-  char buf[NUM_BUFSIZE];
-  int sig = tsv_precision > 0 && tsv_precision < NUM_DERIVED_DIGITS
-    ? tsv_precision : NUM_DERIVED_DIGITS;
-  num_format_measured (v, 0, sig, buf);
-  tsv_put_str (w, buf);
-}
-
-/* The progress line of row R: the point, its time, and where the
-   kernel's size sweep is.  */
-static void
-emit_progress (struct comet_ctx *c, const struct comet_row *r)
-{
-  if (c->rank != c->test || !cli_progress_now (c->progress))
-    return;
-  char extra[160] = "";
-  size_t m = 0;
-  if (r->hops >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " hops=%d", r->hops);
-  if (r->load >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " load=%lld",
-                            (long long) r->load);
-  if (r->direction)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " %s",
-                            r->direction);
-  if (r->topology)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " topology=%s",
-                            r->topology);
-  if (r->order >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " order=%lld",
-                            (long long) r->order);
-  if (r->veclen >= 0)
-    m += (size_t) snprintf (extra + m, sizeof extra - m, " veclen=%lld",
-                            (long long) r->veclen);
-  if (r->bytes >= 0)
-    snprintf (extra + m, sizeof extra - m, " bytes=%lld",
-              (long long) r->bytes);
-  /* How far the kernel's size sweep is, and the time the rest will take
-     at the mean so far (larger sizes take longer: a lower bound).  */
-  char eta[96] = "";
-  const struct comet_sweep *sz = &c->opt->sizes;
-  for (size_t k = 0; r->bytes >= 0 && k < sz->n; k++)
-    if (sz->v[k] == r->bytes)
-      {
-        double spent = MPI_Wtime () - c->kernel_t0;
-        snprintf (eta, sizeof eta, "; size %zu of %zu, at least %.2g s left",
-                  k + 1, sz->n, spent / (double) (k + 1)
-                                * (double) (sz->n - k - 1));
-        break;
-      }
-  comet_progress (c, "%s%s: %.4g us (%s, %zu reps)%s", r->kernel, extra,
-                  r->t.median, stats_stop_name (r->stop), r->t.n, eta);
-}
-
-void
-comet_emit (struct comet_ctx *c, const struct comet_row *r)
-{
-  if (c->rank != c->test)
-    return;
-  tsv_writer *w = c->w;
-  tsv_put_str (w, r->kernel);
-  tsv_put_int (w, c->size);
-  if (out_columns & COL_BYTES) put_count (w, r->bytes);
-  if (out_columns & COL_VECLEN) put_count (w, r->veclen);
-  if (out_columns & COL_ORDER) put_count (w, r->order);
-  if (out_columns & COL_HOPS) put_count (w, r->hops);
-  if (out_columns & COL_DIRECTION)
-    {
-      if (r->direction)
-        tsv_put_str (w, r->direction);
-      else
-        tsv_put_na (w);
-    }
-  if (out_columns & COL_LOAD) put_count (w, r->load);
-  if (out_columns & COL_TREE)
-    {
-      if (r->topology)
-        tsv_put_str (w, r->topology);
-      else
-        tsv_put_na (w);
-      put_count (w, r->depth);
-      put_count (w, r->fanout);
-    }
-  put_sample_us (w, r->t.median, r->t_quantum);
-  put_mean_us (w, r);
-  put_sample_us (w, r->t.min, r->t_quantum);
-  put_sample_us (w, r->t.max, r->t_quantum);
-  put_sample_us (w, r->t.p05, r->t_quantum);
-  put_sample_us (w, r->t.p95, r->t_quantum);
-  put_sample_us (w, r->t.ci_lo, r->t_quantum);
-  put_sample_us (w, r->t.ci_hi, r->t_quantum);
-  tsv_put_int (w, (int64_t) r->t.n);
-  put_count (w, r->ops);
-  tsv_put_str (w, stats_stop_name (r->stop));
-  if (out_columns & COL_MBPS) put_derived (w, r->mbps);
-  if (out_columns & COL_RATE) put_derived (w, r->rate);
-  if (out_columns & COL_PACKETS) put_count (w, r->packets);
-  if (out_columns & COL_OVERLAP)
-    {
-      put_derived (w, r->tsync);
-      put_derived (w, r->tcomm);
-      put_derived (w, r->tcomp);
-      put_derived (w, r->overlap);
-      put_derived (w, r->overlap_raw);
-      /* Whether the clamp changed the share, so that a reader sees a
-         measurement that went wrong instead of a plausible 0 or 100.  */
-      if (isnan (r->overlap_raw))
-        tsv_put_na (w);
-      else
-        tsv_put_str (w, r->overlap_raw < 0 ? "below_0"
-                        : r->overlap_raw > 100 ? "above_100" : "in_range");
-    }
-  tsv_end_row (w);
-  /* Row by row: a run ended by --timeout or a signal leaves whole rows.  */
-  tsv_flush (w);
-
-  emit_progress (c, r);
-}
-
-void
-comet_progress (struct comet_ctx *c, const char *fmt, ...)
-{
-  if (c->rank != c->test || !cli_progress_now (c->progress))
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  fprintf (stderr, "%s: ", err_program);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
-  va_end (ap);
-}
-
-/* ------------------------------------------------------------ helpers */
-
-int
-comet_mpi_count (int64_t n, const char *what)
-{
-  if (n < 0 || n > 0x7fffffff)
-    mpu_die (EXIT_DATA, "%s %lld does not fit an MPI count", what,
-             (long long) n);
-  return (int) n;
 }
 
 /* ------------------------------------------------------------ options */
@@ -436,7 +74,7 @@ static char *opt_sizes, *opt_veclens, *opt_orders, *opt_loads;
 static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
-static char *opt_iterations, *opt_sync;
+static char *opt_iterations, *opt_sync, *opt_rep_sync, *opt_window;
 static int opt_progress, opt_no_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
@@ -517,6 +155,16 @@ static struct poptOption options[] = {
     "2.4): wait-for-all (a rank sends one packet when all its children's "
     "have arrived) or do-not-wait (every packet goes up on its own as it "
     "arrives) (default: wait-for-all)", "wait-for-all|do-not-wait" },
+  { "rep-sync", '\0', POPT_ARG_STRING, &opt_rep_sync, 0,
+    "how the repetitions of the collective kernels start: none (back to "
+    "back in timed repeat loops), barrier (each after MPI_Barrier) or "
+    "window (each at a window boundary of a clock synchronised per "
+    "launch; late or overrunning ones dropped); barrier and window add "
+    "t_span, the earliest start to the latest end (default: none)",
+    "none|barrier|window" },
+  { "window", '\0', POPT_ARG_STRING, &opt_window, 0,
+    "window length in microseconds of --rep-sync window (default: 4 times "
+    "the slowest rank's median call plus 10, per point)", "US" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal (under "
     "mpirun: after 5 s by default)", NULL },
@@ -614,6 +262,27 @@ parse_topologies (struct comet_opts *o)
     o->topology_text[i] = ov_check_topology (o->topologies[i], mpu_size);
 }
 
+/* --rep-sync and --window.  */
+static void
+parse_rep_sync (struct comet_opts *o)
+{
+  static const char *const names[] = { "none", "barrier", "window" };
+  o->rep_sync = COMET_SYNC_NONE;
+  for (int i = 0; opt_rep_sync && i < 3; i++)
+    if (strcmp (opt_rep_sync, names[i]) == 0)
+      o->rep_sync = i + 1;
+  if (opt_rep_sync && o->rep_sync-- == COMET_SYNC_NONE)
+    die_usage ("option '--rep-sync': '%s' is not 'none', 'barrier' or "
+               "'window'", opt_rep_sync);
+  o->window = opt_window ? cli_double ("window", opt_window, 1e-3, 1e7) * 1e-6
+                         : 0;
+  if (opt_window && o->rep_sync != COMET_SYNC_WINDOW)
+    die_usage ("option '--window': only with --rep-sync window");
+  if (o->rep_sync != COMET_SYNC_NONE && o->stat_osu)
+    die_usage ("option '--rep-sync': %s needs --stat median (--stat osu "
+               "times OSU's way)", opt_rep_sync);
+}
+
 static void
 parse_options (struct comet_opts *o)
 {
@@ -677,30 +346,34 @@ parse_options (struct comet_opts *o)
   else if (opt_sync && strcmp (opt_sync, "wait-for-all") != 0)
     die_usage ("option '--sync': '%s' is neither 'wait-for-all' nor "
                "'do-not-wait'", opt_sync);
+  parse_rep_sync (o);
   parse_topologies (o);
 }
 
-/* A --sizes sweep that a matrix kernel of RUN cannot follow (a size
-   beyond the bytes of its largest block) is a usage error, before any
-   rank joins the job.  */
+/* The checks of the kernels of RUN that need one (a --sizes sweep a
+   matrix kernel cannot follow ...): usage errors, before any rank joins
+   the job.  */
 static void
-check_matrix_orders (const struct comet_opts *o,
-                     const struct comet_kernel **run, size_t nk)
+check_kernels (const struct comet_opts *o, const struct comet_kernel **run,
+               size_t nk)
+{
+  for (size_t i = 0; i < nk; i++)
+    if (run[i]->check)
+      run[i]->check (o, run[i]->name);
+}
+
+/* The kernels' run metadata (collective), each hook once.  */
+static void
+kernels_meta (struct comet_ctx *c, const struct comet_kernel **run,
+              size_t nk)
 {
   for (size_t i = 0; i < nk; i++)
     {
-      if (!comet_matrix_kernel (run[i]->name))
-        continue;
-      struct comet_sweep s;
-      int64_t bad = comet_matrix_orders (o, run[i]->name, &s);
-      free (s.v);
-      if (bad)
-        die_usage ("option '--sizes': %s sends at most %lld bytes (block "
-                   "order %lld), not %lld; give its block orders with "
-                   "--orders", run[i]->name,
-                   (long long) comet_matrix_bytes (run[i]->name,
-                                                   COMET_MAX_ORDER),
-                   (long long) COMET_MAX_ORDER, (long long) bad);
+      size_t j = 0;
+      while (j < i && run[j]->run_meta != run[i]->run_meta)
+        j++;
+      if (run[i]->run_meta && j == i)
+        run[i]->run_meta (c);
     }
 }
 
@@ -769,7 +442,8 @@ coll_algorithm_meta (tsv_writer *w)
 static const struct comet_kernel **volatile run_kernels;
 
 static const struct comet_kernel **
-resolve_kernels (const char **args, size_t *nkp, char **joinedp)
+resolve_kernels (const char **args, size_t *nkp, char **joinedp,
+                 int *columnsp)
 {
   size_t nk = 0;
   while (args && args[nk])
@@ -802,7 +476,7 @@ resolve_kernels (const char **args, size_t *nkp, char **joinedp)
         {
           char known[512] = "";
           size_t m = 0;
-          for (const struct comet_kernel *k = kernels; k->name; k++)
+          for (const struct comet_kernel *k = comet_kernels; k->name; k++)
             m += (size_t) snprintf (known + m, sizeof known - m, "%s%s",
                                     m ? ", " : "", k->name);
           die_usage ("unknown kernel '%s' (valid kernels: %s)", args[i],
@@ -812,7 +486,7 @@ resolve_kernels (const char **args, size_t *nkp, char **joinedp)
         die_usage ("kernel '%s' needs at least %d ranks, this run has %d "
                    "(run it under mpirun -np %d or more)", run[i]->name,
                    run[i]->min_ranks, mpu_size, run[i]->min_ranks);
-      out_columns |= run[i]->columns;
+      *columnsp |= run[i]->columns;
       joined_len += strlen (args[i]) + 1;
     }
   char *joined = *joinedp = xcalloc (1, joined_len);
@@ -853,6 +527,13 @@ write_run_meta (const struct comet_ctx *cp, const struct comet_opts *op)
   /* cold: the pools together hold twice this many bytes.  */
   if (op->cache_cold)
     tsv_meta (cp->w, "cache_llc_bytes", "%zu", comet_llc_bytes ());
+  if (op->rep_sync != COMET_SYNC_NONE)
+    tsv_meta (cp->w, "rep_sync", "%s", op->rep_sync == COMET_SYNC_WINDOW
+              ? "window" : "barrier");
+  if (op->rep_sync == COMET_SYNC_WINDOW && opt_window)
+    tsv_meta (cp->w, "window", "%s", opt_window);
+  else if (op->rep_sync == COMET_SYNC_WINDOW)
+    tsv_meta (cp->w, "window", "auto");
   coll_algorithm_meta (cp->w);
 }
 
@@ -863,13 +544,13 @@ write_mbps_na (const struct comet_ctx *cp, const struct comet_kernel **run,
                size_t nk)
 {
   for (size_t i = 0; i < nk; i++)
-    for (int d = 0; d < 2; d++)
+    for (size_t d = 0; run[i]->self_exchange; d++)
       {
-        int shift = strcmp (run[i]->name, "shift") == 0;
-        if (d && !shift)
+        const char *const *dirs = run[i]->directions;
+        if (d && (!dirs || !dirs[d]))
           break;
-        const char *dir = shift ? (d ? "east" : "north") : NULL;
-        const char *why = comet_self_exchange (cp, run[i]->name, dir);
+        const char *dir = dirs ? dirs[d] : NULL;
+        const char *why = run[i]->self_exchange (cp, run[i]->name, dir);
         if (why)
           tsv_meta (cp->w, "MBps_na", "%s%s%s on the %dx%d grid: %s",
                     run[i]->name, dir ? " " : "", dir ? dir : "",
@@ -899,8 +580,10 @@ main (int argc, char **argv)
   /* The kernels, checked before anything is measured.  */
   size_t nk;
   char *joined;
+  int columns = 0;
   const struct comet_kernel **run = resolve_kernels (poptGetArgs (con), &nk,
-                                                     &joined);
+                                                     &joined, &columns);
+  comet_set_columns (columns);
   struct comet_opts opt;
   memset (&opt, 0, sizeof opt);
   parse_options (&opt);
@@ -908,7 +591,9 @@ main (int argc, char **argv)
     die_usage ("option '--grid': %dx%d has %d positions for %d ranks",
                opt.grid_rows, opt.grid_cols, opt.grid_rows * opt.grid_cols,
                mpu_size);
-  check_matrix_orders (&opt, run, nk);
+  check_kernels (&opt, run, nk);
+  if (opt.rep_sync == COMET_SYNC_NONE)
+    comet_set_columns (columns & ~COL_SYNC);
   mpu_init (&argc, &argv);
   mpu_timeout (opt.timeout);
 
@@ -930,16 +615,12 @@ main (int argc, char **argv)
   comet_topology_meta (&c);
   if (c.rank == c.test)
     write_run_meta (&c, &opt);
-  for (size_t i = 0; i < nk; i++)
-    if (strncmp (run[i]->name, "tree-", 5) == 0)
-      {
-        comet_tree_meta (&c);
-        break;
-      }
+  comet_clock_setup (&c);
+  kernels_meta (&c, run, nk);
   if (c.rank == c.test)
     write_mbps_na (&c, run, nk);
   if (c.rank == c.test)
-    write_header (c.w);
+    comet_write_header (c.w);
 
   for (size_t i = 0; i < nk; i++)
     {

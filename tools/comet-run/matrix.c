@@ -26,6 +26,7 @@
 #include "bandwidth.h"
 #include "blockmat.h"
 #include "comet.h"
+#include "err.h"
 #include "grid2d.h"
 #include "mpiutil.h"
 #include "xalloc.h"
@@ -180,7 +181,7 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
              const char *direction, int64_t bytes, struct comet_row *row)
 {
   struct comet_ctx *c = m->c;
-  struct comet_timing t = { c->comm, m->timer, c->test, op, m, 1.0, 0 };
+  struct comet_timing t = { c->comm, m->timer, c->test, op, m, 1.0, 0, 0 };
   struct comet_result res;
   comet_measure (c, &t, &res);
   comet_row_init (row, kernel);
@@ -190,17 +191,6 @@ mat_measure (struct mat *m, comet_op op, const char *kernel,
   comet_row_result (row, &res);
   row->mbps = comet_self_exchange (c, kernel, direction)
               ? NAN : bandwidth_mbps (bytes, res.s.median);
-}
-
-int
-comet_matrix_kernel (const char *kernel)
-{
-  static const char *const names[] = { "update-guard", "shift", "transpose",
-                                       "rowbcast", "colbcast" };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp (kernel, names[i]) == 0)
-      return 1;
-  return 0;
 }
 
 /* update-guard sends its four edges, a broadcast one line, shift and
@@ -246,6 +236,20 @@ comet_matrix_orders (const struct comet_opts *o, const char *kernel,
         out->v[out->n++] = n;
     }
   return 0;
+}
+
+void
+comet_matrix_check (const struct comet_opts *o, const char *kernel)
+{
+  struct comet_sweep s;
+  int64_t bad = comet_matrix_orders (o, kernel, &s);
+  free (s.v);
+  if (bad)
+    die_usage ("option '--sizes': %s sends at most %lld bytes (block "
+               "order %lld), not %lld; give its block orders with "
+               "--orders", kernel,
+               (long long) comet_matrix_bytes (kernel, COMET_MAX_ORDER),
+               (long long) COMET_MAX_ORDER, (long long) bad);
 }
 
 /* ------------------------------------------------------------ update guard */

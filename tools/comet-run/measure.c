@@ -38,6 +38,9 @@ comet_row_result (struct comet_row *row, const struct comet_result *res)
   row->ops = res->repeat;
   row->stop = res->stop;
   row->t_quantum = res->quantum;
+  row->span = res->span;
+  row->n_invalid = res->n_invalid;
+  row->window = res->window;
 }
 
 __attribute__ ((noinline)) void
@@ -248,6 +251,15 @@ comet_measure (struct comet_ctx *c, const struct comet_timing *t,
   int me;
   mpu_check (MPI_Comm_rank (t->comm, &me), "MPI_Comm_rank");
   int root = me == t->root;
+  struct stats_summary na = { 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0 };
+  res->span = na;
+  res->n_invalid = -1;
+  res->window = NAN;
+  if (t->synced && o->rep_sync != COMET_SYNC_NONE)
+    {
+      comet_measure_synced (c, t, root, res);
+      goto report;
+    }
   if (o->stat_osu)
     {
       measure_osu (c, t, root, res);

@@ -294,7 +294,7 @@ run (struct comet_ctx *c, const char *kernel, comet_op op, int rate,
               tree_verify (kernel, &a, verify == 2,
                            (int64_t) (i * nlen + j));
             }
-          struct comet_timing t = { MPI_COMM_WORLD, 0, 0, op, &a, 1.0, 0 };
+          struct comet_timing t = { MPI_COMM_WORLD, 0, 0, op, &a, 1.0, 0, 0 };
           struct comet_result res;
           comet_measure (c, &t, &res);
           if (verify)
