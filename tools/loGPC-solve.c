@@ -247,8 +247,20 @@ handle_option (int val, poptContext con)
       int k = val - OPT_PARAM;
       const struct param_def *d = &param_defs[k];
       double v;
+      enum num_status st;
       if (d->range == PRANGE_COUNT)
         v = (double) cli_int (d->name, arg, 1, INT64_C (1) << 40);
+      else if (d->unit == PUNIT_BYTES)
+        {
+          /* a size: also with K, M or G (msgperf(7)) */
+          if ((st = param_parse_text (k, arg, &v)) != NUM_OK)
+            die_usage ("option '--%s': invalid size '%s' (%s; a number, "
+                       "maybe with K, M or G, powers of 1024)", d->name,
+                       arg, num_strerror (st));
+          if (!param_in_range (k, v))
+            die_usage ("option '--%s': '%s' is out of range (%s expected)",
+                       d->name, arg, param_range_text (k));
+        }
       else
         {
           v = cli_double (d->name, arg, d->range == PRANGE_ONE ? 1 : 0,

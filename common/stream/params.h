@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "num.h"
 #include "tsv.h"
 
 /* Every numeric parameter a model tool reads by name.  */
@@ -51,7 +52,9 @@ enum param_unit
   PUNIT_NONE,       /* sizes, counts, distances */
   PUNIT_TIME,       /* a time */
   PUNIT_PER_BYTE,   /* a time per byte */
-  PUNIT_RATE        /* per time (messages per time unit) */
+  PUNIT_RATE,       /* per time (messages per time unit) */
+  PUNIT_BYTES       /* a size in bytes (on the command line also with K,
+                       M or G, powers of 1024) */
 };
 
 struct param_def
@@ -70,6 +73,20 @@ extern const struct param_def param_defs[PARAM_NPARAM];
 int param_lookup (const char *name, int out[2], int *alias);
 
 int param_in_range (int k, double v);
+
+/* Parse TEXT, the value of parameter K on the command line: a number in
+   the C locale, and for a size in bytes also with K, M or G (64K =
+   65536, msgperf(7)).  No range check.  */
+enum num_status param_parse_text (int k, const char *text, double *v);
+
+/* The unit of K for people: "time", "time/byte", "bytes", "1/time" or
+   "1" (a count or a distance).  */
+const char *param_unit_text (int k);
+
+/* The parameter table for people and for the testsuite: a TSV stream
+   (name, unit, range, meaning), one row a parameter, then a row per
+   alias (unit "alias", meaning: what it sets).  */
+void param_table_write (tsv_writer *w);
 /* "a number >= 0" ...  */
 const char *param_range_text (int k);
 
