@@ -62,7 +62,7 @@ parse_values (const char *option, const char *text, struct dvec *out)
   double *v;
   size_t n;
   if (numlist_parse (text, 0, 0, &v, &n, err) != 0)
-    die_usage ("%s: invalid list '%s': %s (expected %s)", option, text, err,
+    die_usage ("%s: bad list '%s': %s; expected %s", option, text, err,
                SIZELIST_FORMS);
   for (size_t i = 0; i < n; i++)
     dvec_push (out, v[i]);

@@ -254,8 +254,7 @@ handle_option (int val, poptContext con)
         {
           /* a size: also with K, M or G (msgperf(7)) */
           if ((st = param_parse_text (k, arg, &v)) != NUM_OK)
-            die_usage ("option '--%s': invalid size '%s' (%s; a number, "
-                       "maybe with K, M or G, powers of 1024)", d->name,
+            die_usage ("option '--%s': invalid number '%s' (%s)", d->name,
                        arg, num_strerror (st));
           if (!param_in_range (k, v))
             die_usage ("option '--%s': '%s' is out of range (%s expected)",

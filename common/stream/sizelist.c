@@ -62,8 +62,8 @@ parse_value (const struct spec *sp, const char *text, size_t len, double *v,
     st = num_parse (text, mlen, v);
   if (st != NUM_OK || (mult != 1 && mlen == 0))
     {
-      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is not a %s (%s)", SHOW (len),
-                text, sp->whole ? "whole number" : "number",
+      snprintf (err, SIZELIST_ERRSIZE, "invalid %s '%.*s' (%s)",
+                sp->whole ? "whole number" : "number", SHOW (len), text,
                 mlen == 0 ? "no digits" : num_strerror (st));
       return -1;
     }

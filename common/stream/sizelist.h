@@ -31,8 +31,8 @@
 #define NUMLIST_MAX_COUNT 10000000
 
 /* What the list forms are, for messages and --help.  */
-#define SIZELIST_FORMS "A,B,..., FROM:TO (doubling), FROM:TO:xFACTOR, " \
-  "FROM:TO:+STEP or FROM:TO:STEP, sizes with K, M or G (x1024)"
+#define SIZELIST_FORMS "A,B,C, FROM:TO, FROM:TO:xFACTOR, FROM:TO:+STEP " \
+  "or FROM:TO:STEP; K, M, G: x1024"
 
 /* Parse TEXT into a malloc'ed array *OUT of *N whole values, each in
    [0, MAX].  Returns 0 on success; otherwise -1 with a message in ERR

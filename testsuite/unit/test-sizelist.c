@@ -145,8 +145,8 @@ main (void)
   CHECK (refused ("0:8:*2", 100, "xFACTOR, +STEP or STEP"));
   CHECK (refused ("-1:8", 100, "negative"));
   CHECK (refused ("0:200", 100, "larger than 100"));
-  CHECK (refused ("0:1e3", 10000, "not a whole number"));
-  CHECK (refused ("a:8", 100, "not a whole number"));
+  CHECK (refused ("0:1e3", 10000, "invalid whole number"));
+  CHECK (refused ("a:8", 100, "invalid whole number"));
   CHECK (refused ("1,,2", 100, "empty value"));
   CHECK (refused ("1,2,", 100, "empty value"));
   CHECK (refused ("", 100, "empty list"));

@@ -535,7 +535,7 @@ parse_sweep (const char *option, const char *text, const char *dflt,
   char err[SIZELIST_ERRSIZE];
   s->given = text != NULL;
   if (sizelist_parse (text ? text : dflt, max, &s->v, &s->n, err) != 0)
-    die_usage ("option '--%s': bad list '%s': %s (expected %s)", option,
+    die_usage ("option '--%s': bad list '%s': %s; expected %s", option,
                text, err, SIZELIST_FORMS);
 }
 
