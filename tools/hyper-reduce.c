@@ -1414,7 +1414,7 @@ fit_write (const struct fit_plan *pl, const struct groups *gs,
   names[nn++] = "rms";
   names[nn++] = "rel_rms";
   names[nn++] = "r2";
-  names[nn++] = "n";
+  names[nn++] = "points";   /* n means the network's dimensions */
   tsv_write_header (w, nn, names);
   for (size_t gi = 0; gi < gs->n; gi++)
     for (size_t s = 0; s < gs->v[gi].nfits; s++)
