@@ -1656,29 +1656,6 @@ resolve_units (struct predict_job *j)
     resolve_params (dag_model_param_names (j->model), 0, 1);
 }
 
-/* A number of the per-size table: column NAME of parameter row K (a time
-   scaled into the schedule's unit).  */
-static double
-plogp_cell (struct predict_job *j, size_t k, const char *name, int time)
-{
-  long c = param_file_col (pfile, name);
-  size_t row = prow[k];
-  if (c < 0)
-    die_at (pfile->name, pfile->header_line, 0, "-m plogp needs a '%s' "
-            "column (logp-measure's per-size rows: bytes, os, or, g, L)",
-            name);
-  const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
-  double v;
-  /* g may be below 0 (plogp_init: noise on a tiny size) */
-  int any_sign = strcmp (name, "g") == 0;
-  if (num_parse (text, strlen (text), &v) != NUM_OK || !isfinite (v)
-      || (!any_sign && !(v >= 0)))
-    die_at (pfile->name, pfile->line[row], (int) c + 1, "column '%s': '%s' "
-            "is not a number%s (-m plogp needs every size's %s)", name,
-            text, any_sign ? "" : " >= 0", name);
-  return time ? param_scale_value (v, j->file_scale) : v;
-}
-
 /* --sweep L with -m plogp: the table's L (a swept value is >= 0 and
    so is every g(m) of the table, a negative one held as 0: the one-way
    times stay >= 0).  */
@@ -1695,11 +1672,14 @@ build_plogp (struct predict_job *j)
 {
   if (j->model != MODEL_PLOGP)
     return;
+  /* the one reader of per-size tables (params.h); L is read below */
+  double *v = xmalloc (nprow * 5 * sizeof *v);
+  param_plogp_rows (pfile, prow, nprow, j->file_scale, "-m plogp", 0, v);
   struct plogp_point *pts = xmalloc (nprow * sizeof *pts);
   for (size_t k = 0; k < nprow; k++)
-    pts[k] = (struct plogp_point) {
-      plogp_cell (j, k, "bytes", 0), plogp_cell (j, k, "os", 1),
-      plogp_cell (j, k, "or", 1), plogp_cell (j, k, "g", 1) };
+    pts[k] = (struct plogp_point) { v[5 * k], v[5 * k + 1], v[5 * k + 2],
+                                    v[5 * k + 3] };
+  free (v);
   /* pLogP's L is the pair's (and the launch's): one value for the
      table, taken from its first row unless --set gives it; rows that
      disagree are of several pairs or measurements.  */
@@ -1715,8 +1695,8 @@ build_plogp (struct predict_job *j)
     die ("out of memory while reading the per-size table of %s",
          pfile->name);
   if (st != PLOGP_OK)
-    die_at (pfile->name, which < nprow ? pfile->line[prow[which]] : 0, 0,
-            "-m plogp: %s", plogp_status_text (st));
+    param_plogp_fail (pfile, prow, nprow, which, "-m plogp",
+                      plogp_status_text (st), NULL);
   params.plogp = &j->plogp;
 }
 

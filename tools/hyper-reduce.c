@@ -223,10 +223,10 @@ plogp_load (const char *unit)
     die ("out of memory while reading the per-size table of %s",
          ptab.pf->name);
   if (st != PLOGP_OK)
-    die_at (ptab.pf->name, which < ptab.n ? ptab.pf->line[ptab.rows[which]] : 0, 0,
-            "--plogp: %s%s", plogp_status_text (st),
-            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
-            "--where src=I,dst=J)" : "");
+    param_plogp_fail (ptab.pf, ptab.rows, ptab.n, which, "--plogp",
+                      plogp_status_text (st), st == PLOGP_DUPLICATE
+                      ? "one pair's rows: select them with --where "
+                        "src=I,dst=J" : NULL);
   ptab.valid = 1;
   return unit ? unit : pu;
 }

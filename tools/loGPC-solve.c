@@ -635,10 +635,8 @@ plogp_build (double scale)
   param_file_sizes (pl.pf, pl.rows, pl.n, scale, "--plogp", v);
   struct plogp_point *pts = xmalloc (pl.n * sizeof *pts);
   for (size_t i = 0; i < pl.n; i++)
-    {
-      pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
-                                      v[5 * i + 3] };
-    }
+    pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
+                                    v[5 * i + 3] };
   /* pLogP's L is the pair's: one value for the whole table */
   param_file_same_value (pl.pf, pl.rows, pl.n, "L", "--plogp",
                          "select one pair with --where src=I,dst=J");
@@ -650,10 +648,10 @@ plogp_build (double scale)
     die ("out of memory while reading the per-size table of %s",
          pl.pf->name);
   if (st != PLOGP_OK)
-    die_at (pl.pf->name, which < pl.n ? pl.pf->line[pl.rows[which]] : 0, 0,
-            "--plogp: %s%s", plogp_status_text (st),
-            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
-            "--where src=I,dst=J)" : "");
+    param_plogp_fail (pl.pf, pl.rows, pl.n, which, "--plogp",
+                      plogp_status_text (st), st == PLOGP_DUPLICATE
+                      ? "one pair's rows: select them with --where "
+                        "src=I,dst=J" : NULL);
   pl.valid = 1;
 }
 

@@ -660,9 +660,20 @@ void
 param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                   double scale, const char *user, double *out)
 {
+  param_plogp_rows (pf, rows, n, scale, user, 1, out);
+}
+
+void
+param_plogp_rows (const struct param_file *pf, const size_t *rows, size_t n,
+                  double scale, const char *user, int with_L, double *out)
+{
   static const char *const names[5] = { "bytes", "os", "or", "g", "L" };
   long c[5];
-  for (int k = 0; k < 5; k++)
+  int ncol = with_L ? 5 : 4;
+  if (!with_L)
+    for (size_t i = 0; i < n; i++)
+      out[i * 5 + 4] = NAN;
+  for (int k = 0; k < ncol; k++)
     {
       c[k] = param_file_col (pf, names[k]);
       if (c[k] < 0)
@@ -671,7 +682,7 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                 names[k]);
     }
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < ncol; k++)
       {
         const char *f = pf->cell[rows[i] * pf->ncols + (size_t) c[k]];
         double v;
@@ -688,6 +699,15 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                   names[k], f, k != 3 ? " >= 0" : "", user, names[k]);
         out[i * 5 + (size_t) k] = k ? param_scale_value (v, scale) : v;
       }
+}
+
+void
+param_plogp_fail (const struct param_file *pf, const size_t *rows, size_t n,
+                  size_t which, const char *user, const char *why,
+                  const char *hint)
+{
+  die_at (pf->name, which < n ? pf->line[rows[which]] : 0, 0, "%s: %s%s%s%s",
+          user, why, hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 void

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "err.h"
 #include "num.h"
 #include "tsv.h"
 
@@ -211,6 +212,22 @@ void param_file_apply (const struct param_file *pf, size_t r,
 void param_file_sizes (const struct param_file *pf, const size_t *rows,
                        size_t n, double scale, const char *user,
                        double *out);
+
+/* The same, the one reader of a per-size table for every program:
+   WITH_L 0 leaves column L out (the caller has L from elsewhere, such as
+   --set) and writes NaN in its place.  */
+void param_plogp_rows (const struct param_file *pf, const size_t *rows,
+                       size_t n, double scale, const char *user, int with_L,
+                       double *out);
+
+/* The table of rows ROWS[0..N-1] of PF was refused by the model
+   (plogp_init) at point WHICH for reason WHY: dies at FILE:LINE of that
+   row (FILE alone when WHICH >= N), naming USER, with HINT (or NULL) in
+   parentheses.  */
+ERR_NORETURN void param_plogp_fail (const struct param_file *pf,
+                                    const size_t *rows, size_t n,
+                                    size_t which, const char *user,
+                                    const char *why, const char *hint);
 
 /* pLogP's L is the pair's (and the launch's): one value for a whole
    per-size table.  Dies at FILE:LINE naming both lines and both values

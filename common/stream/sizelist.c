@@ -60,11 +60,11 @@ parse_value (const struct spec *sp, const char *text, size_t len, double *v,
     }
   else
     st = num_parse (text, mlen, v);
-  if (st != NUM_OK || (mult != 1 && mlen == 0))
+  if (st != NUM_OK || mlen == 0)
     {
       snprintf (err, SIZELIST_ERRSIZE, "invalid %s '%.*s' (%s)",
                 sp->whole ? "whole number" : "number", SHOW (len), text,
-                mlen == 0 ? "no digits" : num_strerror (st));
+                mlen == 0 && mult != 1 ? "no digits" : num_strerror (st));
       return -1;
     }
   *v *= mult;

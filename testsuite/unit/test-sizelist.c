@@ -140,7 +140,7 @@ main (void)
   CHECK (refused ("0:8:0", 100, "step of '0:8:0' is not larger than 0"));
   CHECK (refused ("0:8:x1", 100, "not larger than 1"));
   CHECK (refused ("0:8:x0.5", 100, "not larger than 1"));
-  CHECK (refused ("0:8:xnan", 100, "not a number"));
+  CHECK (refused ("0:8:xnan", 100, "invalid number 'nan'"));
   CHECK (refused ("0:8:+0", 100, "not larger than 0"));
   CHECK (refused ("0:8:*2", 100, "xFACTOR, +STEP or STEP"));
   CHECK (refused ("-1:8", 100, "negative"));
