@@ -245,29 +245,7 @@ handle_option (int val, poptContext con)
   if (val >= OPT_PARAM && val < OPT_PARAM + PARAM_NPARAM)
     {
       int k = val - OPT_PARAM;
-      const struct param_def *d = &param_defs[k];
-      double v;
-      enum num_status st;
-      if (d->range == PRANGE_COUNT)
-        v = (double) cli_int (d->name, arg, 1, INT64_C (1) << 40);
-      else if (d->unit == PUNIT_BYTES)
-        {
-          /* a size: also with K, M or G (msgperf(7)) */
-          if ((st = param_parse_text (k, arg, &v)) != NUM_OK)
-            die_usage ("option '--%s': invalid number '%s' (%s)", d->name,
-                       arg, num_strerror (st));
-          if (!param_in_range (k, v))
-            die_usage ("option '--%s': '%s' is out of range (%s expected)",
-                       d->name, arg, param_range_text (k));
-        }
-      else
-        {
-          v = cli_double (d->name, arg, d->range == PRANGE_ONE ? 1 : 0,
-                          DBL_MAX);
-          if (d->range == PRANGE_POS && !(v > 0))
-            die_usage ("option '--%s': '%s' is out of range (a number > 0 "
-                       "expected)", d->name, arg);
-        }
+      double v = param_option_value (k, param_defs[k].name, arg);
       param_set_value (&o.opt.ps, k, v, PORIGIN_OPTION);
       free (arg);
       return;

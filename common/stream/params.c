@@ -2,11 +2,13 @@
 /* params.c: the parameter layer of the model tools (see params.h).  */
 #include <config.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "err.h"
 #include "num.h"
 #include "params.h"
@@ -155,6 +157,26 @@ param_parse_text (int k, const char *text, double *v)
   enum num_status st = num_parse (text, len - 1, v);
   *v *= last == 'K' ? 1024.0 : last == 'M' ? 1048576.0 : 1073741824.0;
   return st;
+}
+
+double
+param_option_value (int k, const char *option, const char *text)
+{
+  const struct param_def *d = &param_defs[k];
+  double v;
+  enum num_status st;
+  if (d->range == PRANGE_COUNT)
+    return (double) cli_int (option, text, 1, INT64_C (1) << 40);
+  if (d->unit != PUNIT_BYTES)
+    v = cli_double (option, text, d->range == PRANGE_ONE ? 1 : 0, DBL_MAX);
+  else if ((st = param_parse_text (k, text ? text : "", &v)) != NUM_OK)
+    die_usage ("option '--%s': invalid number '%s' (%s)", option,
+               text ? text : "", num_strerror (st));
+  /* below cli_double's bound: 0 for Gc and T (> 0), or a size */
+  if (!param_in_range (k, v))
+    die_usage ("option '--%s': '%s' is out of range (%s expected)", option,
+               text, param_range_text (k));
+  return v;
 }
 
 const char *

@@ -80,6 +80,12 @@ int param_in_range (int k, double v);
    65536, msgperf(7)).  No range check.  */
 enum num_status param_parse_text (int k, const char *text, double *v);
 
+/* The value TEXT of option OPTION (its name without dashes) that sets
+   parameter K: a whole number for a count, a number in K's range
+   otherwise (a size also with K, M or G).  Dies (usage) naming the
+   option and saying what is accepted.  */
+double param_option_value (int k, const char *option, const char *text);
+
 /* The unit of K for people: "time", "time/byte", "bytes", "1/time" or
    "1" (a count or a distance).  */
 const char *param_unit_text (int k);
