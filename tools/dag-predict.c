@@ -189,7 +189,8 @@ handle (int val, poptContext con)
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
     "diamond: aggregation cost per value sent (default 0)", "TIME" }, \
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_BYTES, \
-    "bytes per message (diamond, em3d: per value; default 8)", "BYTES" }, \
+    "bytes per message (diamond, em3d: per value; default 8; K, M, G: " \
+    "x1024)", "BYTES" }, \
   { "mapping", '\0', POPT_ARG_STRING, &gen.mapping, 0, \
     "diamond: identity, random or a list P0,P1,... (default identity)", \
     "MAP" }, \
@@ -270,7 +271,8 @@ static struct poptOption predict_options[] = {
     "busy time, utilization, waits", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
-    "rounds, bytes) with --gen", "NAME=V1,V2,..." },
+    "rounds, bytes) with --gen; the values a list of msgperf(7): A,B,C, "
+    "FROM:TO (doubling), FROM:TO:xF, FROM:TO:+STEP, K, M, G", "NAME=LIST" },
   { "tolerance", '\0', POPT_ARG_STRING, NULL, OPT_TOL,
     "logpc: relative makespan change that stops the iteration "
     "(default 1e-6)", "X" },

@@ -145,7 +145,7 @@ static struct poptOption param_table[] = {
   { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_HDR_BYTES,
     "bytes a received before the interrupt is taken", "BYTES" },
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_BYTES,
-    "message size B", "BYTES" },
+    "message size B (K, M, G: x1024)", "BYTES" },
   { "m", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_M,
     "injection rate m per node (open model)", "RATE" },
   { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_T,
