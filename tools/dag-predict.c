@@ -39,6 +39,7 @@
 #include "diamond.h"
 #include "noise.h"
 #include "err.h"
+#include "listopt.h"
 #include "num.h"
 #include "params.h"
 #include "plogp.h"
@@ -129,7 +130,7 @@ handle (int val, poptContext con)
     case OPT_WORK: gen.work = cli_double ("work", a, 0, HUGE_VAL); break;
     case OPT_ALPHA: gen.alpha = cli_double ("alpha", a, 0, HUGE_VAL); break;
     case OPT_BYTES:
-      gen.bytes = cli_int ("bytes", a, 0, INT64_C (1) << 50);
+      gen.bytes = opt_size ("bytes", a, 0, INT64_C (1) << 50);
       break;
     case OPT_DEGREE: gen.degree = cli_int ("degree", a, 0, 1 << 20); break;
     case OPT_NONLOCAL:
@@ -188,7 +189,8 @@ handle (int val, poptContext con)
   { "alpha", '\0', POPT_ARG_STRING, NULL, OPT_ALPHA, \
     "diamond: aggregation cost per value sent (default 0)", "TIME" }, \
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_BYTES, \
-    "bytes per message (diamond, em3d: per value; default 8)", "BYTES" }, \
+    "bytes per message (diamond, em3d: per value; default 8; K, M, G: " \
+    "x1024)", "BYTES" }, \
   { "mapping", '\0', POPT_ARG_STRING, &gen.mapping, 0, \
     "diamond: identity, random or a list P0,P1,... (default identity)", \
     "MAP" }, \
@@ -269,7 +271,8 @@ static struct poptOption predict_options[] = {
     "busy time, utilization, waits", NULL },
   { "sweep", '\0', POPT_ARG_STRING, &opt_sweep, 0,
     "re-run over a model parameter, or a generator one (procs, n, blocks, "
-    "rounds, bytes) with --gen", "NAME=V1,V2,..." },
+    "rounds, bytes) with --gen; the values a list of msgperf(7): A,B,C, "
+    "FROM:TO (doubling), FROM:TO:xF, FROM:TO:+STEP, K, M, G", "NAME=LIST" },
   { "tolerance", '\0', POPT_ARG_STRING, NULL, OPT_TOL,
     "logpc: relative makespan change that stops the iteration "
     "(default 1e-6)", "X" },
@@ -345,30 +348,6 @@ static struct poptOption diamond_options[] = {
 
 /* ----------------------------------------------------------- parameters */
 
-/* The dag_params field of parameter K, NULL when the models here do not
-   use it.  */
-static double *
-dag_field (struct dag_params *p, int k)
-{
-  switch (k)
-    {
-    case PARAM_L: return &p->L;
-    case PARAM_OS: return &p->os;
-    case PARAM_OR: return &p->or_;
-    case PARAM_g: return &p->g;
-    case PARAM_G: return &p->G;
-    case PARAM_O: return &p->O;
-    case PARAM_S: return &p->S;
-    case PARAM_A: return &p->a;
-    case PARAM_B: return &p->b;
-    case PARAM_N: return &p->n;
-    case PARAM_KD: return &p->kd;
-    case PARAM_GC: return &p->Gc;
-    case PARAM_CS: return &p->cs;
-    }
-  return NULL;
-}
-
 /* The parameters the models here use (for --set).  */
 static const unsigned char *
 dag_usable (void)
@@ -376,7 +355,7 @@ dag_usable (void)
   static unsigned char u[PARAM_NPARAM];
   struct dag_params d;
   for (int k = 0; k < PARAM_NPARAM; k++)
-    u[k] = dag_field (&d, k) != NULL;
+    u[k] = dag_params_field (&d, k) != NULL;
   return u;
 }
 
@@ -394,10 +373,11 @@ set_defaults (double scale, int with_file)
   param_set_clear (&p_default);
   for (int k = 0; k < PARAM_NPARAM; k++)
     {
-      double *f = dag_field (&d, k);
+      double *f = dag_params_field (&d, k);
       if (!f || isnan (*f))
         continue;
-      int timed = param_defs[k].unit != PUNIT_NONE && *f != 0;
+      int timed = param_defs[k].unit != PUNIT_NONE
+                  && param_defs[k].unit != PUNIT_BYTES && *f != 0;
       if (timed && with_file)
         continue;
       param_set_value (&p_default, k,
@@ -472,12 +452,12 @@ resolve_params (const char *const *need, size_t r, double file_scale)
       /* Gc unset means G (logpc_gc_default) */
       if (ks[0] == PARAM_GC && !param_given (&ps, PARAM_GC) && !ps.na[ks[0]])
         continue;
-      *dag_field (&params, ks[0]) = param_need (&ps, ks[0], hint);
+      *dag_params_field (&params, ks[0]) = param_need (&ps, ks[0], hint);
     }
   /* the diamond closed form reads L, os and G whatever the model */
   for (int k = 0; k < PARAM_NPARAM; k++)
-    if (dag_field (&params, k) && param_given (&ps, k))
-      *dag_field (&params, k) = ps.v[k];
+    if (dag_params_field (&params, k) && param_given (&ps, k))
+      *dag_params_field (&params, k) = ps.v[k];
   /* S from --set (or a file): LogGOPSim's default 65535 is not -m
      plogp's, which has no rendezvous unless told.  */
   params.S_given = param_given (&ps, PARAM_S)
@@ -717,7 +697,7 @@ sweep_param (const char *name)
   if (n != 1)
     return -1;
   struct dag_params d;
-  return dag_field (&d, ks[0]) ? ks[0] : -1;
+  return dag_params_field (&d, ks[0]) ? ks[0] : -1;
 }
 
 /* ------------------------------------------------------------- reading */
@@ -1332,13 +1312,20 @@ parse_sweep (struct predict_job *j)
                  "be the same (its parameters: %s)", dag_model_name (j->model),
                  j->sweep_name, list);
     }
-  for (char *save = NULL, *it = strtok_r (eq + 1, ",", &save); it;
-       it = strtok_r (NULL, ",", &save))
-    {
-      j->sweep_vals = xrealloc (j->sweep_vals,
-                                (j->nsweep + 1) * sizeof *j->sweep_vals);
-      j->sweep_vals[j->nsweep++] = cli_double ("sweep", it, 0, HUGE_VAL);
-    }
+  /* a generator's field is a whole number (a size may have K, M, G); a
+     parameter is checked against the parameter table's range */
+  j->sweep_vals = opt_list ("sweep", eq + 1, j->gfield != NULL,
+                            (double) (INT64_C (1) << 50), &j->nsweep);
+  int k = j->gfield ? -1 : sweep_param (j->sweep_name);
+  for (size_t i = 0; k >= 0 && i < j->nsweep; i++)
+    if (!param_in_range (k, j->sweep_vals[i]))
+      {
+        char v[NUM_BUFSIZE];
+        num_format (j->sweep_vals[i], -1, v);
+        die_usage ("option '--sweep': %s=%s is out of range (%s expected "
+                   "for %s)", j->sweep_name, v, param_range_text (k),
+                   param_defs[k].help);
+      }
 }
 
 static void open_image (struct predict_job *j, const char *path,
@@ -1671,29 +1658,6 @@ resolve_units (struct predict_job *j)
     resolve_params (dag_model_param_names (j->model), 0, 1);
 }
 
-/* A number of the per-size table: column NAME of parameter row K (a time
-   scaled into the schedule's unit).  */
-static double
-plogp_cell (struct predict_job *j, size_t k, const char *name, int time)
-{
-  long c = param_file_col (pfile, name);
-  size_t row = prow[k];
-  if (c < 0)
-    die_at (pfile->name, pfile->header_line, 0, "-m plogp needs a '%s' "
-            "column (logp-measure's per-size rows: bytes, os, or, g, L)",
-            name);
-  const char *text = pfile->cell[row * pfile->ncols + (size_t) c];
-  double v;
-  /* g may be below 0 (plogp_init: noise on a tiny size) */
-  int any_sign = strcmp (name, "g") == 0;
-  if (num_parse (text, strlen (text), &v) != NUM_OK || !isfinite (v)
-      || (!any_sign && !(v >= 0)))
-    die_at (pfile->name, pfile->line[row], (int) c + 1, "column '%s': '%s' "
-            "is not a number%s (-m plogp needs every size's %s)", name,
-            text, any_sign ? "" : " >= 0", name);
-  return time ? param_scale_value (v, j->file_scale) : v;
-}
-
 /* --sweep L with -m plogp: the table's L (a swept value is >= 0 and
    so is every g(m) of the table, a negative one held as 0: the one-way
    times stay >= 0).  */
@@ -1710,11 +1674,14 @@ build_plogp (struct predict_job *j)
 {
   if (j->model != MODEL_PLOGP)
     return;
+  /* the one reader of per-size tables (params.h); L is read below */
+  double *v = xmalloc (nprow * 5 * sizeof *v);
+  param_plogp_rows (pfile, prow, nprow, j->file_scale, "-m plogp", 0, v);
   struct plogp_point *pts = xmalloc (nprow * sizeof *pts);
   for (size_t k = 0; k < nprow; k++)
-    pts[k] = (struct plogp_point) {
-      plogp_cell (j, k, "bytes", 0), plogp_cell (j, k, "os", 1),
-      plogp_cell (j, k, "or", 1), plogp_cell (j, k, "g", 1) };
+    pts[k] = (struct plogp_point) { v[5 * k], v[5 * k + 1], v[5 * k + 2],
+                                    v[5 * k + 3] };
+  free (v);
   /* pLogP's L is the pair's (and the launch's): one value for the
      table, taken from its first row unless --set gives it; rows that
      disagree are of several pairs or measurements.  */
@@ -1730,8 +1697,8 @@ build_plogp (struct predict_job *j)
     die ("out of memory while reading the per-size table of %s",
          pfile->name);
   if (st != PLOGP_OK)
-    die_at (pfile->name, which < nprow ? pfile->line[prow[which]] : 0, 0,
-            "-m plogp: %s", plogp_status_text (st));
+    param_plogp_fail (pfile, prow, nprow, which, "-m plogp",
+                      plogp_status_text (st), NULL);
   params.plogp = &j->plogp;
 }
 

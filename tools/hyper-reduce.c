@@ -26,6 +26,7 @@
 #include "hyperinvert.h"
 #include "num.h"
 #include "readfile.h"
+#include "sizelist.h"
 #include "params.h"
 #include "plogp.h"
 #include "tsv.h"
@@ -51,74 +52,21 @@ dvec_push (struct dvec *d, double x)
   d->v[d->n++] = x;
 }
 
-/* One item of a value list: V, FROM:TO[:STEP] or FROM:TO:xFACTOR (TEXT of
-   LEN bytes).  Dies (usage) naming OPTION and the whole list ALL.  */
-static void
-parse_item (const char *option, const char *text, size_t len,
-            const char *all, struct dvec *out)
-{
-  const char *c1 = memchr (text, ':', len);
-  double v;
-  if (!c1)
-    {
-      if (num_parse (text, len, &v) != NUM_OK)
-        die_usage ("%s: invalid number '%.*s' in '%s' (expected V, "
-                   "FROM:TO[:STEP] or FROM:TO:xFACTOR, separated by "
-                   "commas)", option, (int) len, text, all);
-      dvec_push (out, v);
-      return;
-    }
-  const char *end = text + len;
-  const char *c2 = memchr (c1 + 1, ':', (size_t) (end - c1 - 1));
-  double lo, hi, step = 1;
-  int geometric = 0;
-  if (num_parse (text, (size_t) (c1 - text), &lo) != NUM_OK
-      || num_parse (c1 + 1, (size_t) ((c2 ? c2 : end) - c1 - 1), &hi)
-         != NUM_OK)
-    die_usage ("%s: invalid range '%.*s' (expected FROM:TO[:STEP] or "
-               "FROM:TO:xFACTOR)", option, (int) len, text);
-  if (c2)
-    {
-      const char *s = c2 + 1;
-      if (s < end && *s == 'x')
-        geometric = 1, s++;
-      if (num_parse (s, (size_t) (end - s), &step) != NUM_OK)
-        die_usage ("%s: invalid step '%.*s' in '%.*s'", option,
-                   (int) (end - c2 - 1), c2 + 1, (int) len, text);
-    }
-  if (hi < lo)
-    die_usage ("%s: empty range '%.*s' (TO is below FROM)", option,
-               (int) len, text);
-  if (geometric ? !(step > 1) || !(lo > 0) : !(step > 0))
-    die_usage ("%s: bad step in '%.*s' (%s)", option, (int) len, text,
-               geometric ? "xFACTOR needs FACTOR > 1 and FROM > 0"
-                         : "STEP must be > 0");
-  for (size_t i = 0;; i++)
-    {
-      v = geometric ? lo * pow (step, (double) i) : lo + step * (double) i;
-      if (v > hi * (1 + 1e-12))
-        break;
-      if (out->n >= 10000000)
-        die_usage ("%s: '%s' gives more than 10000000 values", option, all);
-      dvec_push (out, v);
-    }
-}
-
-/* A list of values given on the command line: items separated by
-   commas, each V, FROM:TO[:STEP] or FROM:TO:xFACTOR.  */
+/* A list of values given on the command line (sizelist.h: items
+   separated by commas, each V, FROM:TO, FROM:TO:xFACTOR, FROM:TO:+STEP or
+   FROM:TO:STEP, with K, M or G).  Dies (usage) naming OPTION.  */
 static void
 parse_values (const char *option, const char *text, struct dvec *out)
 {
-  const char *p = text;
-  for (;;)
-    {
-      const char *e = strchr (p, ',');
-      size_t len = e ? (size_t) (e - p) : strlen (p);
-      parse_item (option, p, len, text, out);
-      if (!e)
-        return;
-      p = e + 1;
-    }
+  char err[SIZELIST_ERRSIZE];
+  double *v;
+  size_t n;
+  if (numlist_parse (text, 0, 0, &v, &n, err) != 0)
+    die_usage ("%s: bad list '%s': %s; expected %s", option, text, err,
+               SIZELIST_FORMS);
+  for (size_t i = 0; i < n; i++)
+    dvec_push (out, v[i]);
+  free (v);
 }
 
 /* The value of an option (named with its dashes) that must be a number
@@ -190,8 +138,9 @@ static const struct poptOption eval_options[] = {
   { NULL, 'b', POPT_ARG_STRING, &opt_b, 0,
     "time per byte b of every row (instead of a 'b' column)", "B" },
   { "bytes", '\0', POPT_ARG_STRING, &opt_bytes, 0,
-    "message sizes: X, X1,X2,..., FROM:TO[:STEP] or FROM:TO:xFACTOR "
-    "(every row is repeated for each)", "LIST" },
+    "message sizes: X, X1,X2,..., FROM:TO (doubling), FROM:TO:xFACTOR, "
+    "FROM:TO:+STEP or FROM:TO:STEP, with K, M or G (every row is repeated "
+    "for each)", "LIST" },
   { "packet", '\0', POPT_ARG_STRING, &opt_packet, 0,
     "maximum packet size p of eq. (1), in bytes", "P" },
   { "fixed", '\0', POPT_ARG_STRING, &opt_fixed, 0,
@@ -274,10 +223,10 @@ plogp_load (const char *unit)
     die ("out of memory while reading the per-size table of %s",
          ptab.pf->name);
   if (st != PLOGP_OK)
-    die_at (ptab.pf->name, which < ptab.n ? ptab.pf->line[ptab.rows[which]] : 0, 0,
-            "--plogp: %s%s", plogp_status_text (st),
-            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
-            "--where src=I,dst=J)" : "");
+    param_plogp_fail (ptab.pf, ptab.rows, ptab.n, which, "--plogp",
+                      plogp_status_text (st), st == PLOGP_DUPLICATE
+                      ? "one pair's rows: select them with --where "
+                        "src=I,dst=J" : NULL);
   ptab.valid = 1;
   return unit ? unit : pu;
 }
@@ -1465,7 +1414,7 @@ fit_write (const struct fit_plan *pl, const struct groups *gs,
   names[nn++] = "rms";
   names[nn++] = "rel_rms";
   names[nn++] = "r2";
-  names[nn++] = "n";
+  names[nn++] = "points";   /* n means the network's dimensions */
   tsv_write_header (w, nn, names);
   for (size_t gi = 0; gi < gs->n; gi++)
     for (size_t s = 0; s < gs->v[gi].nfits; s++)

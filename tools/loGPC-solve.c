@@ -145,7 +145,7 @@ static struct poptOption param_table[] = {
   { "hdr_bytes", 'a', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_HDR_BYTES,
     "bytes a received before the interrupt is taken", "BYTES" },
   { "bytes", 'B', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_BYTES,
-    "message size B", "BYTES" },
+    "message size B (K, M, G: x1024)", "BYTES" },
   { "m", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_M,
     "injection rate m per node (open model)", "RATE" },
   { "T", 'T', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_T,
@@ -245,18 +245,7 @@ handle_option (int val, poptContext con)
   if (val >= OPT_PARAM && val < OPT_PARAM + PARAM_NPARAM)
     {
       int k = val - OPT_PARAM;
-      const struct param_def *d = &param_defs[k];
-      double v;
-      if (d->range == PRANGE_COUNT)
-        v = (double) cli_int (d->name, arg, 1, INT64_C (1) << 40);
-      else
-        {
-          v = cli_double (d->name, arg, d->range == PRANGE_ONE ? 1 : 0,
-                          DBL_MAX);
-          if (d->range == PRANGE_POS && !(v > 0))
-            die_usage ("option '--%s': '%s' is out of range (a number > 0 "
-                       "expected)", d->name, arg);
-        }
+      double v = param_option_value (k, param_defs[k].name, arg);
       param_set_value (&o.opt.ps, k, v, PORIGIN_OPTION);
       free (arg);
       return;
@@ -624,10 +613,8 @@ plogp_build (double scale)
   param_file_sizes (pl.pf, pl.rows, pl.n, scale, "--plogp", v);
   struct plogp_point *pts = xmalloc (pl.n * sizeof *pts);
   for (size_t i = 0; i < pl.n; i++)
-    {
-      pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
-                                      v[5 * i + 3] };
-    }
+    pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
+                                    v[5 * i + 3] };
   /* pLogP's L is the pair's: one value for the whole table */
   param_file_same_value (pl.pf, pl.rows, pl.n, "L", "--plogp",
                          "select one pair with --where src=I,dst=J");
@@ -639,10 +626,10 @@ plogp_build (double scale)
     die ("out of memory while reading the per-size table of %s",
          pl.pf->name);
   if (st != PLOGP_OK)
-    die_at (pl.pf->name, which < pl.n ? pl.pf->line[pl.rows[which]] : 0, 0,
-            "--plogp: %s%s", plogp_status_text (st),
-            st == PLOGP_DUPLICATE ? " (one pair's rows: select them with "
-            "--where src=I,dst=J)" : "");
+    param_plogp_fail (pl.pf, pl.rows, pl.n, which, "--plogp",
+                      plogp_status_text (st), st == PLOGP_DUPLICATE
+                      ? "one pair's rows: select them with --where "
+                        "src=I,dst=J" : NULL);
   pl.valid = 1;
 }
 

@@ -12,6 +12,7 @@
 #include "xalloc.h"
 #include "hyperbolic.h"
 #include "logpc.h"
+#include "params.h"
 
 static const char *const model_names[] = {
   "logp", "loggp", "loggops", "hyperbolic", "logpc", "plogp", NULL
@@ -165,28 +166,39 @@ dag_network_kd (const struct kcube *t)
   return kcube_avg_dist (t, 0, NULL) / (double) t->n;   /* eq. (11) */
 }
 
+double *
+dag_params_field (struct dag_params *p, int k)
+{
+  /* the fields of the parameter table's names (params.h) that the
+     models here read */
+  static const size_t off[PARAM_NPARAM] = {
+    [PARAM_L] = offsetof (struct dag_params, L) + 1,
+    [PARAM_OS] = offsetof (struct dag_params, os) + 1,
+    [PARAM_OR] = offsetof (struct dag_params, or_) + 1,
+    [PARAM_g] = offsetof (struct dag_params, g) + 1,
+    [PARAM_G] = offsetof (struct dag_params, G) + 1,
+    [PARAM_O] = offsetof (struct dag_params, O) + 1,
+    [PARAM_S] = offsetof (struct dag_params, S) + 1,
+    [PARAM_A] = offsetof (struct dag_params, a) + 1,
+    [PARAM_B] = offsetof (struct dag_params, b) + 1,
+    [PARAM_N] = offsetof (struct dag_params, n) + 1,
+    [PARAM_KD] = offsetof (struct dag_params, kd) + 1,
+    [PARAM_GC] = offsetof (struct dag_params, Gc) + 1,
+    [PARAM_CS] = offsetof (struct dag_params, cs) + 1,
+  };   /* + 1: 0 is "no field" */
+  if (k < 0 || k >= PARAM_NPARAM || off[k] == 0)
+    return NULL;
+  return (double *) ((char *) p + off[k] - 1);
+}
+
+/* The field of parameter NAME (its own spelling, not an alias).  */
 static double *
 slot (struct dag_params *p, const char *name)
 {
-  static const struct { const char *name; size_t off; } tbl[] = {
-    { "L", offsetof (struct dag_params, L) },
-    { "os", offsetof (struct dag_params, os) },
-    { "or", offsetof (struct dag_params, or_) },
-    { "g", offsetof (struct dag_params, g) },
-    { "G", offsetof (struct dag_params, G) },
-    { "O", offsetof (struct dag_params, O) },
-    { "S", offsetof (struct dag_params, S) },
-    { "a", offsetof (struct dag_params, a) },
-    { "b", offsetof (struct dag_params, b) },
-    { "n", offsetof (struct dag_params, n) },
-    { "kd", offsetof (struct dag_params, kd) },
-    { "Gc", offsetof (struct dag_params, Gc) },
-    { "cs", offsetof (struct dag_params, cs) },
-  };
-  for (size_t i = 0; i < sizeof tbl / sizeof tbl[0]; i++)
-    if (strcmp (name, tbl[i].name) == 0)
-      return (double *) ((char *) p + tbl[i].off);
-  return NULL;
+  int ks[2], alias;
+  if (param_lookup (name, ks, &alias) != 1 || alias)
+    return NULL;
+  return dag_params_field (p, ks[0]);
 }
 
 int

@@ -84,6 +84,11 @@ double dag_network_kd (const struct kcube *t);
    (G, see logpc_gc_default); a NIC per processor and a core each.  */
 void dag_params_default (struct dag_params *p);
 
+/* The field of P that holds parameter K (enum param_id of params.h, the
+   one table of names, units and ranges), NULL when the models here do
+   not read it.  */
+double *dag_params_field (struct dag_params *p, int k);
+
 /* Set parameter NAME (L, o, os, or, g, G, O, S, a, b, n, kd, Gc; "o" sets
    os and or) to V.  Returns 0, -1 for an unknown name, -2 for a value out
    of range (negative, Gc <= 0; S may be "inf" only through

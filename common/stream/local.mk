@@ -11,4 +11,5 @@ common_stream_libstream_a_SOURCES = \
 	common/stream/cli.c common/stream/cli.h \
 	common/stream/params.c common/stream/params.h \
 	common/stream/sizelist.c common/stream/sizelist.h \
+	common/stream/listopt.c common/stream/listopt.h \
 	common/stream/readfile.c common/stream/readfile.h

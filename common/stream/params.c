@@ -2,11 +2,13 @@
 /* params.c: the parameter layer of the model tools (see params.h).  */
 #include <config.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "err.h"
 #include "num.h"
 #include "params.h"
@@ -22,7 +24,7 @@ const struct param_def param_defs[PARAM_NPARAM] = {
   [PARAM_G] = { "G", PRANGE_NONNEG, PUNIT_PER_BYTE,
                 "gap per byte G of the network" },
   [PARAM_O] = { "O", PRANGE_NONNEG, PUNIT_PER_BYTE, "overhead per byte O" },
-  [PARAM_S] = { "S", PRANGE_NONNEG, PUNIT_NONE,
+  [PARAM_S] = { "S", PRANGE_NONNEG, PUNIT_BYTES,
                 "eager/rendezvous threshold S in bytes" },
   [PARAM_A] = { "a", PRANGE_NONNEG, PUNIT_TIME,
                 "small-message time a of the hyperbolic model" },
@@ -45,10 +47,10 @@ const struct param_def param_defs[PARAM_NPARAM] = {
                   "interrupt)" },
   [PARAM_GM] = { "Gm", PRANGE_NONNEG, PUNIT_PER_BYTE,
                  "gap per byte G_m of the memory transfer" },
-  [PARAM_HDR_BYTES] = { "hdr_bytes", PRANGE_NONNEG, PUNIT_NONE,
+  [PARAM_HDR_BYTES] = { "hdr_bytes", PRANGE_NONNEG, PUNIT_BYTES,
                         "bytes a that arrive before the receive "
                         "interrupt" },
-  [PARAM_BYTES] = { "bytes", PRANGE_ONE, PUNIT_NONE,
+  [PARAM_BYTES] = { "bytes", PRANGE_ONE, PUNIT_BYTES,
                     "message size B in bytes" },
   [PARAM_M] = { "m", PRANGE_NONNEG, PUNIT_RATE,
                 "injection rate m per node (messages per time unit)" },
@@ -144,6 +146,86 @@ param_range_text (int k)
   return "";
 }
 
+enum num_status
+param_parse_text (int k, const char *text, double *v)
+{
+  size_t len = strlen (text);
+  char last = len > 1 ? text[len - 1] : '\0';
+  if (param_defs[k].unit != PUNIT_BYTES
+      || (last != 'K' && last != 'M' && last != 'G'))
+    return num_parse_str (text, v);
+  enum num_status st = num_parse (text, len - 1, v);
+  *v *= last == 'K' ? 1024.0 : last == 'M' ? 1048576.0 : 1073741824.0;
+  return st;
+}
+
+double
+param_option_value (int k, const char *option, const char *text)
+{
+  const struct param_def *d = &param_defs[k];
+  double v;
+  enum num_status st;
+  if (d->range == PRANGE_COUNT)
+    return (double) cli_int (option, text, 1, INT64_C (1) << 40);
+  if (d->unit != PUNIT_BYTES)
+    v = cli_double (option, text, d->range == PRANGE_ONE ? 1 : 0, DBL_MAX);
+  else if ((st = param_parse_text (k, text ? text : "", &v)) != NUM_OK)
+    die_usage ("option '--%s': invalid number '%s' (%s)", option,
+               text ? text : "", num_strerror (st));
+  /* below cli_double's bound: 0 for Gc and T (> 0), or a size */
+  if (!param_in_range (k, v))
+    die_usage ("option '--%s': '%s' is out of range (%s expected)", option,
+               text, param_range_text (k));
+  return v;
+}
+
+const char *
+param_unit_text (int k)
+{
+  switch (param_defs[k].unit)
+    {
+    case PUNIT_TIME:
+      return "time";
+    case PUNIT_PER_BYTE:
+      return "time/byte";
+    case PUNIT_RATE:
+      return "1/time";
+    case PUNIT_BYTES:
+      return "bytes";
+    case PUNIT_NONE:
+      break;
+    }
+  return "1";
+}
+
+void
+param_table_write (tsv_writer *w)
+{
+  static const char *const cols[] = { "name", "unit", "range", "meaning" };
+  tsv_write_header (w, 4, cols);
+  for (int k = 0; k < PARAM_NPARAM; k++)
+    {
+      tsv_put_str (w, param_defs[k].name);
+      tsv_put_str (w, param_unit_text (k));
+      tsv_put_str (w, param_range_text (k));
+      tsv_put_str (w, param_defs[k].help);
+      tsv_end_row (w);
+    }
+  for (size_t i = 0; i < NALIASES; i++)
+    {
+      char sets[64];
+      snprintf (sets, sizeof sets, "the same as %s%s%s",
+                param_defs[aliases[i].k[0]].name,
+                aliases[i].n > 1 ? " and " : "",
+                aliases[i].n > 1 ? param_defs[aliases[i].k[1]].name : "");
+      tsv_put_str (w, aliases[i].name);
+      tsv_put_str (w, "alias");
+      tsv_put_str (w, "-");
+      tsv_put_str (w, sets);
+      tsv_end_row (w);
+    }
+}
+
 const char *
 param_names_text (const unsigned char *usable)
 {
@@ -237,7 +319,7 @@ param_set_parse (struct param_set *ps, const char *list, const char *option,
         die_usage ("option '%s': unknown parameter '%s' (known: %s)",
                    option, item, param_names_text (usable));
       double v;
-      enum num_status st = num_parse_str (eq + 1, &v);
+      enum num_status st = param_parse_text (ks[0], eq + 1, &v);
       if (st != NUM_OK)
         die_usage ("option '%s': parameter '%s': invalid number '%s' (%s)",
                    option, item, eq + 1, num_strerror (st));
@@ -538,6 +620,7 @@ unit_scale (enum param_unit u, double scale)
     case PUNIT_RATE:
       return 1 / scale;
     case PUNIT_NONE:
+    case PUNIT_BYTES:
       break;
     }
   return 1;
@@ -599,9 +682,20 @@ void
 param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                   double scale, const char *user, double *out)
 {
+  param_plogp_rows (pf, rows, n, scale, user, 1, out);
+}
+
+void
+param_plogp_rows (const struct param_file *pf, const size_t *rows, size_t n,
+                  double scale, const char *user, int with_L, double *out)
+{
   static const char *const names[5] = { "bytes", "os", "or", "g", "L" };
   long c[5];
-  for (int k = 0; k < 5; k++)
+  int ncol = with_L ? 5 : 4;
+  if (!with_L)
+    for (size_t i = 0; i < n; i++)
+      out[i * 5 + 4] = NAN;
+  for (int k = 0; k < ncol; k++)
     {
       c[k] = param_file_col (pf, names[k]);
       if (c[k] < 0)
@@ -610,7 +704,7 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                 names[k]);
     }
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < ncol; k++)
       {
         const char *f = pf->cell[rows[i] * pf->ncols + (size_t) c[k]];
         double v;
@@ -627,6 +721,15 @@ param_file_sizes (const struct param_file *pf, const size_t *rows, size_t n,
                   names[k], f, k != 3 ? " >= 0" : "", user, names[k]);
         out[i * 5 + (size_t) k] = k ? param_scale_value (v, scale) : v;
       }
+}
+
+void
+param_plogp_fail (const struct param_file *pf, const size_t *rows, size_t n,
+                  size_t which, const char *user, const char *why,
+                  const char *hint)
+{
+  die_at (pf->name, which < n ? pf->line[rows[which]] : 0, 0, "%s: %s%s%s%s",
+          user, why, hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 void

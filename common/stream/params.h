@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "err.h"
+#include "num.h"
 #include "tsv.h"
 
 /* Every numeric parameter a model tool reads by name.  */
@@ -51,7 +53,9 @@ enum param_unit
   PUNIT_NONE,       /* sizes, counts, distances */
   PUNIT_TIME,       /* a time */
   PUNIT_PER_BYTE,   /* a time per byte */
-  PUNIT_RATE        /* per time (messages per time unit) */
+  PUNIT_RATE,       /* per time (messages per time unit) */
+  PUNIT_BYTES       /* a size in bytes (on the command line also with K,
+                       M or G, powers of 1024) */
 };
 
 struct param_def
@@ -70,6 +74,26 @@ extern const struct param_def param_defs[PARAM_NPARAM];
 int param_lookup (const char *name, int out[2], int *alias);
 
 int param_in_range (int k, double v);
+
+/* Parse TEXT, the value of parameter K on the command line: a number in
+   the C locale, and for a size in bytes also with K, M or G (64K =
+   65536, msgperf(7)).  No range check.  */
+enum num_status param_parse_text (int k, const char *text, double *v);
+
+/* The value TEXT of option OPTION (its name without dashes) that sets
+   parameter K: a whole number for a count, a number in K's range
+   otherwise (a size also with K, M or G).  Dies (usage) naming the
+   option and saying what is accepted.  */
+double param_option_value (int k, const char *option, const char *text);
+
+/* The unit of K for people: "time", "time/byte", "bytes", "1/time" or
+   "1" (a count or a distance).  */
+const char *param_unit_text (int k);
+
+/* The parameter table for people and for the testsuite: a TSV stream
+   (name, unit, range, meaning), one row a parameter, then a row per
+   alias (unit "alias", meaning: what it sets).  */
+void param_table_write (tsv_writer *w);
 /* "a number >= 0" ...  */
 const char *param_range_text (int k);
 
@@ -194,6 +218,22 @@ void param_file_apply (const struct param_file *pf, size_t r,
 void param_file_sizes (const struct param_file *pf, const size_t *rows,
                        size_t n, double scale, const char *user,
                        double *out);
+
+/* The same, the one reader of a per-size table for every program:
+   WITH_L 0 leaves column L out (the caller has L from elsewhere, such as
+   --set) and writes NaN in its place.  */
+void param_plogp_rows (const struct param_file *pf, const size_t *rows,
+                       size_t n, double scale, const char *user, int with_L,
+                       double *out);
+
+/* The table of rows ROWS[0..N-1] of PF was refused by the model
+   (plogp_init) at point WHICH for reason WHY: dies at FILE:LINE of that
+   row (FILE alone when WHICH >= N), naming USER, with HINT (or NULL) in
+   parentheses.  */
+ERR_NORETURN void param_plogp_fail (const struct param_file *pf,
+                                    const size_t *rows, size_t n,
+                                    size_t which, const char *user,
+                                    const char *why, const char *hint);
 
 /* pLogP's L is the pair's (and the launch's): one value for a whole
    per-size table.  Dies at FILE:LINE naming both lines and both values

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* sizelist.c: parse FROM:TO:xFACTOR, FROM:TO:+STEP and A,B,C sweeps.  */
+/* sizelist.c: the one list parser: A,B,C, FROM:TO, FROM:TO:xFACTOR,
+   FROM:TO:+STEP and FROM:TO:STEP, with K, M and G (see sizelist.h).  */
 #include <config.h>
 #include "sizelist.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,148 +12,126 @@
 
 #include "num.h"
 
-/* Parse the LEN bytes at TEXT as a count in [0, MAX]; 0 or -1 with ERR.  */
+/* How a list is read.  */
+struct spec
+{
+  int whole;          /* whole numbers in [0, max] */
+  double max;
+  size_t maxcount;
+};
+
+/* The growing list.  */
+struct acc
+{
+  double *v;
+  size_t n, cap;
+};
+
+#define SHOW(len) (int) ((len) > 40 ? 40 : (len))
+
+/* Parse the LEN bytes at TEXT as one value of SP: a number, maybe with
+   K, M or G (powers of 1024).  0, or -1 with ERR.  */
 static int
-parse_count (const char *text, size_t len, int64_t max, int64_t *v,
+parse_value (const struct spec *sp, const char *text, size_t len, double *v,
              char *err)
 {
-  enum num_status st = num_parse_int64 (text, len, v);
-  if (st != NUM_OK)
+  double mult = 1;
+  size_t mlen = len;
+  char last = len ? text[len - 1] : '\0';
+  double m;
+  if (last == 'K' || last == 'M' || last == 'G')
     {
-      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is not a whole number (%s)",
-                (int) (len > 40 ? 40 : len), text, num_strerror (st));
+      mult = last == 'K' ? 1024.0 : last == 'M' ? 1048576.0 : 1073741824.0;
+      mlen--;
+    }
+  else if (len > 1 && isalpha ((unsigned char) last)
+           && num_parse (text, len - 1, &m) == NUM_OK)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' has an unknown suffix '%c' "
+                "(K, M or G, powers of 1024)", SHOW (len), text, last);
       return -1;
     }
-  if (*v < 0)
+  enum num_status st;
+  if (sp->whole && mult == 1)
     {
-      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is negative",
-                (int) (len > 40 ? 40 : len), text);
+      int64_t i;
+      st = num_parse_int64 (text, mlen, &i);
+      *v = (double) i;
+    }
+  else
+    st = num_parse (text, mlen, v);
+  if (st != NUM_OK || mlen == 0)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "invalid %s '%.*s' (%s)",
+                sp->whole ? "whole number" : "number", SHOW (len), text,
+                mlen == 0 && mult != 1 ? "no digits" : num_strerror (st));
       return -1;
     }
-  if (*v > max)
+  *v *= mult;
+  if (sp->whole && *v < 0)
     {
-      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is larger than %lld",
-                (int) (len > 40 ? 40 : len), text, (long long) max);
+      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is negative", SHOW (len),
+                text);
+      return -1;
+    }
+  if (sp->whole && *v != floor (*v))
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is not a whole number",
+                SHOW (len), text);
+      return -1;
+    }
+  if (sp->whole && *v > sp->max)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "'%.*s' is larger than %.0f",
+                SHOW (len), text, sp->max);
       return -1;
     }
   return 0;
 }
 
-/* Append V to the growing array; -1 with ERR past SIZELIST_MAX_COUNT.  */
+/* Append V; -1 with ERR past the spec's count.  */
 static int
-push (int64_t **a, size_t *n, size_t *cap, int64_t v, char *err)
+push (const struct spec *sp, struct acc *a, double v, char *err)
 {
-  if (*n >= SIZELIST_MAX_COUNT)
+  if (a->n >= sp->maxcount)
     {
-      snprintf (err, SIZELIST_ERRSIZE, "more than %d values",
-                SIZELIST_MAX_COUNT);
+      snprintf (err, SIZELIST_ERRSIZE, "more than %zu values", sp->maxcount);
       return -1;
     }
-  if (*n == *cap)
+  if (a->n == a->cap)
     {
-      size_t nc = *cap ? 2 * *cap : 16;
-      int64_t *na = realloc (*a, nc * sizeof *na);
+      size_t nc = a->cap ? 2 * a->cap : 16;
+      double *na = realloc (a->v, nc * sizeof *na);
       if (!na)
         {
           snprintf (err, SIZELIST_ERRSIZE, "out of memory");
           return -1;
         }
-      *a = na;
-      *cap = nc;
+      a->v = na;
+      a->cap = nc;
     }
-  (*a)[(*n)++] = v;
+  a->v[a->n++] = v;
   return 0;
 }
 
+/* FROM, FROM*F, ... up to TO (0 goes on with 1).  A whole list rounds
+   each value and always grows by at least one; a real one is FROM F^i,
+   TO included up to rounding.  */
 static int
-parse_list (const char *text, int64_t max, int64_t **a, size_t *n,
-            size_t *cap, char *err)
+geometric (const struct spec *sp, double from, double to, double f,
+           struct acc *a, char *err)
 {
-  const char *p = text;
-  for (;;)
+  if (sp->whole)
     {
-      const char *comma = strchr (p, ',');
-      size_t len = comma ? (size_t) (comma - p) : strlen (p);
-      int64_t v;
-      if (len == 0)
-        {
-          snprintf (err, SIZELIST_ERRSIZE, "empty value in the list");
-          return -1;
-        }
-      if (parse_count (p, len, max, &v, err) != 0
-          || push (a, n, cap, v, err) != 0)
-        return -1;
-      if (!comma)
-        return 0;
-      p = comma + 1;
-    }
-}
-
-static int
-parse_range (const char *text, const char *c1, int64_t max, int64_t **a,
-             size_t *n, size_t *cap, char *err)
-{
-  const char *c2 = strchr (c1 + 1, ':');
-  int64_t from, to;
-  if (parse_count (text, (size_t) (c1 - text), max, &from, err) != 0)
-    return -1;
-  size_t tolen = c2 ? (size_t) (c2 - c1 - 1) : strlen (c1 + 1);
-  if (parse_count (c1 + 1, tolen, max, &to, err) != 0)
-    return -1;
-  if (from > to)
-    {
-      snprintf (err, SIZELIST_ERRSIZE,
-                "the range starts at %lld, after its end %lld",
-                (long long) from, (long long) to);
-      return -1;
-    }
-  const char *step = c2 ? c2 + 1 : "x2";
-  if (step[0] == '+')
-    {
-      int64_t inc;
-      if (parse_count (step + 1, strlen (step + 1), INT64_MAX, &inc, err)
-          != 0)
-        return -1;
-      if (inc < 1)
-        {
-          snprintf (err, SIZELIST_ERRSIZE, "the step '%s' is not positive",
-                    step);
-          return -1;
-        }
-      for (int64_t v = from;; v += inc)
-        {
-          if (push (a, n, cap, v, err) != 0)
-            return -1;
-          if (to - v < inc)
-            return 0;
-        }
-    }
-  if (step[0] == 'x')
-    {
-      double f;
-      enum num_status st = num_parse_str (step + 1, &f);
-      if (st != NUM_OK)
-        {
-          snprintf (err, SIZELIST_ERRSIZE, "the factor '%.40s' is not a "
-                    "number (%s)", step + 1, num_strerror (st));
-          return -1;
-        }
-      if (!(f > 1))
-        {
-          snprintf (err, SIZELIST_ERRSIZE, "the factor '%.40s' is not "
-                    "larger than 1", step + 1);
-          return -1;
-        }
-      int64_t v = from;
-      double x = (double) from;
+      double v = from, x = from;
       for (;;)
         {
-          if (push (a, n, cap, v, err) != 0)
+          if (push (sp, a, v, err) != 0)
             return -1;
           double nx = v == 0 ? 1 : x * f;
-          if (!(nx <= (double) to))
+          if (!(nx <= to))
             return 0;
-          int64_t nv = (int64_t) llround (nx);
+          double nv = (double) llround (nx);
           if (nv <= v)
             nv = v + 1;
           if (nv > to)
@@ -160,43 +140,183 @@ parse_range (const char *text, const char *c1, int64_t max, int64_t **a,
           x = nx;
         }
     }
-  snprintf (err, SIZELIST_ERRSIZE, "the step '%.40s' is neither xFACTOR "
-            "nor +STEP", step);
-  return -1;
+  if (from == 0 && push (sp, a, 0, err) != 0)
+    return -1;
+  double lo = from == 0 ? 1 : from;
+  for (size_t i = 0; !(from == 0 && lo > to); i++)
+    {
+      double v = lo * pow (f, (double) i);
+      if (v > to * (1 + 1e-12))
+        break;
+      if (push (sp, a, v, err) != 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* FROM, FROM+STEP, ... up to TO (a real list: up to rounding).  */
+static int
+arithmetic (const struct spec *sp, double from, double to, double step,
+            struct acc *a, char *err)
+{
+  double top = sp->whole ? to : to * (1 + 1e-12);
+  for (size_t i = 0;; i++)
+    {
+      double v = from + step * (double) i;
+      if (v > top)
+        return 0;
+      if (push (sp, a, v, err) != 0)
+        return -1;
+    }
+}
+
+/* The step of a range ITEM (LEN bytes): xFACTOR, +STEP or STEP.  */
+static int
+parse_step (const struct spec *sp, const char *item, size_t len,
+            const char *s, const char *end, int *mul, double *step,
+            char *err)
+{
+  *mul = *s == 'x';
+  const char *num = *s == 'x' || *s == '+' ? s + 1 : s;
+  struct spec real = *sp;
+  real.whole = sp->whole && !*mul;   /* a factor may be a decimal */
+  real.max = HUGE_VAL;
+  if (num == end || parse_value (&real, num, (size_t) (end - num), step,
+                                 err) != 0)
+    {
+      if (num == end)
+        snprintf (err, SIZELIST_ERRSIZE, "'%.*s' has no step",
+                  SHOW (len), item);
+      else
+        {
+          char why[SIZELIST_ERRSIZE];
+          memcpy (why, err, sizeof why);
+          snprintf (err, SIZELIST_ERRSIZE, "the step of '%.*s': %.100s "
+                    "(xFACTOR, +STEP or STEP)", SHOW (len), item, why);
+        }
+      return -1;
+    }
+  if (*mul ? !(*step > 1) : !(*step > 0))
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "the %s of '%.*s' is not larger "
+                "than %d", *mul ? "factor" : "step", SHOW (len), item,
+                *mul ? 1 : 0);
+      return -1;
+    }
+  return 0;
+}
+
+/* One item of LEN bytes: a value or a range.  */
+static int
+parse_item (const struct spec *sp, const char *item, size_t len,
+            struct acc *a, char *err)
+{
+  const char *end = item + len;
+  const char *c1 = memchr (item, ':', len);
+  double from, to, step = 2;
+  int mul = 1;
+  if (len == 0)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "empty value in the list");
+      return -1;
+    }
+  if (!c1)
+    return parse_value (sp, item, len, &from, err) != 0 ? -1
+           : push (sp, a, from, err);
+  const char *c2 = memchr (c1 + 1, ':', (size_t) (end - c1 - 1));
+  if (parse_value (sp, item, (size_t) (c1 - item), &from, err) != 0
+      || parse_value (sp, c1 + 1, (size_t) ((c2 ? c2 : end) - c1 - 1), &to,
+                      err) != 0)
+    return -1;
+  if (c2 && parse_step (sp, item, len, c2 + 1, end, &mul, &step, err) != 0)
+    return -1;
+  if (from > to)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "the range '%.*s' starts after its "
+                "end (FROM > TO)", SHOW (len), item);
+      return -1;
+    }
+  if (mul && from < 0)
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "the range '%.*s' multiplies from "
+                "a negative FROM", SHOW (len), item);
+      return -1;
+    }
+  return mul ? geometric (sp, from, to, step, a, err)
+             : arithmetic (sp, from, to, step, a, err);
+}
+
+static int
+parse_all (const struct spec *sp, const char *text, double **out, size_t *n,
+           char *err)
+{
+  struct acc a = { NULL, 0, 0 };
+  *out = NULL;
+  *n = 0;
+  err[0] = '\0';
+  if (text[0] == '\0')
+    {
+      snprintf (err, SIZELIST_ERRSIZE, "empty list");
+      return -1;
+    }
+  for (const char *p = text;;)
+    {
+      const char *comma = strchr (p, ',');
+      size_t len = comma ? (size_t) (comma - p) : strlen (p);
+      if (parse_item (sp, p, len, &a, err) != 0)
+        {
+          free (a.v);
+          return -1;
+        }
+      if (!comma)
+        break;
+      p = comma + 1;
+    }
+  *out = a.v;
+  *n = a.n;
+  return 0;
+}
+
+int
+numlist_parse (const char *text, int whole, double max, double **out,
+               size_t *n, char err[SIZELIST_ERRSIZE])
+{
+  struct spec sp = { whole, whole ? max : HUGE_VAL,
+                     whole ? SIZELIST_MAX_COUNT : NUMLIST_MAX_COUNT };
+  return parse_all (&sp, text, out, n, err);
 }
 
 int
 sizelist_parse (const char *text, int64_t max, int64_t **out, size_t *n,
                 char err[SIZELIST_ERRSIZE])
 {
-  int64_t *a = NULL;
-  size_t cnt = 0, cap = 0;
-  int rc;
+  double *d;
   *out = NULL;
-  *n = 0;
-  err[0] = '\0';
-  const char *colon = strchr (text, ':');
-  if (text[0] == '\0')
+  if (numlist_parse (text, 1, (double) max, &d, n, err) != 0)
+    return -1;
+  int64_t *v = malloc ((*n ? *n : 1) * sizeof *v);
+  if (!v)
     {
-      snprintf (err, SIZELIST_ERRSIZE, "empty sweep");
-      rc = -1;
-    }
-  else if (colon && strchr (text, ','))
-    {
-      snprintf (err, SIZELIST_ERRSIZE, "a sweep is either a range or a "
-                "list, not both");
-      rc = -1;
-    }
-  else if (colon)
-    rc = parse_range (text, colon, max, &a, &cnt, &cap, err);
-  else
-    rc = parse_list (text, max, &a, &cnt, &cap, err);
-  if (rc != 0)
-    {
-      free (a);
+      free (d);
+      *n = 0;
+      snprintf (err, SIZELIST_ERRSIZE, "out of memory");
       return -1;
     }
-  *out = a;
-  *n = cnt;
+  for (size_t i = 0; i < *n; i++)
+    v[i] = (int64_t) d[i];
+  free (d);
+  *out = v;
+  return 0;
+}
+
+int
+size_parse (const char *text, int64_t max, int64_t *v,
+            char err[SIZELIST_ERRSIZE])
+{
+  struct spec sp = { 1, (double) max, 1 };
+  double d;
+  if (parse_value (&sp, text, strlen (text), &d, err) != 0)
+    return -1;
+  *v = (int64_t) d;
   return 0;
 }

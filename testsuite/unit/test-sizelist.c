@@ -89,20 +89,67 @@ main (void)
     CHECK (v[0] == 0 && v[1] == 1 && v[23] == 4194304);
     free (v);
   }
-  CHECK (refused ("16:8:x2", 100, "after its end"));
+  {
+    /* The forms of msgperf(7): sizes in powers of 1024, FROM:TO:STEP
+       adds, FROM:TO doubles, items mixed in one list.  */
+    int64_t k[] = { 1024, 65536 };
+    CHECK (gives ("1K,64K", k, 2));
+    int64_t m[] = { 1048576, 2097152, 1073741824 };
+    CHECK (gives ("1M,2M,1G", m, 3));
+    int64_t a[] = { 0, 16, 32, 48, 64 };
+    CHECK (gives ("0:64:16", a, 5));
+    CHECK (gives ("0:64:+16", a, 5));
+    int64_t d[] = { 1, 2, 4, 8 };
+    CHECK (gives ("1:8", d, 4));
+    int64_t x[] = { 4, 16, 64 };
+    CHECK (gives ("4:64:x4", x, 3));
+    int64_t r[] = { 1024, 2048, 4096, 3 };
+    CHECK (gives ("1K:4K,3", r, 4));
+    int64_t h[] = { 1536 };
+    CHECK (gives ("1.5K", h, 1));
+  }
+  {
+    /* One size, and real lists.  */
+    int64_t v;
+    char err[SIZELIST_ERRSIZE];
+    CHECK (size_parse ("1M", INT64_C (1) << 40, &v, err) == 0
+           && v == 1048576);
+    CHECK (size_parse ("1Q", 100, &v, err) != 0
+           && strstr (err, "unknown suffix 'Q'"));
+    CHECK (size_parse ("2K", 100, &v, err) != 0
+           && strstr (err, "larger than 100"));
+    double *d;
+    size_t n;
+    CHECK (numlist_parse ("0.5:2:0.5", 0, 0, &d, &n, err) == 0 && n == 4
+           && d[0] == 0.5 && d[3] == 2);
+    free (d);
+    CHECK (numlist_parse ("1:8", 0, 0, &d, &n, err) == 0 && n == 4
+           && d[3] == 8);
+    free (d);
+    CHECK (numlist_parse ("-2,1e-3", 0, 0, &d, &n, err) == 0 && n == 2
+           && d[0] == -2 && d[1] == 1e-3);
+    free (d);
+    CHECK (numlist_parse ("-2:8", 0, 0, &d, &n, err) != 0
+           && strstr (err, "negative FROM"));
+  }
+  CHECK (refused ("16:8:x2", 100, "starts after its end (FROM > TO)"));
+  CHECK (refused ("1K:4", 10000, "FROM > TO"));
+  CHECK (refused ("4Q", 100, "unknown suffix 'Q'"));
+  CHECK (refused ("K", 100, "no digits"));
+  CHECK (refused ("0:8:", 100, "no step"));
+  CHECK (refused ("0:8:0", 100, "step of '0:8:0' is not larger than 0"));
   CHECK (refused ("0:8:x1", 100, "not larger than 1"));
   CHECK (refused ("0:8:x0.5", 100, "not larger than 1"));
-  CHECK (refused ("0:8:xnan", 100, "not a number"));
-  CHECK (refused ("0:8:+0", 100, "not positive"));
-  CHECK (refused ("0:8:*2", 100, "neither"));
+  CHECK (refused ("0:8:xnan", 100, "invalid number 'nan'"));
+  CHECK (refused ("0:8:+0", 100, "not larger than 0"));
+  CHECK (refused ("0:8:*2", 100, "xFACTOR, +STEP or STEP"));
   CHECK (refused ("-1:8", 100, "negative"));
   CHECK (refused ("0:200", 100, "larger than 100"));
-  CHECK (refused ("0:1e3", 10000, "not a whole number"));
-  CHECK (refused ("a:8", 100, "not a whole number"));
+  CHECK (refused ("0:1e3", 10000, "invalid whole number"));
+  CHECK (refused ("a:8", 100, "invalid whole number"));
   CHECK (refused ("1,,2", 100, "empty value"));
   CHECK (refused ("1,2,", 100, "empty value"));
-  CHECK (refused ("", 100, "empty sweep"));
-  CHECK (refused ("1,2:4", 100, "not both"));
+  CHECK (refused ("", 100, "empty list"));
   CHECK (refused ("0:1000000:+1", 2000000, "more than"));
   return unit_done ();
 }

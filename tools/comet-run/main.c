@@ -183,8 +183,8 @@ parse_sweep (const char *option, const char *text, const char *dflt,
   char err[SIZELIST_ERRSIZE];
   s->given = text != NULL;
   if (sizelist_parse (text ? text : dflt, max, &s->v, &s->n, err) != 0)
-    die_usage ("option '--%s': bad sweep '%s': %s (FROM:TO:xFACTOR, "
-               "FROM:TO:+STEP or a list A,B,...)", option, text, err);
+    die_usage ("option '--%s': bad list '%s': %s; expected %s", option,
+               text, err, SIZELIST_FORMS);
 }
 
 /* OUT: the --sizes sweep in whole doubles, each size rounded up
