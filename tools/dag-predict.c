@@ -152,6 +152,7 @@ handle (int val, poptContext con)
       {
         int col;
         const char *why;
+        free (net_spec.arg);
         if (dag_network_parse (a, &net_spec, &col, &why) != 0)
           die_usage ("option '--network': '%s': column %d: expected %s", a,
                      col, why);
@@ -656,6 +657,8 @@ apply_network (const struct dag *d)
   int64_t P = d->nprocs;
   params.network = net_spec.kind;
   params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
+  params.net = net_spec.net;
+  params.net_arg = net_spec.arg;
   params.cores = opt_cores;
   if (!opt_cores && param_given (&p_set, PARAM_CS))
     die_usage ("option '--set': cs is the switch time of a core that "

@@ -19,12 +19,10 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "dagcost.h"
 #include "dagsim.h"
 #include "err.h"
 #include "xalloc.h"
-#include "hyperbolic.h"   /* hyper_time: eq. (2) */
-#include "plogp.h"
-#include "topology.h"
 
 /* --------------------------------------------------------- event queue */
 
@@ -1107,11 +1105,17 @@ struct sim
   int32_t *cpu_owner;  /* last operation that held each CPU */
   double *t_start, *t_end;
   int32_t *rpred;      /* latest-satisfying predecessor */
-  /* --network bus: when the shared link is free again */
-  double bus;
-  /* --network topology: when each link is free again (NULL: none) */
-  double *link_free;
-  struct dagsim_link *lstat;   /* --link-stats (NULL: not asked) */
+  /* The message costs and the network (dagcost.h), chosen at set-up;
+     the model's recv, NULL when the receiver pays nothing (then a
+     message needs neither its CPU nor its NIC), and the network's
+     wire, NULL when a message's arrival is the model's.  */
+  const struct dagcost_model *model;
+  double (*recv) (const struct dagsim_cost *c, int64_t bytes, double t,
+                  double *or_, double *nic);
+  const struct dagcost_net *net;
+  struct dagcost_net_state *net_st;
+  double (*wire) (struct dagcost_net_state *st, int32_t from, int32_t to,
+                  const struct dagcost_send *m, double bytes);
   /* --cores: when each core is free again (NULL: no sharing), and the
      core of each processor in the simulator's numbering */
   double *core;
@@ -1260,12 +1264,6 @@ gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
 {
   if (s->gantt && b > a)
     gantt_add1 (s, proc, a, b, kind, v);
-}
-
-static inline double
-bytes1 (int64_t bytes)
-{
-  return bytes > 1 ? (double) (bytes - 1) : 0.0;
 }
 
 static void
@@ -1717,145 +1715,24 @@ x_start_calc (struct sim *s, int32_t v, double t)
   set_xcpu (s, ns_proc (&s->ns[v]), s->d->node[v].cpu, end, v);
 }
 
-/* The LogGOPS costs of one message of X bytes: the fixed ones, or with
-   parameterized LogP those of its size (L' = L + g(m) - os(m) - or(m),
-   so that the receiver has it at L + g(m): Section 2).  */
-struct msgcost
-{
-  double L, os, or_, g, G, O;
-};
-
-static inline void
-msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
-{
-  if (!c->plogp)
-    {
-      *m = (struct msgcost) { c->L, c->os, c->or_, c->g, c->G, c->O };
-      return;
-    }
-  struct plogp_loggp lg;
-  plogp_loggp (c->plogp, x, &lg);
-  *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
-}
-
-/* --network topology: the message of BYTES from rank FROM to rank TO
-   whose first byte is ready at TR takes every link of its route at
-   once when the last of them is free, and holds them all for BYTES at
-   the slowest link's time per byte (DEF for a link without its own):
-   the bus rule on a path (dagsim.h).  Returns the time it goes on the
-   wire, *LAT the route's extra latency, *GMAX that slowest time per
-   byte.  MSG_BYTES: the message's own size, for --link-stats.  */
-static double
-links_reserve (struct sim *s, int32_t from, int32_t to, double tr,
-               double bytes, double def, double msg_bytes, double *lat,
-               double *gmax)
-{
-  const int32_t *route;
-  size_t k;
-  if (dag_topo_route (s->c->topo, from, to, &route, &k) != DAG_TOPO_OK)
-    die ("%s: no route from rank %ld to rank %ld in the topology",
-         s->d->source, (long) from, (long) to);
-  double tw = tr, G = 0;
-  int32_t last = -1;    /* the link that came free last, if after TR */
-  *lat = 0;
-  for (size_t i = 0; i < k; i++)
-    {
-      const struct dag_topo_link *l = &s->c->topo->link[route[i]];
-      double Gl = isnan (l->G) ? def : l->G;
-      if (s->link_free[route[i]] > tw)
-        {
-          tw = s->link_free[route[i]];
-          last = route[i];
-        }
-      G = Gl > G ? Gl : G;
-      *lat += l->L;
-    }
-  for (size_t i = 0; i < k; i++)
-    s->link_free[route[i]] = tw + bytes * G;
-  *gmax = G;
-  if (s->lstat)
-    {
-      for (size_t i = 0; i < k; i++)
-        {
-          struct dagsim_link *ls = &s->lstat[route[i]];
-          ls->messages++;
-          ls->bytes += msg_bytes;
-          ls->busy += bytes * G;
-        }
-      if (last >= 0)
-        {
-          s->lstat[last].waited++;
-          s->lstat[last].wait += tw - tr;
-        }
-    }
-  return tw;
-}
-
+/* Send V at T: its costs from the model, its arrival from the network
+   (dagcost.h).  */
 static double
 start_send (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   const struct dagsim_cost *c = s->c;
   int32_t p = ns_proc (&s->ns[v]);
-  struct pstate *pp = &s->ps[p];
-  double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-  double cpu_end, arrive;
+  double x = (double) nd->u.bytes;
+  struct dagcost_send mc;
   t = core_switch (s, p, t);
-  if (c->hyperbolic)
-    {
-      cpu_end = t + hyper_time (x, c->a, c->b);
-      arrive = cpu_end;
-      if (c->bus)
-        {
-          /* the transfer waits for the link, which its bytes hold for
-             b s (the rate 1/b of eq. (2) is the link's) */
-          double tw = s->bus > t ? s->bus : t;
-          s->bus = tw + c->b * x;
-          arrive = tw + (cpu_end - t);
-        }
-      if (c->topo)
-        {
-          /* a route slower than b delivers the message later by its
-             bytes' extra time: its last byte arrives when the route
-             has carried it */
-          double lat, gr;
-          double tw = links_reserve (s, nd->proc, nd->peer, t, x, c->b,
-                                     x, &lat, &gr);
-          arrive = tw + (cpu_end - t) + lat
-                   + (gr > c->b ? x * (gr - c->b) : 0);
-        }
-      /* the detours met while the CPU transfers delay only the CPU */
-      cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
-    }
-  else
-    {
-      struct msgcost mc;
-      msg_cost (c, x, &mc);
-      cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
-      pp->nic_s = t + mc.g + x1 * mc.G;
-      arrive = t + mc.os + mc.L;
-      if (c->bus)
-        {
-          /* first byte ready at t + os; on the wire when the link is
-             free, which it holds for the (s - 1) G of LogGP's bytes after
-             the first */
-          double tw = s->bus > t + mc.os ? s->bus : t + mc.os;
-          s->bus = tw + x1 * mc.G;
-          arrive = tw + mc.L;
-        }
-      if (c->topo)
-        {
-          /* the same for the (s - 1) G after the first byte: the
-             receiver's or + (s - 1) G ends no sooner than the route's
-             last byte arrives plus or */
-          double lat, gr;
-          double tw = links_reserve (s, nd->proc, nd->peer, t + mc.os, x1,
-                                     mc.G, x, &lat, &gr);
-          arrive = tw + mc.L + lat + (gr > mc.G ? x1 * (gr - mc.G) : 0);
-        }
-      if (c->rate && c->contention)
-        arrive += c->contention (c->ctx, c->rate[nd->proc], x);
-    }
+  s->model->send (c, nd->proc, nd->u.bytes, t, &mc, &s->ps[p].nic_s);
+  /* the detours met while the CPU works delay only the CPU (a message
+     still leaves at t + os) */
+  double cpu_end = mc.cpu_end + noise_at (s, nd->proc, t, mc.busy);
+  double arrive = s->wire ? s->wire (s->net_st, nd->proc, nd->peer, &mc, x)
+                  : mc.arrive;
+  arrive += mc.late;
   mark_start (s, v, t);
   set_cpu (s, p, cpu_end, v);
   if (s->aux)
@@ -1874,8 +1751,8 @@ start_send (struct sim *s, int32_t v, double t)
   return cpu_end;
 }
 
-/* Several CPUs or NICs: start_send on the CPU and NIC V names (the
-   hyperbolic model's transfer holds no NIC).  */
+/* Several CPUs or NICs: start_send on the CPU and NIC V names (a
+   model whose receiver pays nothing holds no NIC: the hyperbolic).  */
 static void
 x_start_send (struct sim *s, int32_t v, double t)
 {
@@ -1883,7 +1760,7 @@ x_start_send (struct sim *s, int32_t v, double t)
   int32_t p = ns_proc (&s->ns[v]);
   const struct dag_node *nd = &s->d->node[v];
   set_xcpu (s, p, nd->cpu, end, v);
-  if (!s->c->hyperbolic)
+  if (s->recv)
     s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = s->ps[p].nic_s;
 }
 
@@ -1897,23 +1774,6 @@ recv_proc (const struct sim *s, int32_t m)
          : s->pnum_same ? sn->peer : s->pnum[sn->peer];
 }
 
-/* The receiver's part of a message of BYTES whose handling begins at T
-   (LogGP's or, then the bytes after the first at the larger of O and
-   G): its end without noise, its or in *OR_, and when the receiving
-   NIC is free again in *NIC.  */
-static inline double
-recv_cost (const struct dagsim_cost *c, int64_t bytes, double t, double *or_,
-           double *nic)
-{
-  double x1 = bytes1 (bytes);
-  struct msgcost mc;
-  msg_cost (c, (double) bytes, &mc);
-  double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
-  *or_ = mc.or_;
-  *nic = t + mc.g + x1 * mc.G;
-  return t + mc.or_ + extra;
-}
-
 /* The receiver handles message M (send node) at T.  */
 static double
 handle_msg (struct sim *s, int32_t m, double t)
@@ -1922,19 +1782,19 @@ handle_msg (struct sim *s, int32_t m, double t)
   const struct dagsim_cost *c = s->c;
   int32_t r = recv_proc (s, m);
   double fin = t;
-  if (!c->hyperbolic)
+  if (s->recv)
     {
-      /* the receiver's CPU time, on its core (the hyperbolic receiver
-         has none) */
+      /* the receiver's CPU time, on its core (some models' receiver
+         has none: the hyperbolic) */
       t = core_switch (s, r, t);
       double or_;
-      fin = recv_cost (c, sn->u.bytes, t, &or_, &s->ps[r].nic_r)
+      fin = s->recv (c, sn->u.bytes, t, &or_, &s->ps[r].nic_r)
             + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
                         t, or_);
       set_cpu (s, r, fin, m);
     }
   else if (t > s->ps[r].cpu)
-    /* the hyperbolic receiver pays nothing, but it is not done before
+    /* a receiver that pays nothing is not done before
        the message is there: a link (bus, topology) that delays the
        delivery past the sender's T(x) delays the receiver's finish */
     s->ps[r].cpu = t;
@@ -1953,7 +1813,7 @@ static void
 x_handle_msg (struct sim *s, int32_t m, double t)
 {
   double fin = handle_msg (s, m, t);
-  if (s->c->hyperbolic)
+  if (!s->recv)
     return;
   int32_t r = recv_proc (s, m);
   const struct dag_node *sn = &s->d->node[m];
@@ -2203,7 +2063,7 @@ x_run_msg (struct sim *s, int32_t m, int32_t r, double t)
   double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
   if (g > need)
     need = g;
-  if (need > t && !s->c->hyperbolic)
+  if (need > t && s->recv)
     x_retry (s, EV_MSG, m, 3, need);
   else
     {
@@ -2222,7 +2082,7 @@ run_msg (struct sim *s, int32_t m, double t)
       return;
     }
   const struct pstate *q = &s->ps[r];
-  if (!s->c->hyperbolic
+  if (s->recv
       && ((q->lines & LINE_BUSY (W_MSG)) || cpu_free (s, r) > t
           || q->nic_r > t))
     enqueue (s, r, W_MSG, m);
@@ -2252,7 +2112,7 @@ run_rmsg (struct sim *s, int32_t rv, double t)
     }
   t = core_switch (s, r, t);
   double or_;
-  double fin = recv_cost (s->c, s->d->node[rv].u.bytes, t, &or_, &q->nic_r);
+  double fin = s->recv (s->c, s->d->node[rv].u.bytes, t, &or_, &q->nic_r);
   set_cpu (s, r, fin, rv);
   x->pst |= ST_MATCHED;
   mark_done (s, rv, fin);
@@ -2871,8 +2731,8 @@ sim_release (struct sim *s)
   free (s->bp.lead_ins);
   free (s->core);
   free (s->core_last);
-  free (s->link_free);
-  free (s->lstat);
+  if (s->net_st)
+    s->net->release (s->net_st);
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
@@ -3057,14 +2917,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
       s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
     }
-  if (c->topo)
-    {
-      s.link_free = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
-                             sizeof *s.link_free);
-      if (opt && opt->link_stats)
-        s.lstat = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
-                           sizeof *s.lstat);
-    }
+  s.model = dagcost_model_of (c);
+  s.recv = s.model->recv;
+  s.net = dagcost_net_of (c);
+  s.wire = s.net->wire;
+  s.net_st = s.net->start ? s.net->start (c, d, opt && opt->link_stats)
+             : NULL;
   if (c->cores > 0)
     {
       /* processor p of the DAG on core p mod N */
@@ -3120,11 +2978,11 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   /* (off when no message can be: a test less per send) */
   s.rmsg = (s.rmsg_mate || native) && !rendezvous && !s.gantt
            && !(opt && opt->critical_path) && !s.qt && !s.noise && !s.xcpu
-           && !c->hyperbolic;
+           && s.recv;
   s.rmsg_mate = s.rmsg && s.rmsg_mate;
   s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
                  && !(opt && opt->critical_path)
-                 && !(c->rate && c->contention) && !c->bus && !c->topo
+                 && s.model->local && !s.wire
                  && !c->cores && !s.xcpu
                  && np * sizeof *s.ps > BY_PROC_STATE;
   /* edges_local, a pass over the dependencies, only asked when a round
@@ -3261,22 +3119,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             acc[ns_proc (sv)].compute += nd->u.work;
           else if (nd->op == DAG_SEND)
             {
-              double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
               struct dagsim_proc *snd = &acc[ns_proc (sv)];
               struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
               r->messages++;
               snd->nsend++;
               rcv->nrecv++;
-              if (c->hyperbolic)
-                snd->send += hyper_time (x, c->a, c->b);
-              else
-                {
-                  struct msgcost mc;
-                  msg_cost (c, x, &mc);
-                  snd->send += mc.os + x1 * mc.O;
-                  rcv->recv += mc.or_ + (x1 * mc.O > x1 * mc.G ? x1 * mc.O
-                                         : x1 * mc.G);
-                }
+              s.model->totals (c, nd->u.bytes, &snd->send, &rcv->recv);
             }
         }
       big_free (s.ns);
@@ -3332,12 +3180,10 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
 
   if (s.qt)
     queue_stats (&s, np);
-  if (s.lstat)
+  if (s.net_st)
     {
-      /* handed over to the result */
-      r->link = s.lstat;
-      r->nlinks = c->topo->nlinks;
-      s.lstat = NULL;
+      s.net->finish (s.net_st, r);
+      s.net_st = NULL;
     }
   sim_release (&s);
   return 0;
