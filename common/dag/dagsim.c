@@ -1902,6 +1902,436 @@ number_procs (struct sim *s, size_t np, int32_t nextp)
     s->pnum[p] = s->porig[p] = p < (size_t) nextp ? (int32_t) p : -1;
 }
 
+/* What set-up learns in its pass over the operations (scan_ops).  */
+struct scan
+{
+  size_t n, np;        /* operations, processors (at least 1) */
+  size_t nsend;
+  int rendezvous;      /* a send is above the cost's S */
+  int native;          /* a native message (dag_add_message) */
+  /* the operations free at the start: receives posted at once
+     (posted_at_start) and the others (push_roots), whose processors
+     may come grouped; the roots lie within [root_lo, root_hi) */
+  size_t nposted, nroot, root_lo, root_hi;
+  int grouped;
+};
+
+/* The pass over the operations: their state, the simulator's numbering
+   of the processors, and what K counts.  The simulator's numbering is
+   the DAG's as long as the operations name processors 0, 1, 2 ... in
+   that order (nextp: the next new one); the numbering arrays are made
+   only when one comes out of order, holding the order so far.  */
+static void
+scan_ops (struct sim *s, struct scan *k)
+{
+  const struct dag *d = s->d;
+  int32_t nextp = 0, lastroot = -1;
+  k->grouped = 1;
+  for (size_t v = 0; v < k->n; v++)
+    {
+      int32_t p = d->node[v].proc;
+      if (d->node[v].op == DAG_SEND)
+        {
+          k->nsend++;
+          k->native |= d->node[v].derived;
+          if ((double) d->node[v].u.bytes > s->c->S)
+            k->rendezvous = 1;
+        }
+      if (!d->npred[v])
+        {
+          if (posted_at_start (d, v))
+            k->nposted++;
+          else
+            {
+              if (p < lastroot)
+                k->grouped = 0;
+              lastroot = p;
+              if (!k->nroot++)
+                k->root_lo = v;
+              k->root_hi = v + 1;
+            }
+        }
+      if (!s->pnum && p >= nextp)
+        {
+          if (p == nextp)
+            nextp++;
+          else
+            number_procs (s, k->np, nextp);
+        }
+      if (s->pnum && s->pnum[p] < 0)
+        {
+          s->porig[nextp] = p;
+          s->pnum[p] = nextp++;
+        }
+      if (d->npred[v] >= NS_NONE)
+        {
+          char desc[256];
+          dag_describe (d, (int32_t) v, desc, sizeof desc);
+          die ("%s: %s has %lu dependencies: at most 2^30 - 2 can be "
+               "simulated", d->source, desc, (unsigned long) d->npred[v]);
+        }
+      s->ns[v].link = d->npred[v] | (uint32_t) d->node[v].op << 30;
+      s->ns[v].pst = (uint32_t) (s->pnum ? s->pnum[p] : p);
+    }
+  /* processors that only appear as a message's peer (in the DAG's
+     numbering those not yet numbered are nextp ... np - 1, in order) */
+  s->pnum_same = 1;
+  if (s->pnum)
+    {
+      for (size_t p = 0; p < k->np; p++)
+        if (s->pnum[p] < 0)
+          {
+            s->porig[nextp] = (int32_t) p;
+            s->pnum[p] = nextp++;
+          }
+      for (size_t p = 0; p < k->np && s->pnum_same; p++)
+        s->pnum_same = s->pnum[p] == (int32_t) p;
+    }
+}
+
+/* The widths of the ordering numbers: class order, operations and
+   processor * W_NCLASS + line; creation order, a stamp per operation
+   and per message.  */
+static void
+set_key_width (struct sim *s, const struct scan *k)
+{
+  size_t maxsort = k->n > k->np * W_NCLASS ? k->n : k->np * W_NCLASS;
+  if (s->creation)
+    {
+      maxsort = k->n + k->nsend;
+      if (maxsort >= ((size_t) 1 << 30))
+        die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
+             "simulated in creation order (--tie-order class has no such "
+             "limit below 2^30 operations)", s->d->source, maxsort);
+    }
+  s->h.vbits = 1;
+  while (s->h.vbits < 30 && ((size_t) 1 << s->h.vbits) < maxsort)
+    s->h.vbits++;
+}
+
+/* --cores: processor p of the DAG on core p mod N.  */
+static void
+alloc_cores (struct sim *s, size_t np)
+{
+  const struct dagsim_cost *c = s->c;
+  size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
+  s->core = xcalloc (ncore, sizeof *s->core);
+  s->pcore = xmalloc (np * sizeof *s->pcore);
+  for (size_t p = 0; p < np; p++)
+    s->pcore[p] = (int32_t) ((uint64_t) porig_of (s, (int32_t) p)
+                             % (uint64_t) c->cores);
+  if (c->cs > 0)
+    {
+      s->core_last = xmalloc (ncore * sizeof *s->core_last);
+      for (size_t i = 0; i < ncore; i++)
+        s->core_last[i] = -1;
+    }
+}
+
+/* --critical-path: who determined each operation's start.  */
+static void
+alloc_critical_path (struct sim *s, size_t n, size_t np)
+{
+  s->cp_pred = big_calloc (n, sizeof *s->cp_pred);
+  s->rpred = big_calloc (n, sizeof *s->rpred);
+  s->t_start = big_calloc (n, sizeof *s->t_start);
+  s->t_end = big_calloc (n, sizeof *s->t_end);
+  s->cpu_owner = xcalloc (np, sizeof *s->cpu_owner);
+  for (size_t v = 0; v < n; v++)
+    s->cp_pred[v] = s->rpred[v] = -1;
+  for (size_t p = 0; p < np; p++)
+    s->cpu_owner[p] = -1;
+  if (s->xcpu)
+    {
+      size_t nx = np * (size_t) s->ncpu;
+      s->xcpu_owner = xmalloc (nx * sizeof *s->xcpu_owner);
+      for (size_t i = 0; i < nx; i++)
+        s->xcpu_owner[i] = -1;
+    }
+  if (s->core)
+    {
+      size_t ncore = (uint64_t) s->c->cores < np ? (size_t) s->c->cores
+                     : np;
+      s->core_owner = xmalloc (ncore * sizeof *s->core_owner);
+      for (size_t i = 0; i < ncore; i++)
+        s->core_owner[i] = -1;
+    }
+}
+
+/* The state of the simulation beyond the operations': the processors',
+   the cost model and network (dagcost.h, chosen here once), and what
+   the options ask for.  */
+static void
+alloc_state (struct sim *s, const struct scan *k)
+{
+  const struct dag *d = s->d;
+  const struct dagsim_cost *c = s->c;
+  const struct dagsim_opts *opt = s->opt;
+  size_t n = k->n, np = k->np;
+  if (k->rendezvous)
+    s->aux = dag_hugepages (big_alloc (n * sizeof *s->aux),
+                            n * sizeof *s->aux);
+  if (d->has_wildcard)
+    s->order = dag_hugepages (big_calloc (n, sizeof *s->order),
+                              n * sizeof *s->order);
+  s->ps = xcalloc_touched (np, sizeof *s->ps);
+  s->ncpu = 1;
+  if (d->maxcpu > 0 || d->maxnic > 0)
+    {
+      if (c->cores > 0)
+        die ("%s: cpu and nic numbers and shared cores cannot be combined",
+             d->source);
+      s->ncpu = d->maxcpu + 1;
+      s->nnic = d->maxnic + 1;
+      s->xcpu = xcalloc (np * (size_t) s->ncpu, sizeof *s->xcpu);
+      s->xnic_s = xcalloc (np * (size_t) s->nnic, sizeof *s->xnic_s);
+      s->xnic_r = xcalloc (np * (size_t) s->nnic, sizeof *s->xnic_r);
+    }
+  s->model = dagcost_model_of (c);
+  s->recv = s->model->recv;
+  s->net = dagcost_net_of (c);
+  s->wire = s->net->wire;
+  s->net_st = s->net->start ? s->net->start (c, d, opt && opt->link_stats)
+              : NULL;
+  if (c->cores > 0)
+    alloc_cores (s, np);
+  /* zeroed pages: only the processors that ever wait touch theirs */
+  for (int cls = 0; cls < W_NCLASS; cls++)
+    s->pl[cls] = dag_hugepages (xcalloc (np, sizeof *s->pl[cls]),
+                                np * sizeof *s->pl[cls]);
+  if (opt && opt->critical_path)
+    alloc_critical_path (s, n, np);
+  if (opt && opt->qstat)
+    s->qt = xcalloc (2 * np, sizeof *s->qt);
+  s->noise = opt ? opt->noise : NULL;
+}
+
+/* The fast paths the schedule, the options and the costs allow (struct
+   sim's rmsg, rmsg_mate, by_proc_ok): the model's and the network's
+   choice, made here once.  */
+static void
+choose_paths (struct sim *s, const struct scan *k)
+{
+  const struct dagsim_opts *opt = s->opt;
+  int cp = opt && opt->critical_path;
+  s->far = k->np * sizeof *s->ps > BY_PROC_STATE;
+  s->rmsg_mate = s->rmsg_mate && s->mate;
+  /* (off when no message can be: a test less per send) */
+  s->rmsg = (s->rmsg_mate || k->native) && !k->rendezvous && !s->gantt
+            && !cp && !s->qt && !s->noise && !s->xcpu && s->recv;
+  s->rmsg_mate = s->rmsg && s->rmsg_mate;
+  s->by_proc_ok = s->creation && !k->rendezvous && !s->d->has_wildcard
+                  && !s->gantt && !cp && s->model->local && !s->wire
+                  && !s->c->cores && !s->xcpu
+                  && k->np * sizeof *s->ps > BY_PROC_STATE;
+}
+
+/* Receives with nothing before them are posted at time 0 directly,
+   in operation order, each counted as the event it replaces: those of
+   native messages (as their events would run first), and in a
+   schedule without irequires all others.  Then a posting frees
+   nothing (a receive's successors wait for its message) and changes
+   only its processor's queues, while the first round's other events
+   (sends and computations at time 0) make nothing a receive can see
+   before the round is over (a message is an event of a later round):
+   the order the receives' events would have taken among them does
+   not matter.  A 2^20-rank broadcast's first round had a million
+   receives.  Returns the events counted.  */
+static uint64_t
+start_roots (struct sim *s, const struct scan *k)
+{
+  const struct dag *d = s->d;
+  uint64_t events = 0;
+  for (size_t v = 0; (k->nposted || !s->creation) && v < k->n; v++)
+    if (!d->npred[v])
+      {
+        if (posted_at_start (d, v))
+          {
+            post_recv (s, (int32_t) v, 0.0);
+            events++;
+          }
+        else if (!s->creation)
+          evq_push (&s->h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
+      }
+  if (s->creation)
+    {
+      push_roots (s, k->nroot, k->grouped, k->root_lo, k->root_hi);
+      flush_freed (s);   /* freed by the postings */
+    }
+  return events;
+}
+
+/* The event loop, from EVENTS events counted; returns them all.  */
+static uint64_t
+run_events (struct sim *s, uint64_t events)
+{
+  const struct dagsim_opts *opt = s->opt;
+  /* edges_local, a pass over the dependencies, only asked when a round
+     would run by processor: -1 not known yet */
+  int edges_ok = -1;
+  /* without a progress callback the next report never comes */
+  uint64_t next_report = opt && opt->progress ? 1u << 20 : UINT64_MAX;
+  while (evq_pending (&s->h))
+    {
+      double t;
+      int type;
+      int32_t v;
+      if (s->by_proc_ok && s->h.bpos == s->h.blen)
+        {
+          evq_next_round (&s->h);
+          if (s->h.blen >= BY_PROC_MIN && scattered (&s->h))
+            {
+              if (edges_ok < 0)
+                edges_ok = edges_local (s->d);
+              if (edges_ok)
+                events += run_by_proc (s);
+              else
+                s->by_proc_ok = 0;
+            }
+          continue;
+        }
+      evq_pop (&s->h, &t, &type, &v, &s->cur_ts);
+      events++;
+      if (events >= next_report)
+        {
+          opt->progress (opt->progress_ctx, events, t);
+          next_report = events + (1u << 20);
+        }
+      prefetch_ahead (s);
+      if (type == EV_OP)
+        run_op (s, v, t);
+      else if (type == EV_MSG)
+        run_msg (s, v, t);
+      else if (type == EV_RMSG)
+        run_rmsg (s, v, t);
+      else
+        run_wake (s, v, t);
+      if (s->nfreed)
+        flush_freed (s);
+    }
+  return events;
+}
+
+/* The processor finishing last, from the simulator's state (in its
+   numbering, the order of that state): the latest finish, and of those
+   equal the lowest number in the DAG.  */
+static void
+last_finish (const struct sim *s, size_t np, struct dagsim_result *r)
+{
+  r->makespan = 0;
+  r->last_proc = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      double f = s->ps[p].cpu;
+      int32_t q = porig_of (s, (int32_t) p);
+      if (f > r->makespan || (f == r->makespan && f > 0 && q < r->last_proc))
+        {
+          r->makespan = f;
+          r->last_proc = q;
+        }
+    }
+}
+
+/* Did operation V (state SV) complete?  */
+static int
+op_done (const struct sim *s, size_t v, const struct nstate *sv)
+{
+  return (sv->pst & ST_DONE) && (ns_op (sv) == DAG_CALC || op_matched (s, v));
+}
+
+/* The per-processor sums (dagsim_proc) into R, in the DAG's numbering,
+   and the count of messages; -1 when an operation did not complete.
+   The CPU time of each operation follows from its kind and size: it is
+   summed here rather than in the event loop, per processor in the
+   simulator's numbering (in operation order, as the sums always were).
+   FINISH_ONLY: only the count of messages.  */
+static int
+sum_procs (struct sim *s, size_t np, int finish_only,
+           struct dagsim_result *r)
+{
+  const struct dag *d = s->d;
+  struct dagsim_proc *acc = finish_only ? NULL
+                            : xcalloc_touched (np, sizeof *acc);
+  for (size_t v = 0; v < d->n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      const struct nstate *sv = &s->ns[v];
+      if (!op_done (s, v, sv))
+        {
+          free (acc);
+          return -1;
+        }
+      if (finish_only)
+        r->messages += ns_op (sv) == DAG_SEND;
+      else if (nd->op == DAG_CALC)
+        acc[ns_proc (sv)].compute += nd->u.work;
+      else if (nd->op == DAG_SEND)
+        {
+          struct dagsim_proc *snd = &acc[ns_proc (sv)];
+          struct dagsim_proc *rcv = &acc[recv_proc (s, (int32_t) v)];
+          r->messages++;
+          snd->nsend++;
+          rcv->nrecv++;
+          s->model->totals (s->c, nd->u.bytes, &snd->send, &rcv->recv);
+        }
+    }
+  big_free (s->ns);
+  s->ns = NULL;
+  big_free (s->uq_next);
+  s->uq_next = NULL;
+  if (finish_only)
+    return 0;
+  r->proc = acc;
+  /* Into the DAG's numbering, in place: follow each cycle of the
+     permutation (porig is spent on the way).  */
+  for (size_t p = 0; p < np; p++)
+    acc[p].finish = s->ps[p].cpu;
+  for (size_t i = 0; s->porig && i < np; i++)
+    {
+      if (s->porig[i] < 0)
+        continue;
+      struct dagsim_proc val = acc[i];
+      size_t cur = i;
+      while (s->porig[cur] >= 0)
+        {
+          size_t dst = (size_t) s->porig[cur];
+          s->porig[cur] = -1;
+          struct dagsim_proc tmp = acc[dst];
+          acc[dst] = val;
+          val = tmp;
+          cur = dst;
+        }
+    }
+  return 0;
+}
+
+/* --critical-path into R: walk back from the operation that ends
+   last.  */
+static void
+take_critical_path (const struct sim *s, struct dagsim_result *r)
+{
+  size_t n = s->d->n;
+  int32_t last = -1;
+  for (size_t v = 0; v < n; v++)
+    if (last < 0 || s->t_end[v] > s->t_end[last])
+      last = (int32_t) v;
+  size_t cnt = 0;
+  for (int32_t v = last; v >= 0 && cnt <= n; v = s->cp_pred[v])
+    cnt++;
+  r->cp = xcalloc (cnt, sizeof *r->cp);
+  r->cp_start = xcalloc (cnt, sizeof *r->cp_start);
+  r->cp_end = xcalloc (cnt, sizeof *r->cp_end);
+  size_t i = cnt;
+  for (int32_t v = last; v >= 0 && i > 0; v = s->cp_pred[v])
+    {
+      i--;
+      r->cp[i] = v;
+      r->cp_start[i] = s->t_start[v];
+      r->cp_end[i] = s->t_end[v];
+    }
+  r->ncp = cnt;
+}
+
 int
 dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             const struct dagsim_opts *opt, struct dagsim_result *r)
@@ -1917,8 +2347,8 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   if (d->nprocs > (1 << 28))
     die ("%s: %ld processors: at most 2^28 can be simulated", d->source,
          (long) d->nprocs);
-  size_t n = d->n;
-  size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
+  struct scan k = { .n = d->n,
+                    .np = d->nprocs > 0 ? (size_t) d->nprocs : 1 };
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
@@ -1926,257 +2356,14 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
      comes */
   s.rmsg_mate = 0;
   if (!d->has_wildcard)
-    s.mate = chan_pairs (d, np, &s.rmsg_mate);
-  s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
-  /* The simulator's numbering is the DAG's as long as the operations
-     name processors 0, 1, 2 ... in that order (nextp: the next new
-     one); the numbering arrays are made only when one comes out of
-     order, holding the order so far.  */
-  int32_t nextp = 0;
-  int rendezvous = 0;
-  int native = 0;   /* a native message (dag_add_message) */
-  size_t nsend = 0;
-  /* the operations free at the start: receives posted at once
-     (posted_at_start, below) and the others (push_roots), whose
-     processors may come grouped */
-  size_t nposted = 0, nroot = 0;
-  int grouped = 1;
-  int32_t lastroot = -1;
-  size_t root_lo = 0, root_hi = 0;   /* the roots lie within */
-  for (size_t v = 0; v < n; v++)
-    {
-      int32_t p = d->node[v].proc;
-      if (d->node[v].op == DAG_SEND)
-        {
-          nsend++;
-          native |= d->node[v].derived;
-          if ((double) d->node[v].u.bytes > c->S)
-            rendezvous = 1;
-        }
-      if (!d->npred[v])
-        {
-          if (posted_at_start (d, v))
-            nposted++;
-          else
-            {
-              if (p < lastroot)
-                grouped = 0;
-              lastroot = p;
-              if (!nroot++)
-                root_lo = v;
-              root_hi = v + 1;
-            }
-        }
-      if (!s.pnum && p >= nextp)
-        {
-          if (p == nextp)
-            nextp++;
-          else
-            number_procs (&s, np, nextp);
-        }
-      if (s.pnum && s.pnum[p] < 0)
-        {
-          s.porig[nextp] = p;
-          s.pnum[p] = nextp++;
-        }
-      if (d->npred[v] >= NS_NONE)
-        {
-          char desc[256];
-          dag_describe (d, (int32_t) v, desc, sizeof desc);
-          die ("%s: %s has %lu dependencies: at most 2^30 - 2 can be "
-               "simulated", d->source, desc, (unsigned long) d->npred[v]);
-        }
-      s.ns[v].link = d->npred[v] | (uint32_t) d->node[v].op << 30;
-      s.ns[v].pst = (uint32_t) (s.pnum ? s.pnum[p] : p);
-    }
-  /* processors that only appear as a message's peer (in the DAG's
-     numbering those not yet numbered are nextp ... np - 1, in order) */
-  s.pnum_same = 1;
-  if (s.pnum)
-    {
-      for (size_t p = 0; p < np; p++)
-        if (s.pnum[p] < 0)
-          {
-            s.porig[nextp] = (int32_t) p;
-            s.pnum[p] = nextp++;
-          }
-      for (size_t p = 0; p < np && s.pnum_same; p++)
-        s.pnum_same = s.pnum[p] == (int32_t) p;
-    }
-  /* ordering numbers: class order, operations and processor * W_NCLASS
-     + line; creation order, a stamp per operation and per message */
-  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
-  if (s.creation)
-    {
-      maxsort = n + nsend;
-      if (maxsort >= ((size_t) 1 << 30))
-        die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
-             "simulated in creation order (--tie-order class has no such "
-             "limit below 2^30 operations)", d->source, maxsort);
-    }
-  s.h.vbits = 1;
-  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
-    s.h.vbits++;
-  if (rendezvous)
-    s.aux = dag_hugepages (big_alloc (n * sizeof *s.aux), n * sizeof *s.aux);
-  if (d->has_wildcard)
-    s.order = dag_hugepages (big_calloc (n, sizeof *s.order),
-                             n * sizeof *s.order);
-  s.ps = xcalloc_touched (np, sizeof *s.ps);
-  s.ncpu = 1;
-  if (d->maxcpu > 0 || d->maxnic > 0)
-    {
-      if (c->cores > 0)
-        die ("%s: cpu and nic numbers and shared cores cannot be combined",
-             d->source);
-      s.ncpu = d->maxcpu + 1;
-      s.nnic = d->maxnic + 1;
-      s.xcpu = xcalloc (np * (size_t) s.ncpu, sizeof *s.xcpu);
-      s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
-      s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
-    }
-  s.model = dagcost_model_of (c);
-  s.recv = s.model->recv;
-  s.net = dagcost_net_of (c);
-  s.wire = s.net->wire;
-  s.net_st = s.net->start ? s.net->start (c, d, opt && opt->link_stats)
-             : NULL;
-  if (c->cores > 0)
-    {
-      /* processor p of the DAG on core p mod N */
-      size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
-      s.core = xcalloc (ncore, sizeof *s.core);
-      s.pcore = xmalloc (np * sizeof *s.pcore);
-      for (size_t p = 0; p < np; p++)
-        s.pcore[p] = (int32_t) ((uint64_t) porig_of (&s, (int32_t) p)
-                                % (uint64_t) c->cores);
-      if (c->cs > 0)
-        {
-          s.core_last = xmalloc (ncore * sizeof *s.core_last);
-          for (size_t k = 0; k < ncore; k++)
-            s.core_last[k] = -1;
-        }
-    }
-  /* zeroed pages: only the processors that ever wait touch theirs */
-  for (int cls = 0; cls < W_NCLASS; cls++)
-    s.pl[cls] = dag_hugepages (xcalloc (np, sizeof *s.pl[cls]),
-                               np * sizeof *s.pl[cls]);
-  if (opt && opt->critical_path)
-    {
-      s.cp_pred = big_calloc (n, sizeof *s.cp_pred);
-      s.rpred = big_calloc (n, sizeof *s.rpred);
-      s.t_start = big_calloc (n, sizeof *s.t_start);
-      s.t_end = big_calloc (n, sizeof *s.t_end);
-      s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
-      for (size_t v = 0; v < n; v++)
-        s.cp_pred[v] = s.rpred[v] = -1;
-      for (size_t p = 0; p < np; p++)
-        s.cpu_owner[p] = -1;
-      if (s.xcpu)
-        {
-          size_t nx = np * (size_t) s.ncpu;
-          s.xcpu_owner = xmalloc (nx * sizeof *s.xcpu_owner);
-          for (size_t i = 0; i < nx; i++)
-            s.xcpu_owner[i] = -1;
-        }
-      if (s.core)
-        {
-          size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
-          s.core_owner = xmalloc (ncore * sizeof *s.core_owner);
-          for (size_t k = 0; k < ncore; k++)
-            s.core_owner[k] = -1;
-        }
-    }
-  if (opt && opt->qstat)
-    s.qt = xcalloc (2 * np, sizeof *s.qt);
-  s.noise = opt ? opt->noise : NULL;
+    s.mate = chan_pairs (d, k.np, &s.rmsg_mate);
+  s.ns = dag_populate (big_calloc (k.n, sizeof *s.ns), k.n * sizeof *s.ns);
+  scan_ops (&s, &k);
+  set_key_width (&s, &k);
+  alloc_state (&s, &k);
+  choose_paths (&s, &k);
 
-  s.far = np * sizeof *s.ps > BY_PROC_STATE;
-  s.rmsg_mate = s.rmsg_mate && s.mate;
-  /* (off when no message can be: a test less per send) */
-  s.rmsg = (s.rmsg_mate || native) && !rendezvous && !s.gantt
-           && !(opt && opt->critical_path) && !s.qt && !s.noise && !s.xcpu
-           && s.recv;
-  s.rmsg_mate = s.rmsg && s.rmsg_mate;
-  s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
-                 && !(opt && opt->critical_path)
-                 && s.model->local && !s.wire
-                 && !c->cores && !s.xcpu
-                 && np * sizeof *s.ps > BY_PROC_STATE;
-  /* edges_local, a pass over the dependencies, only asked when a round
-     would run by processor: -1 not known yet */
-  int edges_ok = -1;
-
-  /* Receives with nothing before them are posted at time 0 directly,
-     in operation order, each counted as the event it replaces: those of
-     native messages (as their events would run first), and in a
-     schedule without irequires all others.  Then a posting frees
-     nothing (a receive's successors wait for its message) and changes
-     only its processor's queues, while the first round's other events
-     (sends and computations at time 0) make nothing a receive can see
-     before the round is over (a message is an event of a later round):
-     the order the receives' events would have taken among them does
-     not matter.  A 2^20-rank broadcast's first round had a million
-     receives.  */
-  uint64_t events = 0;
-  for (size_t v = 0; (nposted || !s.creation) && v < n; v++)
-    if (!d->npred[v])
-      {
-        if (posted_at_start (d, v))
-          {
-            post_recv (&s, (int32_t) v, 0.0);
-            events++;
-          }
-        else if (!s.creation)
-          evq_push (&s.h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
-      }
-  if (s.creation)
-    {
-      push_roots (&s, nroot, grouped, root_lo, root_hi);
-      flush_freed (&s);   /* freed by the postings */
-    }
-
-  /* without a progress callback the next report never comes */
-  uint64_t next_report = opt && opt->progress ? 1u << 20 : UINT64_MAX;
-  while (evq_pending (&s.h))
-    {
-      double t;
-      int type;
-      int32_t v;
-      if (s.by_proc_ok && s.h.bpos == s.h.blen)
-        {
-          evq_next_round (&s.h);
-          if (s.h.blen >= BY_PROC_MIN && scattered (&s.h))
-            {
-              if (edges_ok < 0)
-                edges_ok = edges_local (d);
-              if (edges_ok)
-                events += run_by_proc (&s);
-              else
-                s.by_proc_ok = 0;
-            }
-          continue;
-        }
-      evq_pop (&s.h, &t, &type, &v, &s.cur_ts);
-      events++;
-      if (events >= next_report)
-        {
-          opt->progress (opt->progress_ctx, events, t);
-          next_report = events + (1u << 20);
-        }
-      prefetch_ahead (&s);
-      if (type == EV_OP)
-        run_op (&s, v, t);
-      else if (type == EV_MSG)
-        run_msg (&s, v, t);
-      else if (type == EV_RMSG)
-        run_rmsg (&s, v, t);
-      else
-        run_wake (&s, v, t);
-      if (s.nfreed)
-        flush_freed (&s);
-    }
-  r->events = events;
+  r->events = run_events (&s, start_roots (&s, &k));
 
   evq_free (&s.h);
   evq_init (&s.h);
@@ -2185,119 +2372,13 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
       free (s.pl[cls]);
       s.pl[cls] = NULL;
     }
-  /* The processor finishing last, from the simulator's state (in its
-     numbering, the order of that state): the latest finish, and of
-     those equal the lowest number in the DAG.  */
-  r->makespan = 0;
-  r->last_proc = 0;
-  for (size_t p = 0; p < np; p++)
-    {
-      double f = s.ps[p].cpu;
-      int32_t q = porig_of (&s, (int32_t) p);
-      if (f > r->makespan || (f == r->makespan && f > 0 && q < r->last_proc))
-        {
-          r->makespan = f;
-          r->last_proc = q;
-        }
-    }
-  if (opt && opt->finish_only)
-    {
-      /* Only the finish times (and the count of messages).  */
-      for (size_t v = 0; v < n; v++)
-        {
-          const struct nstate *sv = &s.ns[v];
-          if (!(sv->pst & ST_DONE)
-              || (ns_op (sv) != DAG_CALC && !op_matched (&s, v)))
-            return stuck (&s, r);
-          r->messages += ns_op (sv) == DAG_SEND;
-        }
-      big_free (s.ns);
-      s.ns = NULL;
-      big_free (s.uq_next);
-      s.uq_next = NULL;
-    }
-  else
-    {
-      /* The CPU time of each operation follows from its kind and size: sum
-         it here rather than in the event loop, per processor in the
-         simulator's numbering (in operation order, as the sums always were),
-         checking that every operation completed.  */
-      struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
-      for (size_t v = 0; v < n; v++)
-        {
-          const struct dag_node *nd = &d->node[v];
-          const struct nstate *sv = &s.ns[v];
-          if (!(sv->pst & ST_DONE)
-              || (nd->op != DAG_CALC && !op_matched (&s, v)))
-            {
-              free (acc);
-              return stuck (&s, r);
-            }
-          if (nd->op == DAG_CALC)
-            acc[ns_proc (sv)].compute += nd->u.work;
-          else if (nd->op == DAG_SEND)
-            {
-              struct dagsim_proc *snd = &acc[ns_proc (sv)];
-              struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
-              r->messages++;
-              snd->nsend++;
-              rcv->nrecv++;
-              s.model->totals (c, nd->u.bytes, &snd->send, &rcv->recv);
-            }
-        }
-      big_free (s.ns);
-      s.ns = NULL;
-      big_free (s.uq_next);
-      s.uq_next = NULL;
-      r->proc = acc;
-      /* Into the DAG's numbering, in place: follow each cycle of the
-         permutation (porig is spent on the way).  */
-      for (size_t p = 0; p < np; p++)
-        acc[p].finish = s.ps[p].cpu;
-      for (size_t i = 0; s.porig && i < np; i++)
-        {
-          if (s.porig[i] < 0)
-            continue;
-          struct dagsim_proc val = acc[i];
-          size_t cur = i;
-          while (s.porig[cur] >= 0)
-            {
-              size_t dst = (size_t) s.porig[cur];
-              s.porig[cur] = -1;
-              struct dagsim_proc tmp = acc[dst];
-              acc[dst] = val;
-              val = tmp;
-              cur = dst;
-            }
-        }
-    }
-
+  last_finish (&s, k.np, r);
+  if (sum_procs (&s, k.np, opt && opt->finish_only, r) != 0)
+    return stuck (&s, r);
   if (s.t_start)
-    {
-      /* Walk back from the operation that ends last.  */
-      int32_t last = -1;
-      for (size_t v = 0; v < n; v++)
-        if (last < 0 || s.t_end[v] > s.t_end[last])
-          last = (int32_t) v;
-      size_t cnt = 0;
-      for (int32_t v = last; v >= 0 && cnt <= n; v = s.cp_pred[v])
-        cnt++;
-      r->cp = xcalloc (cnt, sizeof *r->cp);
-      r->cp_start = xcalloc (cnt, sizeof *r->cp_start);
-      r->cp_end = xcalloc (cnt, sizeof *r->cp_end);
-      size_t i = cnt;
-      for (int32_t v = last; v >= 0 && i > 0; v = s.cp_pred[v])
-        {
-          i--;
-          r->cp[i] = v;
-          r->cp_start[i] = s.t_start[v];
-          r->cp_end[i] = s.t_end[v];
-        }
-      r->ncp = cnt;
-    }
-
+    take_critical_path (&s, r);
   if (s.qt)
-    queue_stats (&s, np);
+    queue_stats (&s, k.np);
   if (s.net_st)
     {
       s.net->finish (s.net_st, r);
