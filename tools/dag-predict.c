@@ -278,9 +278,10 @@ static struct poptOption predict_options[] = {
     "logpc: most simulations (default 50)", "N" },
   { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
     "nic (a network interface per rank), bus (one shared link), mesh, "
-    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), or "
+    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), "
     "topology:FILE (the links from, to, G, L of FILE, first come first "
-    "served) (default nic)", "NET" },
+    "served), or fattree:H[:R] (leaf switches of H ranks, H/R uplinks "
+    "each) (default nic)", "NET" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each); "
     "a core's switch between ranks costs --set cs=T (default 0)",

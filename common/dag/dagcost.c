@@ -25,8 +25,10 @@ static const struct dagcost_model *const models[] = {
   &dagcost_loggops   /* last: takes every cost */
 };
 
+extern const struct dagcost_net dagcost_fattree;   /* net_fattree.c */
+
 static const struct dagcost_net *const nets[] = {
-  &dagcost_bus, &dagcost_topology,
+  &dagcost_bus, &dagcost_topology, &dagcost_fattree,
   &dagcost_nic   /* last: takes every cost */
 };
 

@@ -18,7 +18,7 @@
  * t_w + (s - 1) G (hyperbolic: s b) and reaches the receiver at
  * t_w + L (hyperbolic: t_w + T(s)).  A message to its own rank uses no
  * link.  A topology file could list these links, one row each way, but
- * not as one spec: H R P ranks take 4 P + 2 P / R rows.  */
+ * not compactly: P ranks take 2 P + 2 P / R rows.  */
 #include <config.h>
 
 #include <stdlib.h>
