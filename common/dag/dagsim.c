@@ -224,10 +224,13 @@ struct sim
   double *t_start, *t_end;
   int32_t *rpred;      /* latest-satisfying predecessor */
   /* The message costs and the network (dagcost.h), chosen at set-up;
-     the model's recv, NULL when the receiver pays nothing (then a
+     the model's send and recv (one load less per message than through
+     model), recv NULL when the receiver pays nothing (then a
      message needs neither its CPU nor its NIC), and the network's
      wire, NULL when a message's arrival is the model's.  */
   const struct dagcost_model *model;
+  void (*send) (const struct dagsim_cost *c, int32_t proc, int64_t bytes,
+                double t, struct dagcost_send *m, double *nic);
   double (*recv) (const struct dagsim_cost *c, int64_t bytes, double t,
                   double *or_, double *nic);
   const struct dagcost_net *net;
@@ -844,7 +847,7 @@ start_send (struct sim *s, int32_t v, double t)
   double x = (double) nd->u.bytes;
   struct dagcost_send mc;
   t = core_switch (s, p, t);
-  s->model->send (c, nd->proc, nd->u.bytes, t, &mc, &s->ps[p].nic_s);
+  s->send (c, nd->proc, nd->u.bytes, t, &mc, &s->ps[p].nic_s);
   /* the detours met while the CPU works delay only the CPU (a message
      still leaves at t + os) */
   double cpu_end = mc.cpu_end + noise_at (s, nd->proc, t, mc.busy);
@@ -2088,6 +2091,7 @@ alloc_state (struct sim *s, const struct scan *k)
       s->xnic_r = xcalloc (np * (size_t) s->nnic, sizeof *s->xnic_r);
     }
   s->model = dagcost_model_of (c);
+  s->send = s->model->send;
   s->recv = s->model->recv;
   s->net = dagcost_net_of (c);
   s->wire = s->net->wire;

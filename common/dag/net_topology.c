@@ -129,6 +129,6 @@ topo_finish (struct dagcost_net_state *st, struct dagsim_result *r)
 }
 
 const struct dagcost_net dagcost_topology = {
-  "topology", topo_uses, topo_start, topo_wire, topo_finish, topo_release, NULL,
-  NULL
+  "topology", topo_uses, topo_start, topo_wire, topo_finish, topo_release,
+  NULL, NULL
 };
