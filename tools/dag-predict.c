@@ -153,6 +153,7 @@ handle (int val, poptContext con)
       {
         int col;
         const char *why;
+        free (net_spec.arg);
         if (dag_network_parse (a, &net_spec, &col, &why) != 0)
           die_usage ("option '--network': '%s': column %d: expected %s", a,
                      col, why);
@@ -280,9 +281,10 @@ static struct poptOption predict_options[] = {
     "logpc: most simulations (default 50)", "N" },
   { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
     "nic (a network interface per rank), bus (one shared link), mesh, "
-    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), or "
+    "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), "
     "topology:FILE (the links from, to, G, L of FILE, first come first "
-    "served) (default nic)", "NET" },
+    "served), or fattree:H[:R] (leaf switches of H ranks, H/R uplinks "
+    "each) (default nic)", "NET" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each); "
     "a core's switch between ranks costs --set cs=T (default 0)",
@@ -636,6 +638,8 @@ apply_network (const struct dag *d)
   int64_t P = d->nprocs;
   params.network = net_spec.kind;
   params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
+  params.net = net_spec.net;
+  params.net_arg = net_spec.arg;
   params.cores = opt_cores;
   if (!opt_cores && param_given (&p_set, PARAM_CS))
     die_usage ("option '--set': cs is the switch time of a core that "

@@ -4,9 +4,11 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dagcost.h"
 #include "dagmodel.h"
 #include "err.h"
 #include "xalloc.h"
@@ -49,10 +51,59 @@ dag_params_default (struct dag_params *p)
   p->Gc = NAN;      /* the channel time per byte: G unless set */
   p->network = DAG_NET_NIC;
   p->topo = NULL;
+  p->net = NULL;
+  p->net_arg = NULL;
   p->cores = 0;
   p->cs = 0;
   p->plogp = NULL;
   p->S_given = 0;
+}
+
+/* What --network takes: the built-in names, then the table's.  */
+static const char *
+network_names (void)
+{
+  static char buf[512];
+  if (*buf)
+    return buf;
+  static const char *const builtin[] = {
+    "nic", "bus", "mesh", "mesh:DIMS (e.g. mesh:8x4)", "topology:FILE"
+  };
+  size_t nb = sizeof builtin / sizeof builtin[0], nt = 0, k = 0;
+  while (dagcost_net_arg (nt))
+    nt++;
+  for (size_t i = 0; i < nb + nt && k < sizeof buf; i++)
+    {
+      const char *sep = i == 0 ? "" : i + 1 == nb + nt ? " or " : ", ";
+      if (i < nb)
+        k += (size_t) snprintf (buf + k, sizeof buf - k, "%s%s", sep,
+                                builtin[i]);
+      else
+        k += (size_t) snprintf (buf + k, sizeof buf - k, "%s%s:%s", sep,
+                                dagcost_net_arg (i - nb)->name,
+                                dagcost_net_arg (i - nb)->syntax);
+    }
+  return buf;
+}
+
+/* NAME:ARGS of a network of the table (1: not one, 0 or -1 as
+   dag_network_parse).  */
+static int
+table_network (const char *text, struct dag_netspec *ns, int *col,
+               const char **why)
+{
+  const char *colon = strchr (text, ':');
+  const struct dagcost_net *n =
+    colon ? dagcost_net_named (text, (size_t) (colon - text)) : NULL;
+  if (!n)
+    return 1;
+  ns->kind = DAG_NET_TABLE;
+  ns->net = n;
+  int c = 1;
+  if (n->parse (colon + 1, &ns->arg, &c, why) == 0)
+    return 0;
+  *col = (int) (colon + 1 - text) + c;
+  return -1;
 }
 
 int
@@ -61,7 +112,7 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
 {
   memset (ns, 0, sizeof *ns);
   *col = 1;
-  *why = "nic, bus, mesh, mesh:DIMS (e.g. mesh:8x4) or topology:FILE";
+  *why = network_names ();
   if (strcmp (text, "nic") == 0 || strcmp (text, "bus") == 0
       || strcmp (text, "mesh") == 0)
     {
@@ -77,16 +128,28 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
       ns->file = text + 9;
       return *ns->file ? 0 : -1;
     }
+  int st = table_network (text, ns, col, why);
+  if (st <= 0)
+    return st;
   if (strncmp (text, "mesh:", 5) != 0)
     {
       /* the first character that no name continues with */
       static const char *const names[] = { "nic", "bus", "mesh:",
                                            "topology:" };
       size_t best = 0;
+      const struct dagcost_net *n;
       for (size_t i = 0; i < 4; i++)
         {
           size_t k = 0;
           while (text[k] && text[k] == names[i][k])
+            k++;
+          if (k > best)
+            best = k;
+        }
+      for (size_t i = 0; (n = dagcost_net_arg (i)); i++)
+        {
+          size_t k = 0;
+          while (text[k] && text[k] == n->name[k])
             k++;
           if (k > best)
             best = k;
@@ -272,6 +335,11 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
   c->S = INFINITY;
   c->bus = p->network == DAG_NET_BUS;
   c->topo = p->network == DAG_NET_TOPOLOGY ? p->topo : NULL;
+  if (p->network == DAG_NET_TABLE)
+    {
+      c->net = p->net;
+      c->net_arg = p->net_arg;
+    }
   c->cores = p->cores;
   c->cs = p->cs;
   switch (m)

@@ -11,6 +11,8 @@
 #include "kcube.h"
 #include "topology.h"
 
+struct dagcost_net;
+
 enum dag_model
 {
   MODEL_LOGP, MODEL_LOGGP, MODEL_LOGGOPS, MODEL_HYPERBOLIC, MODEL_LOGPC,
@@ -31,6 +33,8 @@ struct dag_params
                                        logpc_gc_default (G) */
   int network;                      /* enum dag_network */
   struct dag_topo *topo;            /* DAG_NET_TOPOLOGY: the links */
+  const struct dagcost_net *net;    /* DAG_NET_TABLE: the network and */
+  const void *net_arg;              /* its parameters (dagcost.h) */
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
   double cs;                        /* with cores: a core's switch from
@@ -46,7 +50,9 @@ enum dag_network
   DAG_NET_NIC = 0,   /* a network interface per processor (dagsim.h) */
   DAG_NET_BUS = 1,   /* one link shared by every message, FIFO */
   DAG_NET_MESH = 2,  /* NICs, and LoGPC's n and k_d from a mesh */
-  DAG_NET_TOPOLOGY = 3   /* NICs, and the links of a file (topology.h) */
+  DAG_NET_TOPOLOGY = 3,  /* NICs, and the links of a file (topology.h) */
+  DAG_NET_TABLE = 4      /* a network of dagcost.c's table named with
+                            its parameters, NAME:ARGS */
 };
 
 struct dag_netspec
@@ -56,11 +62,14 @@ struct dag_netspec
   int64_t dims[KCUBE_MAXDIM];
   const char *file;              /* topology: the file's name (in the
                                     parsed text) */
+  const struct dagcost_net *net; /* DAG_NET_TABLE: the network and its */
+  void *arg;                     /* parameters (allocated) */
 };
 
 /* Parse "nic", "bus", "mesh", "mesh:K1xK2x..." (radices >= 1, at most
-   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes) or "topology:FILE" (a
-   name of at least one character, kept in TEXT).  Returns 0, or -1 with
+   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes), "topology:FILE" (a
+   name of at least one character, kept in TEXT) or NAME:ARGS of a
+   network of dagcost.c's table (e.g. fattree:K:R).  Returns 0, or -1 with
    *COL the 1-based column of TEXT where it goes wrong and *WHY what was
    expected there.  */
 int dag_network_parse (const char *text, struct dag_netspec *ns, int *col,

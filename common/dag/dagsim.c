@@ -2,7 +2,7 @@
 /* dagsim.c: event-driven simulation of an operation graph (dagsim.h).
  *
  * One queue of events ordered by time (same-time events in rounds, see
- * heap_pop): EV_OP (an operation whose dependencies are satisfied tries
+ * evq_pop): EV_OP (an operation whose dependencies are satisfied tries
  * to start), EV_MSG (a message's first byte reaches its receiver; named
  * after its send, or EV_RMSG after the receive it completes) and EV_WAKE
  * (a processor's resource frees for the head of a waiting line).
@@ -19,905 +19,21 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "dagcost.h"
 #include "dagsim.h"
 #include "err.h"
+#include "evqueue.h"
+#include "matchq.h"
 #include "xalloc.h"
-#include "hyperbolic.h"   /* hyper_time: eq. (2) */
-#include "plogp.h"
-#include "topology.h"
-
-/* --------------------------------------------------------- event queue */
-
-/* Events are ordered by (time, insertion order).  Schedules put many
-   events at the same instant (every rank of a tree level acts at once),
-   so the queue keeps one bucket per distinct time, an array of event
-   keys: a hash map from the time to its bucket and a binary heap of the
-   bucket times.  A push is a hash lookup and an append (plus a heap push
-   for a new time); the earliest bucket's array becomes the round to run
-   (no copy): O(1) per event and O(log T) per distinct time T, never worse
-   than a heap of events.  */
-
-enum { EV_OP = 0, EV_MSG = 1, EV_WAKE = 2, EV_RMSG = 3 };
 
 /* Waiting lines of a processor (see run_wake).  */
 enum { W_SEND, W_CALC, W_MSG, W_NCLASS };
-
-/* An event's key: bits 62-63 its class (order within a round, see
-   heap_pop), 32-61 the number that orders it within its class (the
-   operation, or for a wake-up the processor's number in the DAG times
-   W_NCLASS plus the line), 30-31 its type, 0-29 what the event acts on
-   (the operation, or the wake-up's processor in the simulator's own
-   numbering times W_NCLASS plus the line).  Rounds are sorted by bits
-   30-63 only.  */
-#define EV_KEY(cls, sort, type, v) \
-  ((uint64_t) (cls) << 62 | (uint64_t) (sort) << 32 \
-   | (uint64_t) (type) << 30 | (uint64_t) (v))
-/* The type and the acted-on number of key K.  */
-#define EV_TYPE(k) ((int) (((k) >> 30) & 3))
-#define EV_NODE(k) ((int32_t) ((k) & 0x3fffffff))
-
-struct bucket
-{
-  double t;
-  uint64_t *key;       /* the events at time t, in the order pushed */
-  size_t n, cap;
-  int32_t next_free;   /* free list */
-};
-
-/* A bucket that comes back to the free list keeps its array for the next
-   time, unless it is big and a few big ones are kept already.  */
-enum { BUCKET_BIG = 1 << 16, BUCKET_KEEP_BIG = 4 };
-
-enum { HEAP_RECENT = 4 };
-
-struct heap
-{
-  struct bucket *b;    /* bucket pool, with a free list */
-  size_t nb, bcap;
-  int32_t free_b;
-  int nbig_free;       /* free buckets holding a big array */
-  /* The buckets of the last pushes to distinct times (-1: none), the
-     most recent at last_b[last_i]: a schedule's pushes alternate
-     between a few times (a send's message and what its end frees).  */
-  int32_t last_b[HEAP_RECENT];
-  int last_i;
-  int vbits;           /* width of the ordering numbers (EV_KEY) */
-  int32_t *hp;         /* heap of bucket indices by time */
-  size_t n, hcap;
-  int32_t *map;        /* open addressing: time -> bucket, -1 empty */
-  size_t mcap, mused;
-  /* The batch being run: the array of the earliest bucket, sorted by
-     key (EV_KEY).  */
-  uint64_t *batch, *tmp;
-  size_t blen, bpos, batch_cap, tmp_cap;
-  double btime;
-};
-
-/* The array of event keys P, N of them in use, given room for CAP (P
-   may be NULL).  A round can hold millions of events: a big array goes
-   on huge pages (dag_hugepages), which the system hands out faster
-   than as many 4 KiB pages, each a fault (a round of a million events
-   grown by doubling took some 2,000 of them).  Such an
-   array is not resized in place but copied into a new one: realloc
-   cannot move a block part of whose pages were given huge pages (its
-   mapping is split, mremap fails) and copies it into 4 KiB pages.  */
-enum { KEYS_HUGE = 1 << 22 };   /* bytes: dag_hugepages' least */
-
-static uint64_t *
-keys_grow (uint64_t *p, size_t n, size_t cap)
-{
-  size_t len = cap * sizeof *p;
-  if (len < KEYS_HUGE)
-    return xrealloc (p, len);
-  uint64_t *q = dag_hugepages (xmalloc (len), len);
-  if (n)
-    memcpy (q, p, n * sizeof *p);
-  free (p);
-  return q;
-}
-
-static inline uint64_t
-time_hash (double t)
-{
-  uint64_t u;
-  memcpy (&u, &t, sizeof u);
-  return dag_mix64 (u);
-}
-
-static void
-map_grow (struct heap *h)
-{
-  size_t cap = h->mcap ? 2 * h->mcap : 1024;
-  int32_t *m = xmalloc (cap * sizeof *m);
-  for (size_t i = 0; i < cap; i++)
-    m[i] = -1;
-  for (size_t i = 0; i < h->mcap; i++)
-    if (h->map[i] >= 0)
-      {
-        size_t j = time_hash (h->b[h->map[i]].t) & (cap - 1);
-        while (m[j] >= 0)
-          j = (j + 1) & (cap - 1);
-        m[j] = h->map[i];
-      }
-  free (h->map);
-  h->map = m;
-  h->mcap = cap;
-}
-
-/* Remove bucket B from the map (backward-shift deletion).  */
-static void
-map_remove (struct heap *h, int32_t bk)
-{
-  size_t mask = h->mcap - 1;
-  size_t i = time_hash (h->b[bk].t) & mask;
-  while (h->map[i] != bk)
-    i = (i + 1) & mask;
-  for (;;)
-    {
-      h->map[i] = -1;
-      size_t j = i;
-      for (;;)
-        {
-          j = (j + 1) & mask;
-          if (h->map[j] < 0)
-            {
-              h->mused--;
-              return;
-            }
-          size_t k = time_hash (h->b[h->map[j]].t) & mask;
-          /* can the entry at j move to i?  */
-          if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
-            continue;
-          h->map[i] = h->map[j];
-          i = j;
-          break;
-        }
-    }
-}
-
-static void
-hp_up (struct heap *h, size_t i)
-{
-  int32_t x = h->hp[i];
-  double t = h->b[x].t;
-  while (i > 0)
-    {
-      size_t p = (i - 1) / 2;
-      if (!(t < h->b[h->hp[p]].t))
-        break;
-      h->hp[i] = h->hp[p];
-      i = p;
-    }
-  h->hp[i] = x;
-}
-
-static void
-hp_down (struct heap *h)
-{
-  size_t i = 0, n = h->n;
-  int32_t x = h->hp[0];
-  double t = h->b[x].t;
-  for (;;)
-    {
-      size_t c = 2 * i + 1;
-      if (c >= n)
-        break;
-      if (c + 1 < n && h->b[h->hp[c + 1]].t < h->b[h->hp[c]].t)
-        c++;
-      if (!(h->b[h->hp[c]].t < t))
-        break;
-      h->hp[i] = h->hp[c];
-      i = c;
-    }
-  h->hp[i] = x;
-}
 
 /* Order of the event classes within a round: sends 0, receives 1,
    computations 2, messages 3; a waiting line's wake-up goes with its
    class.  */
 static const uint8_t op_cls[3] = { 2, 0, 1 };   /* by enum dag_op */
 static const uint8_t wake_cls[3] = { 0, 2, 3 }; /* by waiting line */
-
-static void heap_push_slow (struct heap *h, double t, uint64_t key)
-  __attribute__ ((noinline));
-
-/* Pushes come in runs for a few times: the recent buckets (last_b),
-   if one has time T and room, else heap_push_slow.  */
-static inline void
-heap_push (struct heap *h, double t, uint64_t key)
-{
-  for (int k = 0; k < HEAP_RECENT; k++)
-    {
-      int32_t bk = h->last_b[k];
-      if (bk >= 0 && h->b[bk].t == t)
-        {
-          struct bucket *b = &h->b[bk];
-          if (b->n < b->cap)
-            {
-              b->key[b->n++] = key;
-              return;
-            }
-          break;
-        }
-    }
-  heap_push_slow (h, t, key);
-}
-
-/* The bucket of time T, made if there is none, and among the recent
-   ones.  */
-static int32_t
-bucket_at (struct heap *h, double t)
-{
-  if (t == 0)
-    t = 0;   /* one bucket for -0 and +0 */
-  if (2 * (h->mused + 1) > h->mcap)
-    map_grow (h);
-  size_t mask = h->mcap - 1;
-  size_t i = time_hash (t) & mask;
-  while (h->map[i] >= 0 && h->b[h->map[i]].t != t)
-    i = (i + 1) & mask;
-  int32_t bk = h->map[i];
-  if (bk < 0)
-    {
-      if (h->free_b >= 0)
-        {
-          bk = h->free_b;
-          h->free_b = h->b[bk].next_free;
-          if (h->b[bk].cap > BUCKET_BIG)
-            h->nbig_free--;
-        }
-      else
-        {
-          if (h->nb == h->bcap)
-            {
-              h->bcap = h->bcap ? 2 * h->bcap : 1024;
-              if (h->bcap > INT32_MAX)
-                die ("out of memory (over 2^31 distinct event times)");
-              h->b = xrealloc (h->b, h->bcap * sizeof *h->b);
-            }
-          bk = (int32_t) h->nb++;
-          h->b[bk].key = NULL;
-          h->b[bk].cap = 0;
-        }
-      h->b[bk].t = t;
-      h->b[bk].n = 0;
-      h->map[i] = bk;
-      h->mused++;
-      if (h->n == h->hcap)
-        {
-          h->hcap = h->hcap ? 2 * h->hcap : 1024;
-          h->hp = xrealloc (h->hp, h->hcap * sizeof *h->hp);
-        }
-      h->hp[h->n++] = bk;
-      hp_up (h, h->n - 1);
-    }
-  int r = 0;
-  while (r < HEAP_RECENT && h->last_b[r] != bk)
-    r++;
-  if (r == HEAP_RECENT)
-    {
-      /* replace the oldest */
-      h->last_i = (h->last_i + 1) % HEAP_RECENT;
-      h->last_b[h->last_i] = bk;
-    }
-  return bk;
-}
-
-static void
-heap_push_slow (struct heap *h, double t, uint64_t key)
-{
-  int32_t bk = bucket_at (h, t);   /* (may move h->b) */
-  struct bucket *b = &h->b[bk];
-  if (b->n == b->cap)
-    {
-      size_t cap = b->cap ? 2 * b->cap : 16;
-      b->key = keys_grow (b->key, b->n, cap);
-      b->cap = cap;
-    }
-  b->key[b->n++] = key;
-}
-
-/* Room for N more events at time T, made at once rather than by
-   doubling and mapped in (a round whose size is known: the operations
-   free at the start).  */
-static void
-heap_room (struct heap *h, double t, size_t n)
-{
-  int32_t bk = bucket_at (h, t);   /* (may move h->b) */
-  struct bucket *b = &h->b[bk];
-  if (b->cap - b->n < n)
-    {
-      b->key = keys_grow (b->key, b->n, b->n + n);
-      b->cap = b->n + n;
-    }
-  dag_populate (b->key + b->n, n * sizeof *b->key);
-}
-
-static int
-cmp_u64 (const void *x, const void *y)
-{
-  uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
-  return (a > b) - (a < b);
-}
-
-/* The sort order of key K as a number of VB + 4 bits: class, the
-   ordering number (VB bits wide), type.  */
-static inline uint64_t
-compact_key (uint64_t k, int vb)
-{
-  return (k >> 62) << (vb + 2) | ((k >> 32) & ((UINT64_C (1) << vb) - 1)) << 2
-         | ((k >> 30) & 3);
-}
-
-/* Runs in order a batch may have to be merged rather than sorted.  */
-enum { MERGE_RUNS = 16 };
-
-/* The number of runs in order of the N keys of A (at most MERGE_RUNS +
-   1: more is not counted), and their starts in START (room for
-   MERGE_RUNS + 1, and the end N after the last).  */
-static size_t
-count_runs (const uint64_t *a, size_t n, size_t *start)
-{
-  size_t runs = 1;
-  start[0] = 0;
-  for (size_t i = 1; i < n; i++)
-    if (a[i - 1] > a[i])
-      {
-        if (runs == MERGE_RUNS)
-          return runs + 1;
-        start[runs++] = i;
-      }
-  start[runs] = n;
-  return runs;
-}
-
-/* Sort the N keys of A made of RUNS runs in order beginning at START
-   (count_runs) by merging neighbouring runs, in passes between A and
-   TMP (room for N).  */
-static void
-merge_runs (uint64_t *a, uint64_t *tmp, size_t n, size_t runs,
-            size_t *start)
-{
-  uint64_t *src = a, *dst = tmp;
-  while (runs > 1)
-    {
-      size_t k = 0;
-      for (size_t r = 0; r < runs; r += 2)
-        {
-          size_t lo = start[r], mid = start[r + 1];
-          size_t hi = r + 2 <= runs ? start[r + 2] : mid;
-          size_t i = lo, j = mid, o = lo;
-          while (i < mid && j < hi)
-            dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
-          memcpy (dst + o, src + i, (mid - i) * sizeof *src);
-          o += mid - i;
-          memcpy (dst + o, src + j, (hi - j) * sizeof *src);
-          start[k++] = lo;
-        }
-      start[k] = n;
-      runs = k;
-      uint64_t *x = src;
-      src = dst;
-      dst = x;
-    }
-  if (src != a)
-    memcpy (a, src, n * sizeof *a);
-}
-
-/* Sort N event keys (EV_KEY) whose ordering numbers have at most VB
-   bits: nothing when they are in order already (events pushed while a
-   sorted round runs often are), else insertion sort, qsort, a merge
-   when they come in a few runs in order (creation order: a round's
-   events are stamped as they are pushed, but a waiting operation's
-   wake-up brings its older stamp), or for big batches an LSD radix
-   sort of the compact keys (compact_key; bits 0-29 of a key follow
-   from the others) in passes of 13 bits, whose counters stay in the
-   cache: two passes up to 2^22 operations.  */
-static void
-radix_sort (uint64_t *a, uint64_t *tmp, size_t n, int vb)
-{
-  size_t i = 1;
-  while (i < n && a[i - 1] <= a[i])
-    i++;
-  if (i >= n)
-    return;
-  if (n >= 64)
-    {
-      size_t start[MERGE_RUNS + 1];
-      size_t runs = count_runs (a, n, start);
-      if (runs <= MERGE_RUNS)
-        {
-          merge_runs (a, tmp, n, runs, start);
-          return;
-        }
-    }
-  if (n < 64)
-    {
-      for (size_t k = 1; k < n; k++)
-        {
-          uint64_t x = a[k];
-          size_t j = k;
-          while (j > 0 && a[j - 1] > x)
-            {
-              a[j] = a[j - 1];
-              j--;
-            }
-          a[j] = x;
-        }
-      return;
-    }
-  if (n < 1024)
-    {
-      qsort (a, n, sizeof *a, cmp_u64);
-      return;
-    }
-  enum { RBITS = 13, RSIZE = 1 << RBITS };
-  static size_t cnt[RSIZE];
-  uint64_t *src = a, *dst = tmp;
-  for (int shift = 0; shift < vb + 4; shift += RBITS)
-    {
-      memset (cnt, 0, sizeof cnt);
-      for (size_t j = 0; j < n; j++)
-        cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++;
-      if (cnt[(compact_key (src[0], vb) >> shift) & (RSIZE - 1)] == n)
-        continue;   /* one digit for all: nothing to move */
-      size_t sum = 0;
-      for (size_t k = 0; k < RSIZE; k++)
-        {
-          size_t c = cnt[k];
-          cnt[k] = sum;
-          sum += c;
-        }
-      for (size_t j = 0; j < n; j++)
-        dst[cnt[(compact_key (src[j], vb) >> shift) & (RSIZE - 1)]++]
-          = src[j];
-      uint64_t *x = src;
-      src = dst;
-      dst = x;
-    }
-  if (src != a)
-    memcpy (a, src, n * sizeof *a);
-}
-
-/* Is there an event left?  */
-static int
-heap_pending (const struct heap *h)
-{
-  return h->bpos < h->blen || h->n > 0;
-}
-
-/* Pop the next event: its time, type and node.  Events at one time run
-   in rounds: those pending when the time is reached, then the ones that
-   round created at the same time, and so on.  A round runs its sends
-   first, then receives, computations and arriving messages (LogGOPSim
-   also starts the operations freed together by type, sends first), each
-   class in operation order, which also makes the sweep through memory
-   sequential.  */
-static void
-heap_next_round (struct heap *h)
-{
-  int32_t bk = h->hp[0];
-  struct bucket *b = &h->b[bk];
-  size_t n = b->n;
-  if (n > h->tmp_cap)
-    {
-      h->tmp_cap = n + n / 2;
-      free (h->tmp);
-      h->tmp = keys_grow (NULL, 0, h->tmp_cap);
-    }
-  /* The bucket's array becomes the batch, the spent batch array goes
-     to the bucket, which returns to the free list.  */
-  uint64_t *spent = h->batch;
-  size_t spent_cap = h->batch_cap;
-  h->batch = b->key;
-  h->batch_cap = b->cap;
-  radix_sort (h->batch, h->tmp, n, h->vbits);
-  h->blen = n;
-  h->bpos = 0;
-  h->btime = b->t;
-  map_remove (h, bk);
-  for (int k = 0; k < HEAP_RECENT; k++)
-    if (h->last_b[k] == bk)
-      h->last_b[k] = -1;
-  if (spent_cap > BUCKET_BIG && h->nbig_free >= BUCKET_KEEP_BIG)
-    {
-      free (spent);
-      spent = NULL;
-      spent_cap = 0;
-    }
-  if (spent_cap > BUCKET_BIG)
-    h->nbig_free++;
-  b->key = spent;
-  b->cap = spent_cap;
-  b->n = 0;
-  b->next_free = h->free_b;
-  h->free_b = bk;
-  h->hp[0] = h->hp[--h->n];
-  if (h->n)
-    hp_down (h);
-}
-
-static void
-heap_pop (struct heap *h, double *t, int *type, int32_t *v, uint32_t *sort)
-{
-  if (h->bpos == h->blen)
-    heap_next_round (h);
-  uint64_t k = h->batch[h->bpos++];
-  *t = h->btime;
-  *type = EV_TYPE (k);
-  *v = EV_NODE (k);
-  *sort = (uint32_t) ((k >> 32) & 0x3fffffff);
-}
-
-/* Put KEY into the round being run, in its sorted place among the
-   events not yet run (an event of the current time whose place is
-   before some of them: a waiting line's head, with its old stamp, that
-   can go at once).  */
-static void
-batch_insert (struct heap *h, uint64_t key)
-{
-  if (h->blen == h->batch_cap)
-    {
-      size_t cap = h->batch_cap ? 2 * h->batch_cap : 16;
-      h->batch = keys_grow (h->batch, h->blen, cap);
-      h->batch_cap = cap;
-    }
-  size_t lo = h->bpos, hi = h->blen;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (h->batch[mid] < key)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  memmove (&h->batch[lo + 1], &h->batch[lo],
-           (h->blen - lo) * sizeof *h->batch);
-  h->batch[lo] = key;
-  h->blen++;
-}
-
-static void
-heap_init (struct heap *h)
-{
-  memset (h, 0, sizeof *h);
-  h->free_b = -1;
-  for (int k = 0; k < HEAP_RECENT; k++)
-    h->last_b[k] = -1;
-}
-
-static void
-heap_free (struct heap *h)
-{
-  for (size_t i = 0; i < h->nb; i++)
-    free (h->b[i].key);
-  free (h->b);
-  free (h->hp);
-  free (h->map);
-  free (h->batch);
-  free (h->tmp);
-}
-
-/* ------------------------------------------------------ matching queues */
-
-/* Table RQ holds posted receives, UQ arrived unexpected messages.  Class
-   bit 0: any source, bit 1: any tag.  */
-enum { TBL_RQ = 0, TBL_UQ = 1 };
-
-struct mq_slot
-{
-  int64_t tag;
-  int32_t dst, src;
-  int32_t head, tail;
-  uint8_t key;         /* 1 + (table << 2 | class); 0 = empty slot */
-};
-
-struct mq
-{
-  struct mq_slot *slot;
-  size_t cap, n;
-  size_t nuq;          /* slots of table UQ: none, nothing to look up */
-};
-
-/* One mixing of the whole key: receiver and sender in one word, spread
-   by a multiplication, the tag (an int32_t or DAG_ANY) and the table and
-   class in the other (only the probes' order depends on it).  */
-static inline uint64_t
-mq_hash (int tk, int32_t dst, int32_t src, int64_t tag)
-{
-  uint64_t a = (uint64_t) (uint32_t) dst << 32 | (uint32_t) src;
-  uint64_t b = (uint64_t) (uint32_t) tag << 3 | (uint64_t) tk;
-  return dag_mix64 (a * UINT64_C (0x9e3779b97f4a7c15) ^ b);
-}
-
-static void mq_grow (struct mq *m) __attribute__ ((noinline));
-
-/* The slot of (TK, DST, SRC, TAG), or NULL when there is none and not
-   CREATE.  Inline: a matching through the queues is a lookup or two. */
-static inline struct mq_slot *
-mq_get (struct mq *m, int tk, int32_t dst, int32_t src, int64_t tag,
-        int create)
-{
-  if (create && 2 * (m->n + 1) > m->cap)
-    mq_grow (m);
-  if (!m->cap)
-    return NULL;
-  size_t mask = m->cap - 1;
-  for (size_t i = mq_hash (tk, dst, src, tag) & mask;; i = (i + 1) & mask)
-    {
-      struct mq_slot *s = &m->slot[i];
-      if (!s->key)
-        {
-          if (!create)
-            return NULL;
-          s->key = (uint8_t) (tk + 1);
-          s->dst = dst;
-          s->src = src;
-          s->tag = tag;
-          s->head = s->tail = -1;
-          m->n++;
-          m->nuq += tk >> 2 == TBL_UQ;
-          return s;
-        }
-      if (s->key == tk + 1 && s->dst == dst && s->src == src
-          && s->tag == tag)
-        return s;
-    }
-}
-
-/* Double the table (from 4096 slots).  */
-static void
-mq_grow (struct mq *m)
-{
-  size_t cap = m->cap ? 2 * m->cap : 4096;
-  struct mq_slot *old = m->slot;
-  m->slot = xcalloc (cap, sizeof *m->slot);
-  for (size_t i = 0; i < m->cap; i++)
-    if (old[i].key)
-      {
-        struct mq_slot *s = &old[i];
-        size_t j = mq_hash (s->key - 1, s->dst, s->src, s->tag) & (cap - 1);
-        while (m->slot[j].key)
-          j = (j + 1) & (cap - 1);
-        m->slot[j] = *s;
-      }
-  free (old);
-  m->cap = cap;
-}
-
-/* ------------------------------------------------- channels of one pair */
-
-/* Without wildcards a message matches only the receives of its channel
-   (receiver, sender, tag), and a channel with exactly one send and one
-   receive pairs those two whatever the timing: its queues would only
-   ever hold that message or that receive.  Such pairs skip the matching
-   queues (a hash lookup each, scattered over a table as big as the
-   channels, the cost of a broadcast's or an all-to-all's matching) and
-   are matched like a native message's: by the other end's state.
-
-   The operations go to their receiver's bucket (a counting sort), and
-   each receiver's channels are counted in a small table that stays in
-   the cache.  */
-struct chan_op
-{
-  int32_t src, tag;    /* the channel's sender and tag */
-  int32_t v;           /* the operation; bit 31 set for a receive */
-};
-
-struct chan_slot
-{
-  uint64_t key;
-  int32_t snd, rcv;
-  uint32_t nsnd, nrcv; /* 0 both: an empty slot */
-};
-
-static inline uint64_t
-chan_key (const struct chan_op *o)
-{
-  return (uint64_t) (uint32_t) o->src << 32 | (uint32_t) o->tag;
-}
-
-/* The mates of N operations, none known yet.  */
-static int32_t *
-mate_new (size_t n)
-{
-  int32_t *mate = dag_populate (big_alloc (n * sizeof *mate),
-                                n * sizeof *mate);
-  memset (mate, 0xff, n * sizeof *mate);
-  return mate;
-}
-
-/* Count the channels of one receiver's K operations A in the table T of
-   CAP slots (a power of two at least 2 K, zeroed; left zeroed) and pair
-   the ends of those with one of each in *MATE (made, for N operations,
-   at the first pair).  */
-static void
-pair_receiver (const struct chan_op *a, size_t k, struct chan_slot *t,
-               size_t cap, int32_t **mate, size_t n)
-{
-  if (k <= 2)
-    {
-      /* a tree's receiver: one receive, and its one message */
-      if (k == 2 && (a[0].v ^ a[1].v) < 0
-          && chan_key (&a[0]) == chan_key (&a[1]))
-        {
-          if (!*mate)
-            *mate = mate_new (n);
-          int32_t x = a[0].v & 0x7fffffff, y = a[1].v & 0x7fffffff;
-          (*mate)[x] = y;
-          (*mate)[y] = x;
-        }
-      return;
-    }
-  size_t mask = cap - 1;
-  for (size_t i = 0; i < k; i++)
-    {
-      uint64_t key = chan_key (&a[i]);
-      size_t j = dag_mix64 (key) & mask;
-      while ((t[j].nsnd | t[j].nrcv) && t[j].key != key)
-        j = (j + 1) & mask;
-      t[j].key = key;
-      if (a[i].v < 0)
-        {
-          t[j].rcv = a[i].v & 0x7fffffff;
-          t[j].nrcv++;
-        }
-      else
-        {
-          t[j].snd = a[i].v;
-          t[j].nsnd++;
-        }
-    }
-  for (size_t i = 0; i < k; i++)
-    {
-      uint64_t key = chan_key (&a[i]);
-      size_t j = dag_mix64 (key) & mask;
-      while (t[j].key != key)
-        j = (j + 1) & mask;
-      if (t[j].nsnd == 1 && t[j].nrcv == 1)
-        {
-          if (!*mate)
-            *mate = mate_new (n);
-          (*mate)[t[j].snd] = t[j].rcv;
-          (*mate)[t[j].rcv] = t[j].snd;
-        }
-    }
-  /* cleared after all lookups, which an emptied slot would stop short */
-  for (size_t i = 0; i < k; i++)
-    {
-      size_t j = dag_mix64 (chan_key (&a[i])) & mask;
-      while (t[j].nsnd | t[j].nrcv)
-        {
-          t[j] = (struct chan_slot) { 0, 0, 0, 0, 0 };
-          j = (j + 1) & mask;
-        }
-    }
-}
-
-/* The mates of D's operations (struct sim's mate), or NULL when no
-   channel has one send and one receive (at once when D's may_pair says
-   none can: a ring's stream of messages to its neighbour).  D has no
-   wildcard.
-
-   A first pass counts each receiver's operations (the sends to it and
-   its receives) and notes its first send and first receive.  A
-   receiver of two, one of each on one channel (a tree's: one receive
-   and its one message), is paired from those at once; only the
-   receivers of more go through the buckets (pair_receiver), so that a
-   broadcast tree makes no second pass.  */
-enum { PAIR_AHEAD = 64 };   /* prefetch distance, in operations */
-
-static int32_t *
-pair_channels (const struct dag *d, size_t np, int *same_bytes)
-{
-  *same_bytes = 0;
-  if (!d->may_pair)
-    return NULL;
-  /* every pair's send and receive of one size: known of the pairs made
-     here, not of the buckets' (pair_receiver) */
-  int same = 1;
-  size_t n = d->n;
-  uint32_t *off = dag_populate (xcalloc (np + 2, sizeof *off),
-                                (np + 2) * sizeof *off);
-  /* first[2 p]: 1 + receiver p's first send, first[2 p + 1]: 1 + its
-     first receive, 0 none */
-  uint32_t *first = dag_populate (xcalloc (2 * np, sizeof *first),
-                                  2 * np * sizeof *first);
-  for (size_t v = 0; v < n; v++)
-    {
-      const struct dag_node *nd = &d->node[v];
-      /* a send's receiver is anywhere, its counts a cache miss: they
-         are asked for ahead */
-      if (v + PAIR_AHEAD < n && d->node[v + PAIR_AHEAD].op == DAG_SEND)
-        {
-          size_t q = (size_t) d->node[v + PAIR_AHEAD].peer;
-          __builtin_prefetch (&off[q + 2], 1);
-          __builtin_prefetch (&first[2 * q], 1);
-        }
-      if (nd->derived || nd->op == DAG_CALC)
-        continue;
-      int rcv = nd->op == DAG_RECV;
-      int32_t p = rcv ? nd->proc : nd->peer;
-      off[p + 2]++;
-      if (!first[2 * (size_t) p + rcv])
-        first[2 * (size_t) p + rcv] = (uint32_t) v + 1;
-    }
-  int32_t *mate = NULL;
-  size_t kmax = 0, nbig = 0;
-  for (size_t p = 0; p < np; p++)
-    {
-      size_t k = off[p + 2];
-      /* the first send to a later receiver: anywhere in the DAG */
-      if (p + PAIR_AHEAD < np && first[2 * (p + PAIR_AHEAD)])
-        __builtin_prefetch (&d->node[first[2 * (p + PAIR_AHEAD)] - 1], 0);
-      if (k > 2)
-        {
-          nbig += k;
-          if (k > kmax)
-            kmax = k;
-          continue;
-        }
-      off[p + 2] = 0;   /* no bucket */
-      uint32_t x = first[2 * p], y = first[2 * p + 1];
-      if (k == 2 && x && y)
-        {
-          const struct dag_node *sn = &d->node[x - 1], *rn = &d->node[y - 1];
-          if (sn->proc == rn->peer && sn->tag == rn->tag)
-            {
-              if (!mate)
-                mate = mate_new (n);
-              mate[x - 1] = (int32_t) (y - 1);
-              mate[y - 1] = (int32_t) (x - 1);
-              same &= sn->u.bytes == rn->u.bytes;
-            }
-        }
-    }
-  free (first);
-  if (!nbig)
-    {
-      free (off);
-      *same_bytes = same;
-      return mate;
-    }
-  for (size_t p = 0; p < np; p++)
-    off[p + 2] += off[p + 1];
-  /* off[p + 1]: where receiver p's operations go, then their end; a
-     receiver without a bucket has off[p + 1] == off[p + 2] throughout,
-     and a receiver's bucket is full only once its last operation is
-     in */
-  struct chan_op *a = dag_hugepages (big_alloc (nbig * sizeof *a),
-                                     nbig * sizeof *a);
-  for (size_t v = 0; v < n; v++)
-    {
-      const struct dag_node *nd = &d->node[v];
-      if (nd->derived || nd->op == DAG_CALC)
-        continue;
-      int snd = nd->op == DAG_SEND;
-      int32_t p = snd ? nd->peer : nd->proc;
-      if (off[p + 1] == off[p + 2])
-        continue;
-      struct chan_op *o = &a[off[p + 1]++];
-      o->src = snd ? nd->proc : nd->peer;
-      o->tag = nd->tag;
-      o->v = snd ? (int32_t) v : (int32_t) ((uint32_t) v | 0x80000000u);
-    }
-  size_t cap = 4;
-  while (cap < 2 * kmax)
-    cap *= 2;
-  struct chan_slot *t = xcalloc (cap, sizeof *t);
-  for (size_t p = 0; p < np; p++)
-    {
-      size_t k = off[p + 1] - off[p];
-      size_t c = 4;
-      while (c < 2 * k)
-        c *= 2;
-      pair_receiver (a + off[p], k, t, c, &mate, n);
-    }
-  free (t);
-  big_free (a);
-  free (off);
-  return mate;
-}
 
 /* ------------------------------------------------------------ the state */
 
@@ -1037,10 +153,10 @@ struct sim
   const struct dagsim_cost *c;
   struct dagsim_result *r;
   const struct dagsim_opts *opt;
-  struct heap h;
+  struct evq h;
   struct mq mq;
   /* Per operation, without wildcards: the other end of its channel
-     (pair_channels), or -1 when the channel goes through the matching
+     (chan_pairs), or -1 when the channel goes through the matching
      queues; NULL when every channel does.  */
   int32_t *mate;
   /* A message whose receive is known (rmsg_recv: a native message's,
@@ -1053,7 +169,7 @@ struct sim
      where nothing needs the send then (rmsg): no rendezvous, Gantt
      chart, critical path, --qstat, noise, several CPUs or hyperbolic
      model.  Mates as well (rmsg_mate) when every pair's sizes are
-     equal, and every pair made without buckets (pair_channels: each
+     equal, and every pair made without buckets (chan_pairs: each
      receiver has one send and one receive at most, as in a broadcast
      tree); a native message's two sizes are one (dag_add_message).
      The send's ST_MATCHED is then its receive's (op_matched).  */
@@ -1107,11 +223,20 @@ struct sim
   int32_t *cpu_owner;  /* last operation that held each CPU */
   double *t_start, *t_end;
   int32_t *rpred;      /* latest-satisfying predecessor */
-  /* --network bus: when the shared link is free again */
-  double bus;
-  /* --network topology: when each link is free again (NULL: none) */
-  double *link_free;
-  struct dagsim_link *lstat;   /* --link-stats (NULL: not asked) */
+  /* The message costs and the network (dagcost.h), chosen at set-up;
+     the model's send and recv (one load less per message than through
+     model), recv NULL when the receiver pays nothing (then a
+     message needs neither its CPU nor its NIC), and the network's
+     wire, NULL when a message's arrival is the model's.  */
+  const struct dagcost_model *model;
+  void (*send) (const struct dagsim_cost *c, int32_t proc, int64_t bytes,
+                double t, struct dagcost_send *m, double *nic);
+  double (*recv) (const struct dagsim_cost *c, int64_t bytes, double t,
+                  double *or_, double *nic);
+  const struct dagcost_net *net;
+  struct dagcost_net_state *net_st;
+  double (*wire) (struct dagcost_net_state *st, int32_t from, int32_t to,
+                  const struct dagcost_send *m, double bytes);
   /* --cores: when each core is free again (NULL: no sharing), and the
      core of each processor in the simulator's numbering */
   double *core;
@@ -1262,12 +387,6 @@ gantt_add (struct sim *s, int32_t proc, double a, double b, int kind,
     gantt_add1 (s, proc, a, b, kind, v);
 }
 
-static inline double
-bytes1 (int64_t bytes)
-{
-  return bytes > 1 ? (double) (bytes - 1) : 0.0;
-}
-
 static void
 freed_add (struct sim *s, int32_t w)
 {
@@ -1308,7 +427,7 @@ release (struct sim *s, int32_t v, int kind, double t)
           if (s->creation)
             freed_add (s, w);
           else
-            heap_push (&s->h, s->ns[w].ready,
+            evq_push (&s->h, s->ns[w].ready,
                        EV_KEY (op_cls[ns_op (&s->ns[w])], w, EV_OP, w));
         }
     }
@@ -1322,7 +441,7 @@ push_new (struct sim *s, double t, int type, int32_t v)
 {
   if (!s->by_proc)
     {
-      heap_push (&s->h, t, EV_KEY (0, s->seq++, type, v));
+      evq_push (&s->h, t, EV_KEY (0, s->seq++, type, v));
       return;
     }
   struct byproc *b = &s->bp;
@@ -1421,7 +540,7 @@ flush_freed (struct sim *s)
   for (i = 0; i < n; i++)
     k[i] = (uint64_t) porig_of (s, ns_proc (&s->ns[f[i]])) << 34
            | (uint64_t) op_cls[ns_op (&s->ns[f[i]])] << 32 | i;
-  qsort (k, n, sizeof *k, cmp_u64);
+  qsort (k, n, sizeof *k, evq_cmp_u64);
   for (i = 0; i < n; i++)
     push_freed (s, f[k[i] & 0xffffffffu]);
   free (k);
@@ -1563,7 +682,7 @@ post_recv (struct sim *s, int32_t v, double t)
   const struct dag_node *nd = &d->node[v];
   mark_start (s, v, t);
   /* A native message's send is the node before (dag_add_message); a
-     channel's only send its mate (pair_channels): nothing else can
+     channel's only send its mate (chan_pairs): nothing else can
      match.  */
   int32_t m = nd->derived ? v - 1 : s->mate ? s->mate[v] : -1;
   if (m >= 0)
@@ -1717,145 +836,24 @@ x_start_calc (struct sim *s, int32_t v, double t)
   set_xcpu (s, ns_proc (&s->ns[v]), s->d->node[v].cpu, end, v);
 }
 
-/* The LogGOPS costs of one message of X bytes: the fixed ones, or with
-   parameterized LogP those of its size (L' = L + g(m) - os(m) - or(m),
-   so that the receiver has it at L + g(m): Section 2).  */
-struct msgcost
-{
-  double L, os, or_, g, G, O;
-};
-
-static inline void
-msg_cost (const struct dagsim_cost *c, double x, struct msgcost *m)
-{
-  if (!c->plogp)
-    {
-      *m = (struct msgcost) { c->L, c->os, c->or_, c->g, c->G, c->O };
-      return;
-    }
-  struct plogp_loggp lg;
-  plogp_loggp (c->plogp, x, &lg);
-  *m = (struct msgcost) { lg.L, lg.os, lg.or_, lg.g, 0, 0 };
-}
-
-/* --network topology: the message of BYTES from rank FROM to rank TO
-   whose first byte is ready at TR takes every link of its route at
-   once when the last of them is free, and holds them all for BYTES at
-   the slowest link's time per byte (DEF for a link without its own):
-   the bus rule on a path (dagsim.h).  Returns the time it goes on the
-   wire, *LAT the route's extra latency, *GMAX that slowest time per
-   byte.  MSG_BYTES: the message's own size, for --link-stats.  */
-static double
-links_reserve (struct sim *s, int32_t from, int32_t to, double tr,
-               double bytes, double def, double msg_bytes, double *lat,
-               double *gmax)
-{
-  const int32_t *route;
-  size_t k;
-  if (dag_topo_route (s->c->topo, from, to, &route, &k) != DAG_TOPO_OK)
-    die ("%s: no route from rank %ld to rank %ld in the topology",
-         s->d->source, (long) from, (long) to);
-  double tw = tr, G = 0;
-  int32_t last = -1;    /* the link that came free last, if after TR */
-  *lat = 0;
-  for (size_t i = 0; i < k; i++)
-    {
-      const struct dag_topo_link *l = &s->c->topo->link[route[i]];
-      double Gl = isnan (l->G) ? def : l->G;
-      if (s->link_free[route[i]] > tw)
-        {
-          tw = s->link_free[route[i]];
-          last = route[i];
-        }
-      G = Gl > G ? Gl : G;
-      *lat += l->L;
-    }
-  for (size_t i = 0; i < k; i++)
-    s->link_free[route[i]] = tw + bytes * G;
-  *gmax = G;
-  if (s->lstat)
-    {
-      for (size_t i = 0; i < k; i++)
-        {
-          struct dagsim_link *ls = &s->lstat[route[i]];
-          ls->messages++;
-          ls->bytes += msg_bytes;
-          ls->busy += bytes * G;
-        }
-      if (last >= 0)
-        {
-          s->lstat[last].waited++;
-          s->lstat[last].wait += tw - tr;
-        }
-    }
-  return tw;
-}
-
+/* Send V at T: its costs from the model, its arrival from the network
+   (dagcost.h).  */
 static double
 start_send (struct sim *s, int32_t v, double t)
 {
   const struct dag_node *nd = &s->d->node[v];
   const struct dagsim_cost *c = s->c;
   int32_t p = ns_proc (&s->ns[v]);
-  struct pstate *pp = &s->ps[p];
-  double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-  double cpu_end, arrive;
+  double x = (double) nd->u.bytes;
+  struct dagcost_send mc;
   t = core_switch (s, p, t);
-  if (c->hyperbolic)
-    {
-      cpu_end = t + hyper_time (x, c->a, c->b);
-      arrive = cpu_end;
-      if (c->bus)
-        {
-          /* the transfer waits for the link, which its bytes hold for
-             b s (the rate 1/b of eq. (2) is the link's) */
-          double tw = s->bus > t ? s->bus : t;
-          s->bus = tw + c->b * x;
-          arrive = tw + (cpu_end - t);
-        }
-      if (c->topo)
-        {
-          /* a route slower than b delivers the message later by its
-             bytes' extra time: its last byte arrives when the route
-             has carried it */
-          double lat, gr;
-          double tw = links_reserve (s, nd->proc, nd->peer, t, x, c->b,
-                                     x, &lat, &gr);
-          arrive = tw + (cpu_end - t) + lat
-                   + (gr > c->b ? x * (gr - c->b) : 0);
-        }
-      /* the detours met while the CPU transfers delay only the CPU */
-      cpu_end += noise_at (s, nd->proc, t, cpu_end - t);
-    }
-  else
-    {
-      struct msgcost mc;
-      msg_cost (c, x, &mc);
-      cpu_end = t + mc.os + x1 * mc.O + noise_at (s, nd->proc, t, mc.os);
-      pp->nic_s = t + mc.g + x1 * mc.G;
-      arrive = t + mc.os + mc.L;
-      if (c->bus)
-        {
-          /* first byte ready at t + os; on the wire when the link is
-             free, which it holds for the (s - 1) G of LogGP's bytes after
-             the first */
-          double tw = s->bus > t + mc.os ? s->bus : t + mc.os;
-          s->bus = tw + x1 * mc.G;
-          arrive = tw + mc.L;
-        }
-      if (c->topo)
-        {
-          /* the same for the (s - 1) G after the first byte: the
-             receiver's or + (s - 1) G ends no sooner than the route's
-             last byte arrives plus or */
-          double lat, gr;
-          double tw = links_reserve (s, nd->proc, nd->peer, t + mc.os, x1,
-                                     mc.G, x, &lat, &gr);
-          arrive = tw + mc.L + lat + (gr > mc.G ? x1 * (gr - mc.G) : 0);
-        }
-      if (c->rate && c->contention)
-        arrive += c->contention (c->ctx, c->rate[nd->proc], x);
-    }
+  s->send (c, nd->proc, nd->u.bytes, t, &mc, &s->ps[p].nic_s);
+  /* the detours met while the CPU works delay only the CPU (a message
+     still leaves at t + os) */
+  double cpu_end = mc.cpu_end + noise_at (s, nd->proc, t, mc.busy);
+  double arrive = s->wire ? s->wire (s->net_st, nd->proc, nd->peer, &mc, x)
+                  : mc.arrive;
+  arrive += mc.late;
   mark_start (s, v, t);
   set_cpu (s, p, cpu_end, v);
   if (s->aux)
@@ -1867,15 +865,15 @@ start_send (struct sim *s, int32_t v, double t)
   if (s->creation)
     push_new (s, arrive, rv >= 0 ? EV_RMSG : EV_MSG, rv >= 0 ? rv : v);
   else
-    heap_push (&s->h, arrive, rv >= 0 ? EV_KEY (3, v, EV_RMSG, rv)
+    evq_push (&s->h, arrive, rv >= 0 ? EV_KEY (3, v, EV_RMSG, rv)
                                       : EV_KEY (3, v, EV_MSG, v));
   if (x <= c->S)
     mark_done (s, v, cpu_end);
   return cpu_end;
 }
 
-/* Several CPUs or NICs: start_send on the CPU and NIC V names (the
-   hyperbolic model's transfer holds no NIC).  */
+/* Several CPUs or NICs: start_send on the CPU and NIC V names (a
+   model whose receiver pays nothing holds no NIC: the hyperbolic).  */
 static void
 x_start_send (struct sim *s, int32_t v, double t)
 {
@@ -1883,7 +881,7 @@ x_start_send (struct sim *s, int32_t v, double t)
   int32_t p = ns_proc (&s->ns[v]);
   const struct dag_node *nd = &s->d->node[v];
   set_xcpu (s, p, nd->cpu, end, v);
-  if (!s->c->hyperbolic)
+  if (s->recv)
     s->xnic_s[(size_t) p * (size_t) s->nnic + nd->nic] = s->ps[p].nic_s;
 }
 
@@ -1897,23 +895,6 @@ recv_proc (const struct sim *s, int32_t m)
          : s->pnum_same ? sn->peer : s->pnum[sn->peer];
 }
 
-/* The receiver's part of a message of BYTES whose handling begins at T
-   (LogGP's or, then the bytes after the first at the larger of O and
-   G): its end without noise, its or in *OR_, and when the receiving
-   NIC is free again in *NIC.  */
-static inline double
-recv_cost (const struct dagsim_cost *c, int64_t bytes, double t, double *or_,
-           double *nic)
-{
-  double x1 = bytes1 (bytes);
-  struct msgcost mc;
-  msg_cost (c, (double) bytes, &mc);
-  double extra = x1 * mc.O > x1 * mc.G ? x1 * mc.O : x1 * mc.G;
-  *or_ = mc.or_;
-  *nic = t + mc.g + x1 * mc.G;
-  return t + mc.or_ + extra;
-}
-
 /* The receiver handles message M (send node) at T.  */
 static double
 handle_msg (struct sim *s, int32_t m, double t)
@@ -1922,19 +903,19 @@ handle_msg (struct sim *s, int32_t m, double t)
   const struct dagsim_cost *c = s->c;
   int32_t r = recv_proc (s, m);
   double fin = t;
-  if (!c->hyperbolic)
+  if (s->recv)
     {
-      /* the receiver's CPU time, on its core (the hyperbolic receiver
-         has none) */
+      /* the receiver's CPU time, on its core (some models' receiver
+         has none: the hyperbolic) */
       t = core_switch (s, r, t);
       double or_;
-      fin = recv_cost (c, sn->u.bytes, t, &or_, &s->ps[r].nic_r)
+      fin = s->recv (c, sn->u.bytes, t, &or_, &s->ps[r].nic_r)
             + noise_at (s, sn->derived ? s->d->node[m + 1].proc : sn->peer,
                         t, or_);
       set_cpu (s, r, fin, m);
     }
   else if (t > s->ps[r].cpu)
-    /* the hyperbolic receiver pays nothing, but it is not done before
+    /* a receiver that pays nothing is not done before
        the message is there: a link (bus, topology) that delays the
        delivery past the sender's T(x) delays the receiver's finish */
     s->ps[r].cpu = t;
@@ -1953,7 +934,7 @@ static void
 x_handle_msg (struct sim *s, int32_t m, double t)
 {
   double fin = handle_msg (s, m, t);
-  if (s->c->hyperbolic)
+  if (!s->recv)
     return;
   int32_t r = recv_proc (s, m);
   const struct dag_node *sn = &s->d->node[m];
@@ -2032,7 +1013,7 @@ schedule_wake (struct sim *s, int32_t p, int cls)
       q->wake = e;
       *lines |= LINE_WAKE (cls);
       if (!s->creation)
-        heap_push (&s->h, e, EV_KEY (wake_cls[cls],
+        evq_push (&s->h, e, EV_KEY (wake_cls[cls],
                                      porig_of (s, p) * W_NCLASS + cls,
                                      EV_WAKE,
                                      p * W_NCLASS + cls));
@@ -2043,13 +1024,13 @@ schedule_wake (struct sim *s, int32_t p, int cls)
              round not yet run */
           uint64_t k = EV_KEY (0, wait_stamp (s, q->head), EV_WAKE,
                                p * W_NCLASS + cls);
-          struct heap *h = &s->h;
+          struct evq *h = &s->h;
           if (s->by_proc && e == h->btime)
             by_proc_insert (s, p, k);
           else if (h->bpos < h->blen && e == h->btime)
-            batch_insert (h, k);
+            evq_insert (h, k);
           else
-            heap_push (h, e, k);
+            evq_push (h, e, k);
         }
     }
 }
@@ -2115,7 +1096,7 @@ run_wake (struct sim *s, int32_t key, double t)
 static void
 x_retry (struct sim *s, int type, int32_t v, int cls, double t)
 {
-  heap_push (&s->h, t, s->creation ? EV_KEY (0, s->cur_ts, type, v)
+  evq_push (&s->h, t, s->creation ? EV_KEY (0, s->cur_ts, type, v)
                                    : EV_KEY (cls, v, type, v));
 }
 
@@ -2203,7 +1184,7 @@ x_run_msg (struct sim *s, int32_t m, int32_t r, double t)
   double g = s->xnic_r[(size_t) r * (size_t) s->nnic + sn->nic];
   if (g > need)
     need = g;
-  if (need > t && !s->c->hyperbolic)
+  if (need > t && s->recv)
     x_retry (s, EV_MSG, m, 3, need);
   else
     {
@@ -2222,7 +1203,7 @@ run_msg (struct sim *s, int32_t m, double t)
       return;
     }
   const struct pstate *q = &s->ps[r];
-  if (!s->c->hyperbolic
+  if (s->recv
       && ((q->lines & LINE_BUSY (W_MSG)) || cpu_free (s, r) > t
           || q->nic_r > t))
     enqueue (s, r, W_MSG, m);
@@ -2245,14 +1226,14 @@ run_rmsg (struct sim *s, int32_t rv, double t)
       || cpu_free (s, r) > t || q->nic_r > t)
     {
       /* a native message's send is the operation before (never a
-         mate: pair_channels) */
+         mate: chan_pairs) */
       run_msg (s, s->rmsg_mate && s->mate[rv] >= 0 ? s->mate[rv] : rv - 1,
                t);
       return;
     }
   t = core_switch (s, r, t);
   double or_;
-  double fin = recv_cost (s->c, s->d->node[rv].u.bytes, t, &or_, &q->nic_r);
+  double fin = s->recv (s->c, s->d->node[rv].u.bytes, t, &or_, &q->nic_r);
   set_cpu (s, r, fin, rv);
   x->pst |= ST_MATCHED;
   mark_done (s, rv, fin);
@@ -2260,7 +1241,7 @@ run_rmsg (struct sim *s, int32_t rv, double t)
 
 /* ------------------------------------- creation order, by processor */
 
-/* A round in creation order runs its events in stamp order (heap_pop).
+/* A round in creation order runs its events in stamp order (evq_pop).
    Consecutive stamps are far apart in memory, so when the schedule
    allows it (by_proc_ok: every dependency joins operations of one
    processor, no rendezvous, no wildcard, no contention model, neither
@@ -2271,7 +1252,7 @@ run_rmsg (struct sim *s, int32_t rv, double t)
       processor (its CPU, NIC, lines, matching queues and operations),
       and the events it inserts into the round (schedule_wake) are its
       processor's.  So the stamp order restricted to one processor P
-      (always the pending event with the least key, batch_insert) is
+      (always the pending event with the least key, evq_insert) is
       P's own: between two of P's events only P's events change P's
       pending ones.  Running every processor's events in that order,
       one processor after another, leaves every processor's state as
@@ -2286,7 +1267,7 @@ run_rmsg (struct sim *s, int32_t rv, double t)
       are kept (struct child), by leading event, and given their stamps
       when the round ends, leading events in increasing key.
    3. An event inserted at the current time goes into the round only
-      while the round has an event not yet run (batch_insert), a
+      while the round has an event not yet run (evq_insert), a
       condition on the whole round.  The round's last key KMAX (and
       anything inserted after it) is therefore run after the others, by
       stamp as before: until then the event of key KMAX has not run.  */
@@ -2327,12 +1308,12 @@ sort_by_proc (uint64_t *a, uint64_t *tmp, size_t n, int bits)
 static void
 by_proc_room (struct sim *s, size_t n)
 {
-  struct heap *h = &s->h;
+  struct evq *h = &s->h;
   struct byproc *b = &s->bp;
   if (n > h->batch_cap)
     {
       size_t cap = n + n / 2 + 16;
-      h->batch = keys_grow (h->batch, h->blen, cap);
+      h->batch = evq_keys_grow (h->batch, h->blen, cap);
       h->batch_cap = cap;
     }
   if (n > b->cscap)
@@ -2361,7 +1342,7 @@ tail_add (struct byproc *b, uint64_t key)
 static void
 by_proc_insert (struct sim *s, int32_t p, uint64_t key)
 {
-  struct heap *h = &s->h;
+  struct evq *h = &s->h;
   struct byproc *b = &s->bp;
   if (key > b->kmax)
     {
@@ -2418,20 +1399,20 @@ emit_children (struct sim *s, size_t idx)
 {
   struct byproc *b = &s->bp;
   for (uint32_t i = b->cs[idx]; i < b->ce[idx]; i++)
-    heap_push (&s->h, b->ch[i].t,
+    evq_push (&s->h, b->ch[i].t,
                EV_KEY (0, s->seq++, b->ch[i].tv >> 30,
                        b->ch[i].tv & 0x3fffffffu));
 }
 
 static void run_event (struct sim *s, int type, int32_t v, double t);
 
-/* Run the round just taken from the queue (heap_next_round) by
+/* Run the round just taken from the queue (evq_next_round) by
    processor, all but its last key and what follows it, which are left
    in the batch to run by stamp.  Returns the number of events run.  */
 static uint64_t
 run_by_proc (struct sim *s)
 {
-  struct heap *h = &s->h;
+  struct evq *h = &s->h;
   struct byproc *b = &s->bp;
   size_t n = h->blen, m = n - 1;
   double t = h->btime;
@@ -2529,7 +1510,7 @@ run_by_proc (struct sim *s)
     emit_children (s, li[2 * j++ + 1]);
   free (li);
   /* the tail, by stamp */
-  qsort (b->tail, b->ntail, sizeof *b->tail, cmp_u64);
+  qsort (b->tail, b->ntail, sizeof *b->tail, evq_cmp_u64);
   by_proc_room (s, b->ntail);
   memcpy (h->batch, b->tail, b->ntail * sizeof *b->tail);
   h->blen = b->ntail;
@@ -2557,7 +1538,7 @@ enum { PREFETCH_FAR = 32, PREFETCH_NEAR = 12 };
 enum { SCATTER_PAIRS = 1024 };
 
 static int
-scattered (const struct heap *h)
+scattered (const struct evq *h)
 {
   /* More than half the neighbours far apart, judged on at most
      SCATTER_PAIRS pairs spread over the round: the choice decides only
@@ -2587,7 +1568,7 @@ static inline void prefetch_ahead (const struct sim *s)
 static inline void
 prefetch_ahead (const struct sim *s)
 {
-  const struct heap *h = &s->h;
+  const struct evq *h = &s->h;
   if (h->bpos + PREFETCH_FAR < h->blen)
     {
       uint64_t k = h->batch[h->bpos + PREFETCH_FAR];
@@ -2754,14 +1735,14 @@ push_group (struct sim *s, const uint32_t *g, size_t n)
 {
   if (n == 1)
     {
-      heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+      evq_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
                                      (int32_t) (g[0] & NS_NONE)));
       return;
     }
   for (uint32_t cls = 0; cls < 3; cls++)
     for (size_t k = 0; k < n; k++)
       if (g[k] >> 30 == cls)
-        heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+        evq_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
                                        (int32_t) (g[k] & NS_NONE)));
 }
 
@@ -2780,7 +1761,7 @@ push_roots (struct sim *s, size_t nroot, int grouped, size_t lo, size_t hi)
 {
   const struct dag *d = s->d;
   if (nroot)
-    heap_room (&s->h, 0.0, nroot);
+    evq_room (&s->h, 0.0, nroot);
   if (grouped)
     {
       size_t ng = 0, gcap = 64;
@@ -2812,9 +1793,9 @@ push_roots (struct sim *s, size_t nroot, int grouped, size_t lo, size_t hi)
     if (is_root (d, v))
       k[i++] = (uint64_t) d->node[v].proc << 32
                | (uint64_t) op_cls[d->node[v].op] << 30 | v;
-  qsort (k, nroot, sizeof *k, cmp_u64);
+  qsort (k, nroot, sizeof *k, evq_cmp_u64);
   for (i = 0; i < nroot; i++)
-    heap_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
+    evq_push (&s->h, 0.0, EV_KEY (0, s->seq++, EV_OP,
                                    (int32_t) (k[i] & 0x3fffffff)));
   big_free (k);
 }
@@ -2844,7 +1825,7 @@ xcalloc_touched (size_t n, size_t size)
 static void
 sim_release (struct sim *s)
 {
-  heap_free (&s->h);
+  evq_free (&s->h);
   free (s->mq.slot);
   big_free (s->mate);
   big_free (s->ns);
@@ -2871,8 +1852,8 @@ sim_release (struct sim *s)
   free (s->bp.lead_ins);
   free (s->core);
   free (s->core_last);
-  free (s->link_free);
-  free (s->lstat);
+  if (s->net_st)
+    s->net->release (s->net_st);
   free (s->pcore);
   free (s->core_owner);
   free (s->qt);
@@ -2924,6 +1905,437 @@ number_procs (struct sim *s, size_t np, int32_t nextp)
     s->pnum[p] = s->porig[p] = p < (size_t) nextp ? (int32_t) p : -1;
 }
 
+/* What set-up learns in its pass over the operations (scan_ops).  */
+struct scan
+{
+  size_t n, np;        /* operations, processors (at least 1) */
+  size_t nsend;
+  int rendezvous;      /* a send is above the cost's S */
+  int native;          /* a native message (dag_add_message) */
+  /* the operations free at the start: receives posted at once
+     (posted_at_start) and the others (push_roots), whose processors
+     may come grouped; the roots lie within [root_lo, root_hi) */
+  size_t nposted, nroot, root_lo, root_hi;
+  int grouped;
+};
+
+/* The pass over the operations: their state, the simulator's numbering
+   of the processors, and what K counts.  The simulator's numbering is
+   the DAG's as long as the operations name processors 0, 1, 2 ... in
+   that order (nextp: the next new one); the numbering arrays are made
+   only when one comes out of order, holding the order so far.  */
+static void
+scan_ops (struct sim *s, struct scan *k)
+{
+  const struct dag *d = s->d;
+  int32_t nextp = 0, lastroot = -1;
+  k->grouped = 1;
+  for (size_t v = 0; v < k->n; v++)
+    {
+      int32_t p = d->node[v].proc;
+      if (d->node[v].op == DAG_SEND)
+        {
+          k->nsend++;
+          k->native |= d->node[v].derived;
+          if ((double) d->node[v].u.bytes > s->c->S)
+            k->rendezvous = 1;
+        }
+      if (!d->npred[v])
+        {
+          if (posted_at_start (d, v))
+            k->nposted++;
+          else
+            {
+              if (p < lastroot)
+                k->grouped = 0;
+              lastroot = p;
+              if (!k->nroot++)
+                k->root_lo = v;
+              k->root_hi = v + 1;
+            }
+        }
+      if (!s->pnum && p >= nextp)
+        {
+          if (p == nextp)
+            nextp++;
+          else
+            number_procs (s, k->np, nextp);
+        }
+      if (s->pnum && s->pnum[p] < 0)
+        {
+          s->porig[nextp] = p;
+          s->pnum[p] = nextp++;
+        }
+      if (d->npred[v] >= NS_NONE)
+        {
+          char desc[256];
+          dag_describe (d, (int32_t) v, desc, sizeof desc);
+          die ("%s: %s has %lu dependencies: at most 2^30 - 2 can be "
+               "simulated", d->source, desc, (unsigned long) d->npred[v]);
+        }
+      s->ns[v].link = d->npred[v] | (uint32_t) d->node[v].op << 30;
+      s->ns[v].pst = (uint32_t) (s->pnum ? s->pnum[p] : p);
+    }
+  /* processors that only appear as a message's peer (in the DAG's
+     numbering those not yet numbered are nextp ... np - 1, in order) */
+  s->pnum_same = 1;
+  if (s->pnum)
+    {
+      for (size_t p = 0; p < k->np; p++)
+        if (s->pnum[p] < 0)
+          {
+            s->porig[nextp] = (int32_t) p;
+            s->pnum[p] = nextp++;
+          }
+      for (size_t p = 0; p < k->np && s->pnum_same; p++)
+        s->pnum_same = s->pnum[p] == (int32_t) p;
+    }
+}
+
+/* The widths of the ordering numbers: class order, operations and
+   processor * W_NCLASS + line; creation order, a stamp per operation
+   and per message.  */
+static void
+set_key_width (struct sim *s, const struct scan *k)
+{
+  size_t maxsort = k->n > k->np * W_NCLASS ? k->n : k->np * W_NCLASS;
+  if (s->creation)
+    {
+      maxsort = k->n + k->nsend;
+      if (maxsort >= ((size_t) 1 << 30))
+        die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
+             "simulated in creation order (--tie-order class has no such "
+             "limit below 2^30 operations)", s->d->source, maxsort);
+    }
+  s->h.vbits = 1;
+  while (s->h.vbits < 30 && ((size_t) 1 << s->h.vbits) < maxsort)
+    s->h.vbits++;
+}
+
+/* --cores: processor p of the DAG on core p mod N.  */
+static void
+alloc_cores (struct sim *s, size_t np)
+{
+  const struct dagsim_cost *c = s->c;
+  size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
+  s->core = xcalloc (ncore, sizeof *s->core);
+  s->pcore = xmalloc (np * sizeof *s->pcore);
+  for (size_t p = 0; p < np; p++)
+    s->pcore[p] = (int32_t) ((uint64_t) porig_of (s, (int32_t) p)
+                             % (uint64_t) c->cores);
+  if (c->cs > 0)
+    {
+      s->core_last = xmalloc (ncore * sizeof *s->core_last);
+      for (size_t i = 0; i < ncore; i++)
+        s->core_last[i] = -1;
+    }
+}
+
+/* --critical-path: who determined each operation's start.  */
+static void
+alloc_critical_path (struct sim *s, size_t n, size_t np)
+{
+  s->cp_pred = big_calloc (n, sizeof *s->cp_pred);
+  s->rpred = big_calloc (n, sizeof *s->rpred);
+  s->t_start = big_calloc (n, sizeof *s->t_start);
+  s->t_end = big_calloc (n, sizeof *s->t_end);
+  s->cpu_owner = xcalloc (np, sizeof *s->cpu_owner);
+  for (size_t v = 0; v < n; v++)
+    s->cp_pred[v] = s->rpred[v] = -1;
+  for (size_t p = 0; p < np; p++)
+    s->cpu_owner[p] = -1;
+  if (s->xcpu)
+    {
+      size_t nx = np * (size_t) s->ncpu;
+      s->xcpu_owner = xmalloc (nx * sizeof *s->xcpu_owner);
+      for (size_t i = 0; i < nx; i++)
+        s->xcpu_owner[i] = -1;
+    }
+  if (s->core)
+    {
+      size_t ncore = (uint64_t) s->c->cores < np ? (size_t) s->c->cores
+                     : np;
+      s->core_owner = xmalloc (ncore * sizeof *s->core_owner);
+      for (size_t i = 0; i < ncore; i++)
+        s->core_owner[i] = -1;
+    }
+}
+
+/* The state of the simulation beyond the operations': the processors',
+   the cost model and network (dagcost.h, chosen here once), and what
+   the options ask for.  */
+static void
+alloc_state (struct sim *s, const struct scan *k)
+{
+  const struct dag *d = s->d;
+  const struct dagsim_cost *c = s->c;
+  const struct dagsim_opts *opt = s->opt;
+  size_t n = k->n, np = k->np;
+  if (k->rendezvous)
+    s->aux = dag_hugepages (big_alloc (n * sizeof *s->aux),
+                            n * sizeof *s->aux);
+  if (d->has_wildcard)
+    s->order = dag_hugepages (big_calloc (n, sizeof *s->order),
+                              n * sizeof *s->order);
+  s->ps = xcalloc_touched (np, sizeof *s->ps);
+  s->ncpu = 1;
+  if (d->maxcpu > 0 || d->maxnic > 0)
+    {
+      if (c->cores > 0)
+        die ("%s: cpu and nic numbers and shared cores cannot be combined",
+             d->source);
+      s->ncpu = d->maxcpu + 1;
+      s->nnic = d->maxnic + 1;
+      s->xcpu = xcalloc (np * (size_t) s->ncpu, sizeof *s->xcpu);
+      s->xnic_s = xcalloc (np * (size_t) s->nnic, sizeof *s->xnic_s);
+      s->xnic_r = xcalloc (np * (size_t) s->nnic, sizeof *s->xnic_r);
+    }
+  s->model = dagcost_model_of (c);
+  s->send = s->model->send;
+  s->recv = s->model->recv;
+  s->net = dagcost_net_of (c);
+  s->wire = s->net->wire;
+  s->net_st = s->net->start ? s->net->start (c, d, opt && opt->link_stats)
+              : NULL;
+  if (c->cores > 0)
+    alloc_cores (s, np);
+  /* zeroed pages: only the processors that ever wait touch theirs */
+  for (int cls = 0; cls < W_NCLASS; cls++)
+    s->pl[cls] = dag_hugepages (xcalloc (np, sizeof *s->pl[cls]),
+                                np * sizeof *s->pl[cls]);
+  if (opt && opt->critical_path)
+    alloc_critical_path (s, n, np);
+  if (opt && opt->qstat)
+    s->qt = xcalloc (2 * np, sizeof *s->qt);
+  s->noise = opt ? opt->noise : NULL;
+}
+
+/* The fast paths the schedule, the options and the costs allow (struct
+   sim's rmsg, rmsg_mate, by_proc_ok): the model's and the network's
+   choice, made here once.  */
+static void
+choose_paths (struct sim *s, const struct scan *k)
+{
+  const struct dagsim_opts *opt = s->opt;
+  int cp = opt && opt->critical_path;
+  s->far = k->np * sizeof *s->ps > BY_PROC_STATE;
+  s->rmsg_mate = s->rmsg_mate && s->mate;
+  /* (off when no message can be: a test less per send) */
+  s->rmsg = (s->rmsg_mate || k->native) && !k->rendezvous && !s->gantt
+            && !cp && !s->qt && !s->noise && !s->xcpu && s->recv;
+  s->rmsg_mate = s->rmsg && s->rmsg_mate;
+  s->by_proc_ok = s->creation && !k->rendezvous && !s->d->has_wildcard
+                  && !s->gantt && !cp && s->model->local && !s->wire
+                  && !s->c->cores && !s->xcpu
+                  && k->np * sizeof *s->ps > BY_PROC_STATE;
+}
+
+/* Receives with nothing before them are posted at time 0 directly,
+   in operation order, each counted as the event it replaces: those of
+   native messages (as their events would run first), and in a
+   schedule without irequires all others.  Then a posting frees
+   nothing (a receive's successors wait for its message) and changes
+   only its processor's queues, while the first round's other events
+   (sends and computations at time 0) make nothing a receive can see
+   before the round is over (a message is an event of a later round):
+   the order the receives' events would have taken among them does
+   not matter.  A 2^20-rank broadcast's first round had a million
+   receives.  Returns the events counted.  */
+static uint64_t
+start_roots (struct sim *s, const struct scan *k)
+{
+  const struct dag *d = s->d;
+  uint64_t events = 0;
+  for (size_t v = 0; (k->nposted || !s->creation) && v < k->n; v++)
+    if (!d->npred[v])
+      {
+        if (posted_at_start (d, v))
+          {
+            post_recv (s, (int32_t) v, 0.0);
+            events++;
+          }
+        else if (!s->creation)
+          evq_push (&s->h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
+      }
+  if (s->creation)
+    {
+      push_roots (s, k->nroot, k->grouped, k->root_lo, k->root_hi);
+      flush_freed (s);   /* freed by the postings */
+    }
+  return events;
+}
+
+/* The event loop, from EVENTS events counted; returns them all.  */
+static uint64_t
+run_events (struct sim *s, uint64_t events)
+{
+  const struct dagsim_opts *opt = s->opt;
+  /* edges_local, a pass over the dependencies, only asked when a round
+     would run by processor: -1 not known yet */
+  int edges_ok = -1;
+  /* without a progress callback the next report never comes */
+  uint64_t next_report = opt && opt->progress ? 1u << 20 : UINT64_MAX;
+  while (evq_pending (&s->h))
+    {
+      double t;
+      int type;
+      int32_t v;
+      if (s->by_proc_ok && s->h.bpos == s->h.blen)
+        {
+          evq_next_round (&s->h);
+          if (s->h.blen >= BY_PROC_MIN && scattered (&s->h))
+            {
+              if (edges_ok < 0)
+                edges_ok = edges_local (s->d);
+              if (edges_ok)
+                events += run_by_proc (s);
+              else
+                s->by_proc_ok = 0;
+            }
+          continue;
+        }
+      evq_pop (&s->h, &t, &type, &v, &s->cur_ts);
+      events++;
+      if (events >= next_report)
+        {
+          opt->progress (opt->progress_ctx, events, t);
+          next_report = events + (1u << 20);
+        }
+      prefetch_ahead (s);
+      if (type == EV_OP)
+        run_op (s, v, t);
+      else if (type == EV_MSG)
+        run_msg (s, v, t);
+      else if (type == EV_RMSG)
+        run_rmsg (s, v, t);
+      else
+        run_wake (s, v, t);
+      if (s->nfreed)
+        flush_freed (s);
+    }
+  return events;
+}
+
+/* The processor finishing last, from the simulator's state (in its
+   numbering, the order of that state): the latest finish, and of those
+   equal the lowest number in the DAG.  */
+static void
+last_finish (const struct sim *s, size_t np, struct dagsim_result *r)
+{
+  r->makespan = 0;
+  r->last_proc = 0;
+  for (size_t p = 0; p < np; p++)
+    {
+      double f = s->ps[p].cpu;
+      int32_t q = porig_of (s, (int32_t) p);
+      if (f > r->makespan || (f == r->makespan && f > 0 && q < r->last_proc))
+        {
+          r->makespan = f;
+          r->last_proc = q;
+        }
+    }
+}
+
+/* Did operation V (state SV) complete?  */
+static int
+op_done (const struct sim *s, size_t v, const struct nstate *sv)
+{
+  return (sv->pst & ST_DONE) && (ns_op (sv) == DAG_CALC || op_matched (s, v));
+}
+
+/* The per-processor sums (dagsim_proc) into R, in the DAG's numbering,
+   and the count of messages; -1 when an operation did not complete.
+   The CPU time of each operation follows from its kind and size: it is
+   summed here rather than in the event loop, per processor in the
+   simulator's numbering (in operation order, as the sums always were).
+   FINISH_ONLY: only the count of messages.  */
+static int
+sum_procs (struct sim *s, size_t np, int finish_only,
+           struct dagsim_result *r)
+{
+  const struct dag *d = s->d;
+  struct dagsim_proc *acc = finish_only ? NULL
+                            : xcalloc_touched (np, sizeof *acc);
+  for (size_t v = 0; v < d->n; v++)
+    {
+      const struct dag_node *nd = &d->node[v];
+      const struct nstate *sv = &s->ns[v];
+      if (!op_done (s, v, sv))
+        {
+          free (acc);
+          return -1;
+        }
+      if (finish_only)
+        r->messages += ns_op (sv) == DAG_SEND;
+      else if (nd->op == DAG_CALC)
+        acc[ns_proc (sv)].compute += nd->u.work;
+      else if (nd->op == DAG_SEND)
+        {
+          struct dagsim_proc *snd = &acc[ns_proc (sv)];
+          struct dagsim_proc *rcv = &acc[recv_proc (s, (int32_t) v)];
+          r->messages++;
+          snd->nsend++;
+          rcv->nrecv++;
+          s->model->totals (s->c, nd->u.bytes, &snd->send, &rcv->recv);
+        }
+    }
+  big_free (s->ns);
+  s->ns = NULL;
+  big_free (s->uq_next);
+  s->uq_next = NULL;
+  if (finish_only)
+    return 0;
+  r->proc = acc;
+  /* Into the DAG's numbering, in place: follow each cycle of the
+     permutation (porig is spent on the way).  */
+  for (size_t p = 0; p < np; p++)
+    acc[p].finish = s->ps[p].cpu;
+  for (size_t i = 0; s->porig && i < np; i++)
+    {
+      if (s->porig[i] < 0)
+        continue;
+      struct dagsim_proc val = acc[i];
+      size_t cur = i;
+      while (s->porig[cur] >= 0)
+        {
+          size_t dst = (size_t) s->porig[cur];
+          s->porig[cur] = -1;
+          struct dagsim_proc tmp = acc[dst];
+          acc[dst] = val;
+          val = tmp;
+          cur = dst;
+        }
+    }
+  return 0;
+}
+
+/* --critical-path into R: walk back from the operation that ends
+   last.  */
+static void
+take_critical_path (const struct sim *s, struct dagsim_result *r)
+{
+  size_t n = s->d->n;
+  int32_t last = -1;
+  for (size_t v = 0; v < n; v++)
+    if (last < 0 || s->t_end[v] > s->t_end[last])
+      last = (int32_t) v;
+  size_t cnt = 0;
+  for (int32_t v = last; v >= 0 && cnt <= n; v = s->cp_pred[v])
+    cnt++;
+  r->cp = xcalloc (cnt, sizeof *r->cp);
+  r->cp_start = xcalloc (cnt, sizeof *r->cp_start);
+  r->cp_end = xcalloc (cnt, sizeof *r->cp_end);
+  size_t i = cnt;
+  for (int32_t v = last; v >= 0 && i > 0; v = s->cp_pred[v])
+    {
+      i--;
+      r->cp[i] = v;
+      r->cp_start[i] = s->t_start[v];
+      r->cp_end[i] = s->t_end[v];
+    }
+  r->ncp = cnt;
+}
+
 int
 dagsim_run (const struct dag *d, const struct dagsim_cost *c,
             const struct dagsim_opts *opt, struct dagsim_result *r)
@@ -2935,12 +2347,12 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
   s.c = c;
   s.r = r;
   s.opt = opt;
-  heap_init (&s.h);
+  evq_init (&s.h);
   if (d->nprocs > (1 << 28))
     die ("%s: %ld processors: at most 2^28 can be simulated", d->source,
          (long) d->nprocs);
-  size_t n = d->n;
-  size_t np = d->nprocs > 0 ? (size_t) d->nprocs : 1;
+  struct scan k = { .n = d->n,
+                    .np = d->nprocs > 0 ? (size_t) d->nprocs : 1 };
   s.nclass = d->has_wildcard ? 4 : 1;
   s.gantt = opt && opt->gantt;
   s.creation = !opt || opt->tie_order == DAGSIM_TIE_CREATION;
@@ -2948,396 +2360,33 @@ dagsim_run (const struct dag *d, const struct dagsim_cost *c,
      comes */
   s.rmsg_mate = 0;
   if (!d->has_wildcard)
-    s.mate = pair_channels (d, np, &s.rmsg_mate);
-  s.ns = dag_populate (big_calloc (n, sizeof *s.ns), n * sizeof *s.ns);
-  /* The simulator's numbering is the DAG's as long as the operations
-     name processors 0, 1, 2 ... in that order (nextp: the next new
-     one); the numbering arrays are made only when one comes out of
-     order, holding the order so far.  */
-  int32_t nextp = 0;
-  int rendezvous = 0;
-  int native = 0;   /* a native message (dag_add_message) */
-  size_t nsend = 0;
-  /* the operations free at the start: receives posted at once
-     (posted_at_start, below) and the others (push_roots), whose
-     processors may come grouped */
-  size_t nposted = 0, nroot = 0;
-  int grouped = 1;
-  int32_t lastroot = -1;
-  size_t root_lo = 0, root_hi = 0;   /* the roots lie within */
-  for (size_t v = 0; v < n; v++)
-    {
-      int32_t p = d->node[v].proc;
-      if (d->node[v].op == DAG_SEND)
-        {
-          nsend++;
-          native |= d->node[v].derived;
-          if ((double) d->node[v].u.bytes > c->S)
-            rendezvous = 1;
-        }
-      if (!d->npred[v])
-        {
-          if (posted_at_start (d, v))
-            nposted++;
-          else
-            {
-              if (p < lastroot)
-                grouped = 0;
-              lastroot = p;
-              if (!nroot++)
-                root_lo = v;
-              root_hi = v + 1;
-            }
-        }
-      if (!s.pnum && p >= nextp)
-        {
-          if (p == nextp)
-            nextp++;
-          else
-            number_procs (&s, np, nextp);
-        }
-      if (s.pnum && s.pnum[p] < 0)
-        {
-          s.porig[nextp] = p;
-          s.pnum[p] = nextp++;
-        }
-      if (d->npred[v] >= NS_NONE)
-        {
-          char desc[256];
-          dag_describe (d, (int32_t) v, desc, sizeof desc);
-          die ("%s: %s has %lu dependencies: at most 2^30 - 2 can be "
-               "simulated", d->source, desc, (unsigned long) d->npred[v]);
-        }
-      s.ns[v].link = d->npred[v] | (uint32_t) d->node[v].op << 30;
-      s.ns[v].pst = (uint32_t) (s.pnum ? s.pnum[p] : p);
-    }
-  /* processors that only appear as a message's peer (in the DAG's
-     numbering those not yet numbered are nextp ... np - 1, in order) */
-  s.pnum_same = 1;
-  if (s.pnum)
-    {
-      for (size_t p = 0; p < np; p++)
-        if (s.pnum[p] < 0)
-          {
-            s.porig[nextp] = (int32_t) p;
-            s.pnum[p] = nextp++;
-          }
-      for (size_t p = 0; p < np && s.pnum_same; p++)
-        s.pnum_same = s.pnum[p] == (int32_t) p;
-    }
-  /* ordering numbers: class order, operations and processor * W_NCLASS
-     + line; creation order, a stamp per operation and per message */
-  size_t maxsort = n > np * W_NCLASS ? n : np * W_NCLASS;
-  if (s.creation)
-    {
-      maxsort = n + nsend;
-      if (maxsort >= ((size_t) 1 << 30))
-        die ("%s: %zu operations and messages: at most 2^30 - 1 can be "
-             "simulated in creation order (--tie-order class has no such "
-             "limit below 2^30 operations)", d->source, maxsort);
-    }
-  s.h.vbits = 1;
-  while (s.h.vbits < 30 && ((size_t) 1 << s.h.vbits) < maxsort)
-    s.h.vbits++;
-  if (rendezvous)
-    s.aux = dag_hugepages (big_alloc (n * sizeof *s.aux), n * sizeof *s.aux);
-  if (d->has_wildcard)
-    s.order = dag_hugepages (big_calloc (n, sizeof *s.order),
-                             n * sizeof *s.order);
-  s.ps = xcalloc_touched (np, sizeof *s.ps);
-  s.ncpu = 1;
-  if (d->maxcpu > 0 || d->maxnic > 0)
-    {
-      if (c->cores > 0)
-        die ("%s: cpu and nic numbers and shared cores cannot be combined",
-             d->source);
-      s.ncpu = d->maxcpu + 1;
-      s.nnic = d->maxnic + 1;
-      s.xcpu = xcalloc (np * (size_t) s.ncpu, sizeof *s.xcpu);
-      s.xnic_s = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_s);
-      s.xnic_r = xcalloc (np * (size_t) s.nnic, sizeof *s.xnic_r);
-    }
-  if (c->topo)
-    {
-      s.link_free = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
-                             sizeof *s.link_free);
-      if (opt && opt->link_stats)
-        s.lstat = xcalloc (c->topo->nlinks ? c->topo->nlinks : 1,
-                           sizeof *s.lstat);
-    }
-  if (c->cores > 0)
-    {
-      /* processor p of the DAG on core p mod N */
-      size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
-      s.core = xcalloc (ncore, sizeof *s.core);
-      s.pcore = xmalloc (np * sizeof *s.pcore);
-      for (size_t p = 0; p < np; p++)
-        s.pcore[p] = (int32_t) ((uint64_t) porig_of (&s, (int32_t) p)
-                                % (uint64_t) c->cores);
-      if (c->cs > 0)
-        {
-          s.core_last = xmalloc (ncore * sizeof *s.core_last);
-          for (size_t k = 0; k < ncore; k++)
-            s.core_last[k] = -1;
-        }
-    }
-  /* zeroed pages: only the processors that ever wait touch theirs */
-  for (int cls = 0; cls < W_NCLASS; cls++)
-    s.pl[cls] = dag_hugepages (xcalloc (np, sizeof *s.pl[cls]),
-                               np * sizeof *s.pl[cls]);
-  if (opt && opt->critical_path)
-    {
-      s.cp_pred = big_calloc (n, sizeof *s.cp_pred);
-      s.rpred = big_calloc (n, sizeof *s.rpred);
-      s.t_start = big_calloc (n, sizeof *s.t_start);
-      s.t_end = big_calloc (n, sizeof *s.t_end);
-      s.cpu_owner = xcalloc (np, sizeof *s.cpu_owner);
-      for (size_t v = 0; v < n; v++)
-        s.cp_pred[v] = s.rpred[v] = -1;
-      for (size_t p = 0; p < np; p++)
-        s.cpu_owner[p] = -1;
-      if (s.xcpu)
-        {
-          size_t nx = np * (size_t) s.ncpu;
-          s.xcpu_owner = xmalloc (nx * sizeof *s.xcpu_owner);
-          for (size_t i = 0; i < nx; i++)
-            s.xcpu_owner[i] = -1;
-        }
-      if (s.core)
-        {
-          size_t ncore = (uint64_t) c->cores < np ? (size_t) c->cores : np;
-          s.core_owner = xmalloc (ncore * sizeof *s.core_owner);
-          for (size_t k = 0; k < ncore; k++)
-            s.core_owner[k] = -1;
-        }
-    }
-  if (opt && opt->qstat)
-    s.qt = xcalloc (2 * np, sizeof *s.qt);
-  s.noise = opt ? opt->noise : NULL;
+    s.mate = chan_pairs (d, k.np, &s.rmsg_mate);
+  s.ns = dag_populate (big_calloc (k.n, sizeof *s.ns), k.n * sizeof *s.ns);
+  scan_ops (&s, &k);
+  set_key_width (&s, &k);
+  alloc_state (&s, &k);
+  choose_paths (&s, &k);
 
-  s.far = np * sizeof *s.ps > BY_PROC_STATE;
-  s.rmsg_mate = s.rmsg_mate && s.mate;
-  /* (off when no message can be: a test less per send) */
-  s.rmsg = (s.rmsg_mate || native) && !rendezvous && !s.gantt
-           && !(opt && opt->critical_path) && !s.qt && !s.noise && !s.xcpu
-           && !c->hyperbolic;
-  s.rmsg_mate = s.rmsg && s.rmsg_mate;
-  s.by_proc_ok = s.creation && !rendezvous && !d->has_wildcard && !s.gantt
-                 && !(opt && opt->critical_path)
-                 && !(c->rate && c->contention) && !c->bus && !c->topo
-                 && !c->cores && !s.xcpu
-                 && np * sizeof *s.ps > BY_PROC_STATE;
-  /* edges_local, a pass over the dependencies, only asked when a round
-     would run by processor: -1 not known yet */
-  int edges_ok = -1;
+  r->events = run_events (&s, start_roots (&s, &k));
 
-  /* Receives with nothing before them are posted at time 0 directly,
-     in operation order, each counted as the event it replaces: those of
-     native messages (as their events would run first), and in a
-     schedule without irequires all others.  Then a posting frees
-     nothing (a receive's successors wait for its message) and changes
-     only its processor's queues, while the first round's other events
-     (sends and computations at time 0) make nothing a receive can see
-     before the round is over (a message is an event of a later round):
-     the order the receives' events would have taken among them does
-     not matter.  A 2^20-rank broadcast's first round had a million
-     receives.  */
-  uint64_t events = 0;
-  for (size_t v = 0; (nposted || !s.creation) && v < n; v++)
-    if (!d->npred[v])
-      {
-        if (posted_at_start (d, v))
-          {
-            post_recv (&s, (int32_t) v, 0.0);
-            events++;
-          }
-        else if (!s.creation)
-          heap_push (&s.h, 0.0, EV_KEY (op_cls[d->node[v].op], v, EV_OP, v));
-      }
-  if (s.creation)
-    {
-      push_roots (&s, nroot, grouped, root_lo, root_hi);
-      flush_freed (&s);   /* freed by the postings */
-    }
-
-  /* without a progress callback the next report never comes */
-  uint64_t next_report = opt && opt->progress ? 1u << 20 : UINT64_MAX;
-  while (heap_pending (&s.h))
-    {
-      double t;
-      int type;
-      int32_t v;
-      if (s.by_proc_ok && s.h.bpos == s.h.blen)
-        {
-          heap_next_round (&s.h);
-          if (s.h.blen >= BY_PROC_MIN && scattered (&s.h))
-            {
-              if (edges_ok < 0)
-                edges_ok = edges_local (d);
-              if (edges_ok)
-                events += run_by_proc (&s);
-              else
-                s.by_proc_ok = 0;
-            }
-          continue;
-        }
-      heap_pop (&s.h, &t, &type, &v, &s.cur_ts);
-      events++;
-      if (events >= next_report)
-        {
-          opt->progress (opt->progress_ctx, events, t);
-          next_report = events + (1u << 20);
-        }
-      prefetch_ahead (&s);
-      if (type == EV_OP)
-        run_op (&s, v, t);
-      else if (type == EV_MSG)
-        run_msg (&s, v, t);
-      else if (type == EV_RMSG)
-        run_rmsg (&s, v, t);
-      else
-        run_wake (&s, v, t);
-      if (s.nfreed)
-        flush_freed (&s);
-    }
-  r->events = events;
-
-  heap_free (&s.h);
-  heap_init (&s.h);
+  evq_free (&s.h);
+  evq_init (&s.h);
   for (int cls = 0; cls < W_NCLASS; cls++)
     {
       free (s.pl[cls]);
       s.pl[cls] = NULL;
     }
-  /* The processor finishing last, from the simulator's state (in its
-     numbering, the order of that state): the latest finish, and of
-     those equal the lowest number in the DAG.  */
-  r->makespan = 0;
-  r->last_proc = 0;
-  for (size_t p = 0; p < np; p++)
-    {
-      double f = s.ps[p].cpu;
-      int32_t q = porig_of (&s, (int32_t) p);
-      if (f > r->makespan || (f == r->makespan && f > 0 && q < r->last_proc))
-        {
-          r->makespan = f;
-          r->last_proc = q;
-        }
-    }
-  if (opt && opt->finish_only)
-    {
-      /* Only the finish times (and the count of messages).  */
-      for (size_t v = 0; v < n; v++)
-        {
-          const struct nstate *sv = &s.ns[v];
-          if (!(sv->pst & ST_DONE)
-              || (ns_op (sv) != DAG_CALC && !op_matched (&s, v)))
-            return stuck (&s, r);
-          r->messages += ns_op (sv) == DAG_SEND;
-        }
-      big_free (s.ns);
-      s.ns = NULL;
-      big_free (s.uq_next);
-      s.uq_next = NULL;
-    }
-  else
-    {
-      /* The CPU time of each operation follows from its kind and size: sum
-         it here rather than in the event loop, per processor in the
-         simulator's numbering (in operation order, as the sums always were),
-         checking that every operation completed.  */
-      struct dagsim_proc *acc = xcalloc_touched (np, sizeof *acc);
-      for (size_t v = 0; v < n; v++)
-        {
-          const struct dag_node *nd = &d->node[v];
-          const struct nstate *sv = &s.ns[v];
-          if (!(sv->pst & ST_DONE)
-              || (nd->op != DAG_CALC && !op_matched (&s, v)))
-            {
-              free (acc);
-              return stuck (&s, r);
-            }
-          if (nd->op == DAG_CALC)
-            acc[ns_proc (sv)].compute += nd->u.work;
-          else if (nd->op == DAG_SEND)
-            {
-              double x = (double) nd->u.bytes, x1 = bytes1 (nd->u.bytes);
-              struct dagsim_proc *snd = &acc[ns_proc (sv)];
-              struct dagsim_proc *rcv = &acc[recv_proc (&s, (int32_t) v)];
-              r->messages++;
-              snd->nsend++;
-              rcv->nrecv++;
-              if (c->hyperbolic)
-                snd->send += hyper_time (x, c->a, c->b);
-              else
-                {
-                  struct msgcost mc;
-                  msg_cost (c, x, &mc);
-                  snd->send += mc.os + x1 * mc.O;
-                  rcv->recv += mc.or_ + (x1 * mc.O > x1 * mc.G ? x1 * mc.O
-                                         : x1 * mc.G);
-                }
-            }
-        }
-      big_free (s.ns);
-      s.ns = NULL;
-      big_free (s.uq_next);
-      s.uq_next = NULL;
-      r->proc = acc;
-      /* Into the DAG's numbering, in place: follow each cycle of the
-         permutation (porig is spent on the way).  */
-      for (size_t p = 0; p < np; p++)
-        acc[p].finish = s.ps[p].cpu;
-      for (size_t i = 0; s.porig && i < np; i++)
-        {
-          if (s.porig[i] < 0)
-            continue;
-          struct dagsim_proc val = acc[i];
-          size_t cur = i;
-          while (s.porig[cur] >= 0)
-            {
-              size_t dst = (size_t) s.porig[cur];
-              s.porig[cur] = -1;
-              struct dagsim_proc tmp = acc[dst];
-              acc[dst] = val;
-              val = tmp;
-              cur = dst;
-            }
-        }
-    }
-
+  last_finish (&s, k.np, r);
+  if (sum_procs (&s, k.np, opt && opt->finish_only, r) != 0)
+    return stuck (&s, r);
   if (s.t_start)
-    {
-      /* Walk back from the operation that ends last.  */
-      int32_t last = -1;
-      for (size_t v = 0; v < n; v++)
-        if (last < 0 || s.t_end[v] > s.t_end[last])
-          last = (int32_t) v;
-      size_t cnt = 0;
-      for (int32_t v = last; v >= 0 && cnt <= n; v = s.cp_pred[v])
-        cnt++;
-      r->cp = xcalloc (cnt, sizeof *r->cp);
-      r->cp_start = xcalloc (cnt, sizeof *r->cp_start);
-      r->cp_end = xcalloc (cnt, sizeof *r->cp_end);
-      size_t i = cnt;
-      for (int32_t v = last; v >= 0 && i > 0; v = s.cp_pred[v])
-        {
-          i--;
-          r->cp[i] = v;
-          r->cp_start[i] = s.t_start[v];
-          r->cp_end[i] = s.t_end[v];
-        }
-      r->ncp = cnt;
-    }
-
+    take_critical_path (&s, r);
   if (s.qt)
-    queue_stats (&s, np);
-  if (s.lstat)
+    queue_stats (&s, k.np);
+  if (s.net_st)
     {
-      /* handed over to the result */
-      r->link = s.lstat;
-      r->nlinks = c->topo->nlinks;
-      s.lstat = NULL;
+      s.net->finish (s.net_st, r);
+      s.net_st = NULL;
     }
   sim_release (&s);
   return 0;

@@ -39,6 +39,7 @@
 
 struct plogp;
 struct dag_topo;
+struct dagcost_net;
 
 struct dagsim_cost
 {
@@ -71,6 +72,11 @@ struct dagsim_cost
      route (dag_topo_route_dag checks them all beforehand): one without
      ends the program.  */
   struct dag_topo *topo;
+  /* Another network of dagcost.c's table (NULL: the one the fields
+     above ask for, a NIC per rank by default), and its parameters
+     (the network's parse).  */
+  const struct dagcost_net *net;
+  const void *net_arg;
   /* Parameterized LogP (Kielmann, Bal, Verstoep; dag-predict -m plogp):
      when not NULL, a message of s bytes costs os(s), or(s), g(s) and
      L' = L + g(s) - os(s) - or(s) read from this table at its size

@@ -8,6 +8,13 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/bigmem.c common/dag/bigmem.h \
 	common/dag/dag_parse.h common/dag/dag_native.c common/dag/goal.c \
 	common/dag/dagsim.c common/dag/dagsim.h \
+	common/dag/evqueue.c common/dag/evqueue.h \
+	common/dag/matchq.c common/dag/matchq.h \
+	common/dag/dagcost.c common/dag/dagcost.h \
+	common/dag/cost_loggops.c common/dag/cost_plogp.c \
+	common/dag/cost_logpc.c common/dag/cost_hyperbolic.c \
+	common/dag/net_bus.c common/dag/net_topology.c \
+	common/dag/net_fattree.c \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
 	common/dag/dag_gen.c common/dag/dag_gen.h \
 	common/dag/dag_coll.c common/dag/dag_coll.h \
