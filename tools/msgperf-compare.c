@@ -235,7 +235,7 @@ row_shared (const tsv_reader *r, long shared_col, long check_col)
 /* Read one stream; every row is one launch of its key.  VARIANT names
    all its rows (a file of a pair), or NULL: the variant column, if any. */
 static void
-read_stream (tsv_reader *r, const char *variant, tsv_writer *w)
+read_stream (tsv_reader *r, const char *variant)
 {
   size_t *kc = xcalloc (data.nkeys + 1, sizeof *kc);
   size_t *vc = xcalloc (data.nv, sizeof *vc);
@@ -269,7 +269,6 @@ read_stream (tsv_reader *r, const char *variant, tsv_writer *w)
         }
       free (row);
     }
-  tsv_copy_meta (w, r);
   free (kc);
   free (vc);
 }
@@ -681,13 +680,7 @@ predict_header (tsv_writer *w, const tsv_reader *r)
   for (size_t i = 0; i < n; i++)
     names[k++] = tsv_colname (r, i);
   for (size_t i = 0; predict_cols[i]; i++)
-    {
-      if (tsv_col (r, predict_cols[i]) >= 0)
-        die_at (tsv_name (r), tsv_lineno (r), 0, "the predictions already "
-                "have a column '%s', which msgperf-compare writes",
-                predict_cols[i]);
-      names[k++] = predict_cols[i];
-    }
+    names[k++] = predict_cols[i];
   tsv_write_header (w, k, names);
   free (names);
 }
@@ -739,6 +732,13 @@ write_predict (tsv_writer *w, tsv_reader **readers, size_t nreaders)
   for (size_t i = 0; i < data.nkeys; i++)
     kc[i] = tsv_col_required (r, data.keys[i]);
   size_t pc = tsv_col_required (r, predicted_column (r));
+  for (size_t i = 0; predict_cols[i]; i++)
+    if (tsv_col (r, predict_cols[i]) >= 0)
+      die_at (tsv_name (r), tsv_lineno (r), 0, "the predictions already "
+              "have a column '%s', which msgperf-compare writes",
+              predict_cols[i]);
+  for (size_t k = 0; k < nreaders; k++)
+    tsv_copy_meta (w, readers[k]);
   tsv_copy_meta (w, r);
   write_own_meta (w);
   predict_header (w, r);
@@ -769,9 +769,9 @@ write_predict (tsv_writer *w, tsv_reader **readers, size_t nreaders)
 static void
 parse_numbers (void)
 {
-  margin = cli_double ("--margin", opt_margin, 0, 10);
-  level = cli_double ("--level", opt_level, 0.5, 0.9999);
-  mode_gap = cli_double ("--mode-gap", opt_mode_gap, 1.01, 1e6);
+  margin = cli_double ("margin", opt_margin, 0, 10);
+  level = cli_double ("level", opt_level, 0.5, 0.9999);
+  mode_gap = cli_double ("mode-gap", opt_mode_gap, 1.01, 1e6);
   int a = padjust_parse (opt_adjust);
   if (a < 0)
     die_usage ("invalid --adjust '%s' (holm, bh or none)", opt_adjust);
@@ -815,25 +815,29 @@ main (int argc, char **argv)
       if (k)
         readers[k] = tsv_open (files[k]);
       tsv_time_unit (readers, k + 1);
-      read_stream (readers[k], nfiles == 2 ? files[k] : NULL, w);
+      read_stream (readers[k], nfiles == 2 ? files[k] : NULL);
       tsv_time_unit (readers, k + 1);
     }
   if (opt_predict)
     write_predict (w, readers, nfiles);
-  else if (opt_summary || data.nvariants < 2)
-    {
-      write_own_meta (w);
-      write_summary (w);
-    }
   else
     {
-      if (data.nv != 1)
+      int summary = opt_summary || data.nvariants < 2;
+      if (!summary && data.nv != 1)
         die_usage ("compare one measured column at a time (--value gave %zu)",
                    data.nv);
+      const char *base = summary ? NULL : baseline ();
+      for (size_t k = 0; k < nfiles; k++)
+        tsv_copy_meta (w, readers[k]);
       write_own_meta (w);
-      tsv_meta (w, "margin", "%s", opt_margin);
-      tsv_meta (w, "adjust", "%s", opt_adjust);
-      write_compare (w, baseline ());
+      if (summary)
+        write_summary (w);
+      else
+        {
+          tsv_meta (w, "margin", "%s", opt_margin);
+          tsv_meta (w, "adjust", "%s", opt_adjust);
+          write_compare (w, base);
+        }
     }
   tsv_writer_close (w);
   for (size_t k = 0; k < nfiles; k++)

@@ -473,13 +473,14 @@ run_launch (const struct alternative *alt, long number, struct launch *L)
   L->others = wall > 0 ? (busy - own) / wall : NAN;
   if (L->others < 0)
     L->others = 0;
-  const char *name = alt->name[0] ? alt->name : alt->argv[0];
+  char what[64];
+  snprintf (what, sizeof what, "launch %ld%s%s%s", number,
+            alt->name[0] ? " of '" : "", alt->name, alt->name[0] ? "'" : "");
   if (WIFSIGNALED (status))
-    die ("launch %ld of '%s': killed by signal %d", number, name,
-         WTERMSIG (status));
+    die ("%s: killed by signal %d", what, WTERMSIG (status));
   if (WEXITSTATUS (status))
-    die ("launch %ld of '%s': the command exited with status %d", number,
-         name, WEXITSTATUS (status));
+    die ("%s: the command exited with status %d", what,
+         WEXITSTATUS (status));
   L->cw.ok = !isnan (busy) && L->cw.samples > 0;
 }
 
@@ -529,7 +530,10 @@ listed (const char *const *list, const char *name)
 static tsv_reader *
 open_output (const struct launch *L, long number, const struct alternative *a)
 {
-  FILE *fp = fmemopen (L->out, L->len ? L->len : 1, "r");
+  /* (fmemopen refuses an empty buffer: an empty output reads as the
+     empty file it is.)  */
+  FILE *fp = L->len ? fmemopen (L->out, L->len, "r")
+                    : fopen ("/dev/null", "r");
   if (!fp)
     die ("cannot read launch %ld's output: %s", number, strerror (errno));
   char name[64];
@@ -811,8 +815,8 @@ main (int argc, char **argv)
   cli_init ("msgperf-launch", argc, argv);
   poptContext con = cli_parse (argc, (const char **) argv, options,
                                "[OPTION...] -- COMMAND [ARG...]", NULL);
-  nlaunches = cli_int ("--launches", opt_launches, 1, 100000);
-  uint64_t seed = (uint64_t) cli_int ("--seed", opt_seed, 0, INT64_MAX);
+  nlaunches = cli_int ("launches", opt_launches, 1, 100000);
+  uint64_t seed = (uint64_t) cli_int ("seed", opt_seed, 0, INT64_MAX);
   int dashes = 0;
   for (int i = 1; i < argc && !dashes; i++)
     dashes = strcmp (argv[i], "--") == 0;
