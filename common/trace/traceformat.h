@@ -20,7 +20,10 @@
  *     t0      32  8  MPI_Wtime at the end of MPI_Init (seconds)
  *     wtick   40  8  MPI_Wtick (seconds)
  *     nrec    48  8  number of records that follow
- *     spare   56  8  zero
+ *     write_s 56  8  seconds the library spent writing the records
+ *                    (double; its writer thread's and the final
+ *                    write's, not its waits), 0 in traces written
+ *                    before it was measured
  *
  *   record  off size
  *     t_start  0  8  when the call was entered (seconds, on t0's time
@@ -101,6 +104,9 @@ enum trace_call
 #define TRACE_F_SIGNAL   4u   /* written by a fatal signal's handler */
 #define TRACE_F_OVERFLOW 8u   /* the buffer filled up; later calls lost */
 #define TRACE_F_WTIME_GLOBAL 16u  /* MPI_WTIME_IS_GLOBAL was true */
+#define TRACE_F_WRITE_ERROR 32u   /* writing failed (a full disk ...):
+                                     the records that follow are those
+                                     written before, later calls lost */
 
 /* Record flags.  */
 #define TRACE_R_DONE       1u  /* the call completed the operation (a
@@ -118,6 +124,7 @@ struct trace_header
   int32_t signal;
   double t0, wtick;
   uint64_t nrecords;
+  double write_s;
 };
 
 /* The fields in the order and at the offsets of the file's record, with

@@ -13,6 +13,10 @@
  *                       MPI_Wtime, another send; rank 0 prints the
  *                       MPI_Wtime times from MPI_Init's return to the
  *                       spin's start and of the spin, in microseconds
+ *   trace-calls loop N  N rounds of a message of 8 bytes from each even
+ *                       rank to its odd partner (tag: the round), and
+ *                       an MPI_Allreduce of one int every tenth round:
+ *                       more calls than small buffers hold
  *   trace-calls types   MPI_Send to MPI_PROC_NULL of 2 elements of
  *                       MPI_INT, MPI_DOUBLE, MPI_C_DOUBLE_COMPLEX,
  *                       MPI_2INT, then of 3 doubles contiguous, freed,
@@ -25,6 +29,7 @@
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -325,6 +330,24 @@ types (void)
   MPI_Type_free (&t);
 }
 
+static void
+loop (int rank, const char *count)
+{
+  int n = atoi (count ? count : "0"), p = rank ^ 1, x = rank, y;
+  char buf[8] = { 0 };
+  if (n < 1)
+    fail ("loop needs a count of rounds, 1 or more");
+  for (int i = 0; i < n; i++)
+    {
+      if (rank & 1)
+        MPI_Recv (buf, 8, MPI_BYTE, p, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      else
+        MPI_Send (buf, 8, MPI_BYTE, p, i, MPI_COMM_WORLD);
+      if (i % 10 == 9)
+        MPI_Allreduce (&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -352,6 +375,8 @@ main (int argc, char **argv)
         fail ("mode more needs 2 ranks");
       more (rank);
     }
+  else if (strcmp (mode, "loop") == 0)
+    loop (rank, argc > 2 ? argv[2] : NULL);
   else if (strcmp (mode, "clock") == 0)
     clock_spin (rank, w_init);
   else if (strcmp (mode, "types") == 0)

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -38,12 +39,71 @@
 #ifndef TRACE_LIBDIR
 # define TRACE_LIBDIR "/usr/local/lib"
 #endif
+#ifndef TRACE_BINDIR
+# define TRACE_BINDIR "/usr/local/bin"
+#endif
+#ifndef TRACE_HAVE_MPI
+# define TRACE_HAVE_MPI 1
+#endif
 #define TRACE_LIBNAME "libmsgperf-trace.so"
 
 /* ---------------------------------------------------------------- run */
 
-/* The library: $MSGPERF_TRACE_LIB, else beside this program (the build
-   tree), else the installed one in libdir.  */
+/* The directory of this program (with its final '/'), or NULL.  */
+static char *
+exe_dir (void)
+{
+  char exe[PATH_MAX];
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return NULL;
+  exe[n] = '\0';
+  char *slash = strrchr (exe, '/');
+  if (!slash)
+    return NULL;
+  slash[1] = '\0';
+  return xstrdup (exe);
+}
+
+/* The path from configure's bindir to its libdir ("../lib" for
+   PREFIX/bin and PREFIX/lib), into OUT; 0, or -1 when they do not
+   share a parent.  */
+static int
+libdir_from_bindir (char *out, size_t n)
+{
+  const char *b = TRACE_BINDIR, *l = TRACE_LIBDIR;
+  size_t common = 0;
+  for (size_t i = 0; b[i] && b[i] == l[i]; i++)
+    if (b[i] == '/')
+      common = i + 1;
+  if (common == 0)
+    return -1;
+  size_t k = 0;
+  out[0] = '\0';
+  for (const char *p = b + common; *p; p++)
+    if (p == b + common || p[-1] == '/')
+      k += (size_t) snprintf (out + k, k < n ? n - k : 0, "../");
+  snprintf (out + k, k < n ? n - k : 0, "%s", l + common);
+  return k < n ? 0 : -1;
+}
+
+/* DIR + REL + "/" + the library's name, if it is there; else NULL.  */
+static char *
+try_lib (const char *dir, const char *rel)
+{
+  size_t len = strlen (dir) + strlen (rel) + sizeof TRACE_LIBNAME + 2;
+  char *p = xmalloc (len);
+  snprintf (p, len, "%s%s%s%s", dir, rel, *rel ? "/" : "", TRACE_LIBNAME);
+  if (access (p, R_OK) == 0)
+    return p;
+  free (p);
+  return NULL;
+}
+
+/* The library: $MSGPERF_TRACE_LIB; else beside this program (the build
+   tree); else where make install put it relative to this program (its
+   bindir's path to libdir: the same under any prefix or DESTDIR);
+   else in configure's libdir.  */
 static char *
 library_path (void)
 {
@@ -54,29 +114,45 @@ library_path (void)
         die ("MSGPERF_TRACE_LIB='%s': %s", env, strerror (errno));
       return xstrdup (env);
     }
-  char exe[PATH_MAX];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0)
+  char *dir = exe_dir (), rel[PATH_MAX] = "", *p = NULL;
+  int have_rel = libdir_from_bindir (rel, sizeof rel) == 0;
+  if (dir)
+    p = try_lib (dir, "");
+  if (dir && !p && have_rel)
+    p = try_lib (dir, rel);
+  if (!p)
+    p = try_lib (TRACE_LIBDIR "/", "");
+  if (p)
     {
-      exe[n] = '\0';
-      char *slash = strrchr (exe, '/');
-      if (slash)
-        {
-          slash[1] = '\0';
-          size_t len = strlen (exe) + sizeof TRACE_LIBNAME;
-          char *p = xmalloc (len);
-          snprintf (p, len, "%s%s", exe, TRACE_LIBNAME);
-          if (access (p, R_OK) == 0)
-            return p;
-          free (p);
-        }
+      free (dir);
+      return p;
     }
-  const char *inst = TRACE_LIBDIR "/" TRACE_LIBNAME;
-  if (access (inst, R_OK) != 0)
-    die ("cannot find the tracing library '%s': %s (msgperf is built "
-         "without it under ./configure --without-mpi; MSGPERF_TRACE_LIB "
-         "names another)", inst, strerror (errno));
-  return xstrdup (inst);
+  if (!TRACE_HAVE_MPI)
+    die ("this msgperf was configured without MPI (./configure "
+         "--without-mpi, or no mpicc found), so it has no tracing "
+         "library: configure with MPI, or name one with MSGPERF_TRACE_LIB");
+  die ("cannot find the tracing library %s: not beside this program "
+       "(%s)%s%s%s, nor in %s: install it with this program (make "
+       "install), or name it with MSGPERF_TRACE_LIB", TRACE_LIBNAME,
+       dir ? dir : "?", have_rel ? ", nor in " : "",
+       have_rel && dir ? dir : "", have_rel ? rel : "", TRACE_LIBDIR);
+}
+
+/* Make the trace directory DIR, and see that a file can be made in it:
+   the library would otherwise say so on every rank and trace nothing.  */
+static void
+check_dir (const char *dir)
+{
+  if (mkdir (dir, 0777) != 0 && errno != EEXIST)
+    die ("cannot make the trace directory '%s': %s", dir, strerror (errno));
+  struct stat st;
+  if (stat (dir, &st) != 0)
+    die ("trace directory '%s': %s", dir, strerror (errno));
+  if (!S_ISDIR (st.st_mode))
+    die ("trace directory '%s': %s", dir, strerror (ENOTDIR));
+  if (access (dir, W_OK | X_OK) != 0)
+    die ("cannot write to the trace directory '%s': %s", dir,
+         strerror (errno));
 }
 
 static char *opt_dir;
@@ -130,6 +206,8 @@ run (int argc, char **argv)
   if (opt_dir && !*opt_dir)
     die_usage ("--dir: empty directory name");
   char *lib = library_path ();
+  const char *tdir = opt_dir ? opt_dir : getenv ("MSGPERF_TRACE_DIR");
+  check_dir (tdir && *tdir ? tdir : "msgperf-trace");
   const char *old = getenv ("LD_PRELOAD");
   size_t len = strlen (lib) + (old ? strlen (old) + 1 : 0) + 1;
   char *preload = xmalloc (len);
@@ -222,6 +300,8 @@ why_incomplete (const struct trace_header *h, char *buf, size_t n)
     snprintf (buf, n, "abort");
   else if (h->flags & TRACE_F_SIGNAL)
     snprintf (buf, n, "signal %d", (int) h->signal);
+  else if (h->flags & TRACE_F_WRITE_ERROR)
+    snprintf (buf, n, "write error");
   else if (h->flags & TRACE_F_OVERFLOW)
     snprintf (buf, n, "overflow");
   else if (!(h->flags & TRACE_F_COMPLETE))
@@ -434,6 +514,18 @@ free_traces (struct rank_trace *t, size_t nt)
   free (t);
 }
 
+/* The seconds the tracing library spent writing, per rank.  */
+static void
+write_time_meta (tsv_writer *w, const struct rank_trace *t, size_t nt)
+{
+  char list[512] = "";
+  size_t l = 0;
+  for (size_t i = 0; i < nt && l < sizeof list - 32; i++)
+    l += (size_t) snprintf (list + l, sizeof list - l, "%s%.6g",
+                            i ? " " : "", t[i].h.write_s);
+  tsv_meta (w, "trace_write_s", "%s", list);
+}
+
 static int
 dump (int argc, const char **argv)
 {
@@ -445,6 +537,7 @@ dump (int argc, const char **argv)
   struct rank_trace *t = load_traces (dir, &nt, &size);
   tsv_writer *w = open_listing ("dump", dir, t, nt, size);
   tsv_meta (w, "wtick", "%g", nt ? t[0].h.wtick : 0.0);
+  write_time_meta (w, t, nt);
   tsv_meta_time_unit (w, "us");
   static const char *const cols[] = {
     "rank", "seq", "call", "t_start", "t_end", "comm", "peer", "tag",
