@@ -523,7 +523,7 @@ write_time_meta (tsv_writer *w, const struct rank_trace *t, size_t nt)
   for (size_t i = 0; i < nt && l < sizeof list - 32; i++)
     l += (size_t) snprintf (list + l, sizeof list - l, "%s%.6g",
                             i ? " " : "", t[i].h.write_s);
-  tsv_meta (w, "trace_write_s", "%s", list);
+  tsv_meta (w, "tracer_write_s", "%s", list);
 }
 
 static int
