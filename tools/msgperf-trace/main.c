@@ -831,6 +831,9 @@ goal (int argc, const char **argv)
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
   printf ("// collectives: %s\n", *used ? used : "none");
+  /* The unit of the times, which dag-predict reads (LogGOPSim's
+     default is ns).  */
+  printf ("// #@time_unit=us\n");
   if (opt_scale_compute)
     printf ("// compute times multiplied by %s\n", opt_scale_compute);
   fwrite (text, 1, len, stdout);
