@@ -39,6 +39,7 @@ _Static_assert (sizeof (MPI_Fint) == sizeof (int),
   FW_ALIAS (name##__, name, params) \
   FW_ALIAS (name, name, params) \
   FW_ALIAS (upper, name, params) \
+  FW_ALIAS (o##name##_f, name, params) \
   static void fw_##name params
 
 /* Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of common
