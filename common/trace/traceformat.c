@@ -269,10 +269,22 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
   [TRACE_SCAN] = "scan", [TRACE_EXSCAN] = "exscan",
   [TRACE_SENDCOUNT] = "sendcount", [TRACE_RECVCOUNT] = "recvcount",
+  [TRACE_UNTRACED] = "untraced",
 };
 
 const char *
 trace_call_name (unsigned call)
 {
   return call < TRACE_NCALLS ? call_names[call] : NULL;
+}
+
+const char *
+trace_untraced_name (unsigned u)
+{
+  static const char *const names[] = {
+#define TRACE_UNTRACED_NAME(n) "MPI_" #n,
+    TRACE_UNTRACED_CALLS (TRACE_UNTRACED_NAME)
+#undef TRACE_UNTRACED_NAME
+  };
+  return u < TRACE_NUNTRACED ? names[u] : NULL;
 }

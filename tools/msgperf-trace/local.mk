@@ -20,6 +20,7 @@ tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
 endif
 tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
 	tools/msgperf-trace/wrap.c tools/msgperf-trace/fwrap.c \
+	tools/msgperf-trace/untraced.c tools/msgperf-trace/untraced.h \
 	tools/msgperf-trace/tracebuf.c \
 	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
 	tools/msgperf-trace/clock.h \

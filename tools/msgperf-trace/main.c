@@ -281,6 +281,67 @@ put_time (tsv_writer *w, double us, double tick_us)
   tsv_put_str (w, buf);
 }
 
+/* The call column: "untraced:MPI_Bsend" for a count of untraced calls
+   (traceformat.h: its number in aux, the count in bytes).  */
+static void
+put_call (tsv_writer *w, const struct trace_record *r)
+{
+  if (r->call != TRACE_UNTRACED)
+    {
+      tsv_put_str (w, trace_call_name (r->call));
+      return;
+    }
+  char buf[64];
+  const char *n = trace_untraced_name ((unsigned) r->aux);
+  if (n)
+    snprintf (buf, sizeof buf, "untraced:%s", n);
+  else
+    snprintf (buf, sizeof buf, "untraced:#%d", (int) r->aux);
+  tsv_put_str (w, buf);
+}
+
+/* The untraced calls of the NT traces T, "MPI_Bsend (rank 0: 3, rank 1:
+   3), MPI_Put (rank 1: 2)", into BUF (N bytes; cut with "..." where it
+   is too short); 0 when there are none.  */
+static int
+untraced_list (const struct rank_trace *t, size_t nt, char *buf, size_t n)
+{
+  size_t l = 0;
+  buf[0] = '\0';
+  for (unsigned u = 0; u <= TRACE_NUNTRACED; u++)
+    {
+      int first = 1;
+      for (size_t i = 0; i < nt; i++)
+        for (uint64_t k = t[i].h.nrecords; k-- > 0;)
+          {
+            struct trace_record r;
+            size_t off;
+            trace_decode_record (t[i].data, k, &r, &off);
+            if (r.call == TRACE_FINALIZE || r.call == TRACE_ABORT)
+              continue;
+            if (r.call != TRACE_UNTRACED)
+              break;   /* they stand just before the last record */
+            unsigned ru = r.aux >= 0 && r.aux < TRACE_NUNTRACED
+                          ? (unsigned) r.aux : TRACE_NUNTRACED;
+            if (ru != u || l + 64 >= n)
+              continue;
+            const char *name = trace_untraced_name (u);
+            if (first)
+              l += (size_t) snprintf (buf + l, n - l, "%s%s (", l ? "), "
+                                      : "", name ? name : "unknown call");
+            l += (size_t) snprintf (buf + l, n - l, "%srank %d: %lld",
+                                    first ? "" : ", ", (int) t[i].h.rank,
+                                    (long long) r.bytes);
+            first = 0;
+          }
+    }
+  if (l && l + 5 < n)
+    snprintf (buf + l, n - l, ")");
+  else if (l)
+    snprintf (buf + n - 5, 5, "...");
+  return l > 0;
+}
+
 static const char *
 wild_name (unsigned flags)
 {
@@ -451,7 +512,7 @@ dump_rank (tsv_writer *w, const struct rank_trace *t)
       double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
       tsv_put_int (w, h->rank);
       tsv_put_int (w, r.seq);
-      tsv_put_str (w, trace_call_name (r.call));
+      put_call (w, &r);
       put_time (w, ts, tick);
       put_time (w, te, tick);
       put_opt (w, r.comm);
@@ -500,6 +561,12 @@ open_listing (const char *what, const char *dir,
   tsv_meta (w, "trace_dir", "%s", dir);
   int complete = dump_completeness (w, dir, t, nt, size);
   tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  char untraced[1024];
+  if (untraced_list (t, nt, untraced, sizeof untraced))
+    {
+      tsv_meta (w, "untraced_calls", "%s", untraced);
+      warn ("%s: calls that are not traced: %s", dir, untraced);
+    }
   return w;
 }
 
@@ -600,6 +667,8 @@ profile_rank (tsv_writer *w, const struct rank_trace *t)
       struct trace_record r;
       size_t off;
       trace_decode_record (t->data, k, &r, &off);
+      if (r.call == TRACE_UNTRACED)   /* counts, in #@untraced_calls */
+        continue;
       double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
       if (!continues_call (&r, k ? &prev : NULL))
         {
@@ -773,13 +842,15 @@ goal (int argc, const char **argv)
         }
       recs[i] = xmalloc ((t[i].h.nrecords ? t[i].h.nrecords : 1)
                          * sizeof *recs[i]);
+      uint64_t n = 0;
       for (uint64_t k = 0; k < t[i].h.nrecords; k++)
         {
           size_t off;
-          trace_decode_record (t[i].data, k, &recs[i][k], &off);
+          trace_decode_record (t[i].data, k, &recs[i][n], &off);
+          /* the counts of untraced calls: said below, not converted */
+          n += recs[i][n].call != TRACE_UNTRACED;
         }
-      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i],
-                                                  t[i].h.nrecords };
+      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i], n };
     }
   if ((int32_t) nt != size)
     {
@@ -811,6 +882,10 @@ goal (int argc, const char **argv)
       in.map = map_row;
       in.map_ctx = mw;
     }
+  char untraced[1024];
+  if (untraced_list (t, nt, untraced, sizeof untraced))
+    warn ("%s: calls that are not traced, which this schedule leaves "
+          "out: %s", dir, untraced);
   /* into memory first: nothing is written when the conversion fails */
   char *text = NULL;
   size_t len = 0;
@@ -831,6 +906,8 @@ goal (int argc, const char **argv)
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
   printf ("// collectives: %s\n", *used ? used : "none");
+  if (*untraced)
+    printf ("// untraced calls, not in this schedule: %s\n", untraced);
   /* The unit of the times, which dag-predict reads (LogGOPSim's
      default is ns).  */
   printf ("// #@time_unit=us\n");

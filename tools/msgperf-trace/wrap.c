@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "tracebuf.h"
+#include "untraced.h"
 
 /* Clock units since MPI_Init (clock.h): seconds when written.  */
 static double
@@ -185,6 +186,7 @@ MPI_Finalize (void)
 {
   if (tracebuf_on)
     {
+      untraced_records ();
       double t = now ();
       if (rec (TRACE_FINALIZE, t, t, MPI_COMM_WORLD))
         tracebuf_commit ();
@@ -198,6 +200,7 @@ MPI_Abort (MPI_Comm comm, int errorcode)
 {
   if (tracebuf_on)
     {
+      untraced_records ();
       double t = now ();
       struct trace_record *r = rec (TRACE_ABORT, t, t, comm);
       if (r)
