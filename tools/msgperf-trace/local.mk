@@ -19,7 +19,9 @@ if HAVE_MPI
 tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
 endif
 tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
-	tools/msgperf-trace/wrap.c tools/msgperf-trace/fwrap.c \
+	tools/msgperf-trace/wrap.c tools/msgperf-trace/wrapcoll.c \
+	tools/msgperf-trace/wrapbase.c tools/msgperf-trace/wrapbase.h \
+	tools/msgperf-trace/fwrap.c \
 	tools/msgperf-trace/untraced.c tools/msgperf-trace/untraced.h \
 	tools/msgperf-trace/tracebuf.c \
 	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
@@ -34,7 +36,10 @@ tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
 ## built, and reads traces, in every configuration.
 bin_PROGRAMS += tools/msgperf-trace/msgperf-trace
 tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c \
+	tools/msgperf-trace/run.c tools/msgperf-trace/run.h \
 	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h \
+	tools/msgperf-trace/togoal_base.c tools/msgperf-trace/togoal_vcoll.c \
+	tools/msgperf-trace/togoal_int.h \
 	tools/msgperf-trace/attribute.c tools/msgperf-trace/attribute.h
 ## Where make install puts the library, and the program: the program
 ## looks for it relative to itself first (bindir's path to libdir), so

@@ -36,205 +36,7 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-#ifndef TRACE_LIBDIR
-# define TRACE_LIBDIR "/usr/local/lib"
-#endif
-#ifndef TRACE_BINDIR
-# define TRACE_BINDIR "/usr/local/bin"
-#endif
-#ifndef TRACE_HAVE_MPI
-# define TRACE_HAVE_MPI 1
-#endif
-#define TRACE_LIBNAME "libmsgperf-trace.so"
-
-/* ---------------------------------------------------------------- run */
-
-/* The directory of this program (with its final '/'), or NULL.  */
-static char *
-exe_dir (void)
-{
-  char exe[PATH_MAX];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return NULL;
-  exe[n] = '\0';
-  char *slash = strrchr (exe, '/');
-  if (!slash)
-    return NULL;
-  slash[1] = '\0';
-  return xstrdup (exe);
-}
-
-/* The path from configure's bindir to its libdir ("../lib" for
-   PREFIX/bin and PREFIX/lib), into OUT; 0, or -1 when they do not
-   share a parent.  */
-static int
-libdir_from_bindir (char *out, size_t n)
-{
-  const char *b = TRACE_BINDIR, *l = TRACE_LIBDIR;
-  size_t common = 0;
-  for (size_t i = 0; b[i] && b[i] == l[i]; i++)
-    if (b[i] == '/')
-      common = i + 1;
-  if (common == 0)
-    return -1;
-  size_t k = 0;
-  out[0] = '\0';
-  for (const char *p = b + common; *p; p++)
-    if (p == b + common || p[-1] == '/')
-      k += (size_t) snprintf (out + k, k < n ? n - k : 0, "../");
-  snprintf (out + k, k < n ? n - k : 0, "%s", l + common);
-  return k < n ? 0 : -1;
-}
-
-/* DIR + REL + "/" + the library's name, if it is there; else NULL.  */
-static char *
-try_lib (const char *dir, const char *rel)
-{
-  size_t len = strlen (dir) + strlen (rel) + sizeof TRACE_LIBNAME + 2;
-  char *p = xmalloc (len);
-  snprintf (p, len, "%s%s%s%s", dir, rel, *rel ? "/" : "", TRACE_LIBNAME);
-  if (access (p, R_OK) == 0)
-    return p;
-  free (p);
-  return NULL;
-}
-
-/* The library: $MSGPERF_TRACE_LIB; else beside this program (the build
-   tree); else where make install put it relative to this program (its
-   bindir's path to libdir: the same under any prefix or DESTDIR);
-   else in configure's libdir.  */
-static char *
-library_path (void)
-{
-  const char *env = getenv ("MSGPERF_TRACE_LIB");
-  if (env && *env)
-    {
-      if (access (env, R_OK) != 0)
-        die ("MSGPERF_TRACE_LIB='%s': %s", env, strerror (errno));
-      return xstrdup (env);
-    }
-  char *dir = exe_dir (), rel[PATH_MAX] = "", *p = NULL;
-  int have_rel = libdir_from_bindir (rel, sizeof rel) == 0;
-  if (dir)
-    p = try_lib (dir, "");
-  if (dir && !p && have_rel)
-    p = try_lib (dir, rel);
-  if (!p)
-    p = try_lib (TRACE_LIBDIR "/", "");
-  if (p)
-    {
-      free (dir);
-      return p;
-    }
-  if (!TRACE_HAVE_MPI)
-    die ("this msgperf was configured without MPI (./configure "
-         "--without-mpi, or no mpicc found), so it has no tracing "
-         "library: configure with MPI, or name one with MSGPERF_TRACE_LIB");
-  die ("cannot find the tracing library %s: not beside this program "
-       "(%s)%s%s%s, nor in %s: install it with this program (make "
-       "install), or name it with MSGPERF_TRACE_LIB", TRACE_LIBNAME,
-       dir ? dir : "?", have_rel ? ", nor in " : "",
-       have_rel && dir ? dir : "", have_rel ? rel : "", TRACE_LIBDIR);
-}
-
-/* Make the trace directory DIR, and see that a file can be made in it:
-   the library would otherwise say so on every rank and trace nothing.  */
-static void
-check_dir (const char *dir)
-{
-  if (mkdir (dir, 0777) != 0 && errno != EEXIST)
-    die ("cannot make the trace directory '%s': %s", dir, strerror (errno));
-  struct stat st;
-  if (stat (dir, &st) != 0)
-    die ("trace directory '%s': %s", dir, strerror (errno));
-  if (!S_ISDIR (st.st_mode))
-    die ("trace directory '%s': %s", dir, strerror (ENOTDIR));
-  if (access (dir, W_OK | X_OK) != 0)
-    die ("cannot write to the trace directory '%s': %s", dir,
-         strerror (errno));
-}
-
-static char *opt_dir;
-
-static struct poptOption run_options[] = {
-  { "dir", 'd', POPT_ARG_STRING, NULL, 'd',
-    "write the traces to DIR/trace.RANK (default: $MSGPERF_TRACE_DIR, "
-    "else msgperf-trace)", "DIR" },
-  CLI_COMMON_OPTIONS,
-  POPT_TABLEEND
-};
-
-static void
-run_help (FILE *fp)
-{
-  fprintf (fp, "\nSubcommand:\n"
-           "  dump DIR       print the traces of DIR as a msgperf stream "
-           "('msgperf-trace dump --help')\n"
-           "  goal DIR       write the traces of DIR as a GOAL schedule "
-           "('msgperf-trace goal --help')\n"
-           "  profile DIR    time in each MPI call kind and in compute, "
-           "per rank\n"
-           "  attribute MAP  name dag-predict --gantt/--critical-path rows "
-           "by source call\n");
-}
-
-static int
-run (int argc, char **argv)
-{
-  cli_help_hook = run_help;
-  /* Options end at the program's name: its own options are its own.  */
-  poptContext con = poptGetContext (cli.program, argc, (const char **) argv,
-                                    run_options, POPT_CONTEXT_POSIXMEHARDER);
-  cli_context = con;
-  poptSetOtherOptionHelp (con, "[OPTION...] PROGRAM [ARG...]");
-  int rc;
-  while ((rc = poptGetNextOpt (con)) > 0)
-    if (rc == 'd')
-      {
-        /* the last --dir counts; popt's copy is ours to free */
-        free (opt_dir);
-        opt_dir = poptGetOptArg (con);
-      }
-  if (rc < -1)
-    die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
-               poptStrerror (rc));
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("no program to run (msgperf-trace [--dir DIR] PROGRAM "
-               "[ARG...])");
-  if (opt_dir && !*opt_dir)
-    die_usage ("--dir: empty directory name");
-  char *lib = library_path ();
-  const char *tdir = opt_dir ? opt_dir : getenv ("MSGPERF_TRACE_DIR");
-  check_dir (tdir && *tdir ? tdir : "msgperf-trace");
-  const char *old = getenv ("LD_PRELOAD");
-  size_t len = strlen (lib) + (old ? strlen (old) + 1 : 0) + 1;
-  char *preload = xmalloc (len);
-  /* After what is already preloaded: a sanitizer's runtime must stay
-     first.  */
-  if (old && *old)
-    snprintf (preload, len, "%s %s", old, lib);
-  else
-    snprintf (preload, len, "%s", lib);
-  if (setenv ("LD_PRELOAD", preload, 1) != 0
-      || (opt_dir && setenv ("MSGPERF_TRACE_DIR", opt_dir, 1) != 0))
-    die ("cannot set the environment: %s", strerror (errno));
-  free (preload);
-  free (lib);
-  int nargs = 0;
-  while (args[nargs])
-    nargs++;
-  char **av = xmalloc ((size_t) (nargs + 1) * sizeof *av);
-  for (int i = 0; i < nargs; i++)
-    av[i] = (char *) args[i];
-  av[nargs] = NULL;
-  fflush (NULL);
-  execvp (av[0], av);
-  int e = errno;
-  free (av);
-  die ("cannot run '%s': %s", args[0], strerror (e));
-}
+#include "run.h"
 
 /* ---------------------------------------------------------------- dump */
 
@@ -812,21 +614,15 @@ map_row (void *ctx, int32_t rank, const char *label, uint64_t seq,
   tsv_end_row (w);
 }
 
+/* The records of the NT traces T of DIR (SIZE ranks) into RANKS, their
+   arrays in RECS[i] (the caller frees them), without the counts of
+   untraced calls (said apart); whether the run's trace is incomplete
+   (which needs --partial).  */
 static int
-goal (int argc, const char **argv)
+goal_records (const char *dir, const struct rank_trace *t, size_t nt,
+              int32_t size, struct togoal_rank *ranks,
+              struct trace_record **recs)
 {
-  poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
-  const char *dir = one_dir (con, "goal");
-  double scale = 1;
-  if (opt_scale_compute)
-    scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
-  if (opt_map && !*opt_map)
-    die_usage ("--map: empty file name");
-  size_t nt;
-  int32_t size;
-  struct rank_trace *t = load_traces (dir, &nt, &size);
-  struct togoal_rank *ranks = xcalloc ((size_t) size, sizeof *ranks);
-  struct trace_record **recs = xcalloc (nt, sizeof *recs);
   int incomplete = 0;
   for (size_t i = 0; i < nt; i++)
     {
@@ -862,6 +658,25 @@ goal (int argc, const char **argv)
             "blocks", dir, nt, (int) size);
       incomplete = 1;
     }
+  return incomplete;
+}
+
+static int
+goal (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
+  const char *dir = one_dir (con, "goal");
+  double scale = 1;
+  if (opt_scale_compute)
+    scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
+  if (opt_map && !*opt_map)
+    die_usage ("--map: empty file name");
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  struct togoal_rank *ranks = xcalloc ((size_t) size, sizeof *ranks);
+  struct trace_record **recs = xcalloc (nt, sizeof *recs);
+  int incomplete = goal_records (dir, t, nt, size, ranks, recs);
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
   struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
                              scale, NULL, NULL, NULL, 0 };
@@ -956,5 +771,5 @@ main (int argc, char **argv)
       argv[1] = (char *) "msgperf-trace dump";
       return dump (argc - 1, (const char **) argv + 1);
     }
-  return run (argc, argv);
+  return trace_run (argc, argv);
 }
