@@ -71,9 +71,11 @@ static uint64_t job_n, job_first;
 struct piece
 {
   double u0, s0, scale;
+  double before;   /* the previous piece's scale, for units before U0 */
 };
 static struct piece job_piece;
 static double piece_u0, piece_s0;   /* where the buffer being filled began */
+static double piece_before;         /* the scale of the piece before it */
 static atomic_int write_errno;
 static uint64_t written_ok;   /* records on disk, the writer's count */
 static double write_s;        /* seconds in pwrite, both threads */
@@ -101,14 +103,19 @@ mono (void)
    lengths between readings of both clocks also met, but a buffer's first
    call, which began before the buffer was handed over, was put up to
    0.1 us before the previous call, its time carried back over the wait
-   for the writer at a scale measured over 60 us.)  */
+   for the writer at a scale measured over 60 us.)  A buffer's first
+   call may have begun before the buffer did (before the hand-over):
+   its times before the piece's start are on the previous piece's
+   scale, where the previous call's are.  */
 static struct piece
 end_piece (void)
 {
-  struct piece p = { piece_u0, piece_s0, trace_clock_scale () };
+  struct piece p = { piece_u0, piece_s0, trace_clock_scale (),
+                     piece_before };
   double u = trace_clock_now ();
   piece_s0 += (u - piece_u0) * p.scale;
   piece_u0 = u;
+  piece_before = p.scale;
   return p;
 }
 
@@ -124,8 +131,10 @@ times_to_seconds (unsigned char *p, uint64_t n, struct piece pc)
     {
       struct trace_record *r =
         (struct trace_record *) (p + (size_t) i * TRACE_RECORD_SIZE);
-      r->t_start = at + (r->t_start - pc.u0) * pc.scale;
-      r->t_end = at + (r->t_end - pc.u0) * pc.scale;
+      r->t_start = at + (r->t_start - pc.u0) * (r->t_start < pc.u0
+                                                ? pc.before : pc.scale);
+      r->t_end = at + (r->t_end - pc.u0) * (r->t_end < pc.u0 ? pc.before
+                                                              : pc.scale);
     }
 #else
   (void) p, (void) n, (void) pc;
@@ -427,7 +436,7 @@ void
 tracebuf_origin (double t0)
 {
   header.t0 = t0;
-  piece_u0 = piece_s0 = 0;
+  piece_u0 = piece_s0 = piece_before = 0;
 }
 
 /* The record to fill next, its defaults set: no data, no request, no
