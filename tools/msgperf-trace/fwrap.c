@@ -432,7 +432,7 @@ FWRAP (mpi_testsome, MPI_TESTSOME, (MPI_Fint *count, MPI_Fint *reqs,
   some_back (&c, *ierr, count, reqs, out, outcount, indices, statuses);
 }
 
-/* ---------------------------------------------------------------- collectives */
+/* ---------------------------------------------------------- collectives */
 #define TYPE(t) MPI_Type_f2c (*(t))
 #define COMM(c) MPI_Comm_f2c (*(c))
 #define OP(o) MPI_Op_f2c (*(o))
@@ -556,7 +556,7 @@ FWRAP (mpi_alltoallv, MPI_ALLTOALLV,
                          COMM (comm));
 }
 
-/* ---------------------------------------------------------------- communicators */
+/* -------------------------------------------------------- communicators */
 FWRAP (mpi_comm_split, MPI_COMM_SPLIT, (MPI_Fint *comm, MPI_Fint *color,
                                         MPI_Fint *key, MPI_Fint *newcomm,
                                         MPI_Fint *ierr))

@@ -647,6 +647,65 @@ label (const struct op *o, size_t i, char *buf, size_t n)
   return buf;
 }
 
+/* "OP=ALGO ..." of the algorithms C expanded, into IN's used.  */
+static void
+used_list (const struct conv *c, const struct togoal_input *in)
+{
+  if (!in->used || !in->usedsize)
+    return;
+  in->used[0] = '\0';
+  for (size_t i = 0; i < c->nused; i++)
+    {
+      size_t l = strlen (in->used);
+      const char *op = togoal_coll_op (c->used[i].op);
+      if (strcmp (c->used[i].algo, c->used[i].gen) == 0)
+        snprintf (in->used + l, in->usedsize - l, "%s%s=%s", l ? " " : "",
+                  op, c->used[i].algo);
+      else
+        snprintf (in->used + l, in->usedsize - l, "%s%s=%s(as %s)",
+                  l ? " " : "", op, c->used[i].algo, c->used[i].gen);
+    }
+}
+
+/* The block of rank R, its operations P, tags by T and B.  */
+static void
+write_rank (FILE *out, const struct togoal_input *in,
+            const struct rankops *p, int32_t r, int64_t T, int64_t B)
+{
+  fprintf (out, "rank %d {\n", (int) r);
+  for (size_t i = 0; i < p->n; i++)
+    {
+      const struct op *o = &p->ops[i];
+      char a[32], b[32], num[NUM_BUFSIZE];
+      label (o, i, a, sizeof a);
+      int64_t tag = goal_tag (o, T, B);
+      if (o->kind == OP_CALC)
+        {
+          num_format (o->calc, in->precision, num);
+          fprintf (out, "%s: calc %s\n", a, num);
+        }
+      else if (o->kind == OP_SEND)
+        fprintf (out, "%s: send %" PRId64 "b to %d tag %" PRId64
+                 "\n", a, o->bytes, (int) o->peer, tag);
+      else
+        fprintf (out, "%s: recv %" PRId64 "b from %d tag %" PRId64
+                 "\n", a, o->bytes, (int) o->peer, tag);
+      for (size_t j = 0; j < o->ndep; j++)
+        {
+          const struct dep *d = &p->deps[o->dep0 + j];
+          fprintf (out, "%s %s %s\n", a,
+                   d->start ? "irequires" : "requires",
+                   label (&p->ops[d->op], (size_t) d->op, b,
+                          sizeof b));
+        }
+      if (in->map)
+        in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
+                 o->kind == OP_CALC ? "compute"
+                 : trace_call_name (in->ranks[r].rec[o->src].call));
+    }
+  fprintf (out, "}\n");
+}
+
 int
 togoal_write (FILE *out, const struct togoal_input *in, char *err,
               size_t errsize)
@@ -672,59 +731,13 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
     }
   if (rc == 0 && in->cut)
     cut_unmatched (R, P, T, B, in->cut);
-  if (in->used && in->usedsize)
-    {
-      in->used[0] = '\0';
-      for (size_t i = 0; i < c.nused; i++)
-        {
-          size_t l = strlen (in->used);
-          if (strcmp (c.used[i].algo, c.used[i].gen) == 0)
-            snprintf (in->used + l, in->usedsize - l, "%s%s=%s", l ? " " : "",
-                      togoal_coll_op (c.used[i].op), c.used[i].algo);
-          else
-            snprintf (in->used + l, in->usedsize - l, "%s%s=%s(as %s)",
-                      l ? " " : "", togoal_coll_op (c.used[i].op), c.used[i].algo,
-                      c.used[i].gen);
-        }
-    }
+  used_list (&c, in);
   if (rc == 0)
     {
       fprintf (out, "num_ranks %d\n", (int) P);
       for (int32_t r = 0; r < P; r++)
         {
-          fprintf (out, "rank %d {\n", (int) r);
-          const struct rankops *p = &R[r];
-          for (size_t i = 0; i < p->n; i++)
-            {
-              const struct op *o = &p->ops[i];
-              char a[32], b[32], num[NUM_BUFSIZE];
-              label (o, i, a, sizeof a);
-              int64_t tag = goal_tag (o, T, B);
-              if (o->kind == OP_CALC)
-                {
-                  num_format (o->calc, in->precision, num);
-                  fprintf (out, "%s: calc %s\n", a, num);
-                }
-              else if (o->kind == OP_SEND)
-                fprintf (out, "%s: send %" PRId64 "b to %d tag %" PRId64
-                         "\n", a, o->bytes, (int) o->peer, tag);
-              else
-                fprintf (out, "%s: recv %" PRId64 "b from %d tag %" PRId64
-                         "\n", a, o->bytes, (int) o->peer, tag);
-              for (size_t j = 0; j < o->ndep; j++)
-                {
-                  const struct dep *d = &p->deps[o->dep0 + j];
-                  fprintf (out, "%s %s %s\n", a,
-                           d->start ? "irequires" : "requires",
-                           label (&p->ops[d->op], (size_t) d->op, b,
-                                  sizeof b));
-                }
-              if (in->map)
-                in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
-                         o->kind == OP_CALC ? "compute"
-                         : trace_call_name (in->ranks[r].rec[o->src].call));
-            }
-          fprintf (out, "}\n");
+          write_rank (out, in, &R[r], r, T, B);
         }
     }
   for (int32_t r = 0; r < P; r++)

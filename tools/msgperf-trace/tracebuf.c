@@ -51,7 +51,8 @@ int tracebuf_on;
 static unsigned char *bufs[2], *buf;   /* buf: bufs[cur], being filled */
 static int cur;
 static uint64_t max_records;
-static volatile uint64_t nrecords;   /* committed in buf; read by the handler */
+/* committed in buf; read by the signal handler */
+static volatile uint64_t nrecords;
 static uint64_t base;                /* records handed to the writer before */
 static struct trace_header header;
 static volatile sig_atomic_t written;

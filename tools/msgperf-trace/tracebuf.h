@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracebuf.h: the per-rank state of libmsgperf-trace: the record buffers,
  * the request and communicator ids, and the writing of DIR/trace.RANK as
- * the buffers fill and at MPI_Finalize, MPI_Abort or a fatal signal.  Single-threaded use of MPI
- * is assumed (MPI_THREAD_SINGLE or FUNNELED).  */
+ * the buffers fill and at MPI_Finalize, MPI_Abort or a fatal signal.
+ * Single-threaded use of MPI is assumed (MPI_THREAD_SINGLE or
+ * FUNNELED).  */
 #ifndef MSGPERF_TRACEBUF_H
 #define MSGPERF_TRACEBUF_H
 
