@@ -49,6 +49,28 @@ pred_set (const struct gen *g, const struct gtask *t, struct depset *s)
     }
 }
 
+/* The exits of instance I's P parts: the last task's set of G and
+   every send.  */
+static void
+set_exits (struct instance *I, const struct gen *g, int32_t P)
+{
+  for (int32_t r = 0; r < P; r++)
+    {
+      const struct gtask *last = NULL;
+      for (size_t i = 0; i < g->nt; i++)
+        if (g->t[i].rank == r)
+          last = &g->t[i];
+      if (last)
+        depset_copy (&I->exit[r], &last->set);
+      else
+        depset_add (&I->exit[r], (struct dep) { ENTRY, 0 });
+      const struct rankops *p = &I->part[r];
+      for (size_t k = 0; k < p->n; k++)
+        if (p->ops[k].kind == OP_SEND)
+          depset_add (&I->exit[r], (struct dep) { (int64_t) k, 0 });
+    }
+}
+
 /* Expand instance I (its parts are empty) by running the generator.  */
 static int
 expand (struct conv *c, struct instance *I, const int32_t *members,
@@ -136,22 +158,7 @@ expand (struct conv *c, struct instance *I, const int32_t *members,
           }
       }
   free (tmp.d);
-  /* exits: the last task's set and every send */
-  for (int32_t r = 0; r < P; r++)
-    {
-      const struct gtask *last = NULL;
-      for (size_t i = 0; i < g.nt; i++)
-        if (g.t[i].rank == r)
-          last = &g.t[i];
-      if (last)
-        depset_copy (&I->exit[r], &last->set);
-      else
-        depset_add (&I->exit[r], (struct dep) { ENTRY, 0 });
-      const struct rankops *p = &I->part[r];
-      for (size_t k = 0; k < p->n; k++)
-        if (p->ops[k].kind == OP_SEND)
-          depset_add (&I->exit[r], (struct dep) { (int64_t) k, 0 });
-    }
+  set_exits (I, &g, P);
 out:
   gen_free (&g);
   return rc;
