@@ -1116,6 +1116,7 @@ struct predict_job
   struct dag d;
   const char *unit;           /* the output's time unit */
   int goal_default_unit;      /* ns because GOAL has none */
+  char goal_unit[16];         /* "// #@time_unit=" of a GOAL schedule */
   double file_scale;          /* --params times into UNIT */
   char conversion[128];
   struct plogp plogp;         /* -m plogp: the per-size table */
@@ -1416,6 +1417,8 @@ read_schedule_file (struct predict_job *j)
       ended = nhead < sizeof head;
       j->binary = dag_image_is (head, nhead);
       j->goal = !j->binary && looks_like_goal (head, nhead);
+      if (j->goal)
+        goal_time_unit (head, nhead, j->goal_unit, sizeof j->goal_unit);
       if (!j->goal || ended)
         {
           text = read_rest (fd, name, head, nhead, !ended, &len);
@@ -1433,6 +1436,8 @@ read_schedule_file (struct predict_job *j)
           size_t n = fread (peek, 1, sizeof peek, fp);
           j->binary = dag_image_is (peek, n);
           j->goal = !j->binary && looks_like_goal (peek, n);
+          if (j->goal)
+            goal_time_unit (peek, n, j->goal_unit, sizeof j->goal_unit);
           fclose (fp);
         }
     }
@@ -1455,6 +1460,13 @@ read_schedule_file (struct predict_job *j)
         fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
       if (fd < 0)
         die ("%s: cannot open: %s", name, strerror (errno));
+      if (!nhead && !j->goal_unit[0])   /* --format goal: its unit line */
+        {
+          ssize_t n = pread (fd, head, sizeof head, 0);
+          if (n > 0)
+            goal_time_unit (head, (size_t) n, j->goal_unit,
+                            sizeof j->goal_unit);
+        }
       goal_parse_fd (fd, head, nhead, regular_size (fd), 0, name, &j->d);
       if (!from_stdin)
         close (fd);
@@ -1623,11 +1635,27 @@ resolve_units (struct predict_job *j)
   if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
     die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
          unit);
+  if (!unit && j->goal_unit[0])
+    {
+      unit = j->goal_unit;   /* its "// #@time_unit=" line */
+      if (!tsv_time_unit_valid (unit))
+        die ("the schedule's '// #@time_unit=%s': not a time unit (s, ms, "
+             "us, ns, cycles)", unit);
+      if (opt_time_unit && strcmp (unit, opt_time_unit) != 0)
+        die ("--time-unit %s, but the schedule says // #@time_unit=%s",
+             opt_time_unit, unit);
+    }
   if (!unit)
     unit = opt_time_unit;
-  /* A GOAL schedule carries no unit: LogGOPSim's nanoseconds unless
+  /* A GOAL schedule without a unit line: LogGOPSim's nanoseconds unless
      --time-unit says otherwise.  */
   j->goal_default_unit = j->goal && !unit;
+  if (j->goal_default_unit && pfile && pfile->time_unit
+      && strcmp (pfile->time_unit, "ns") != 0)
+    warn ("the GOAL schedule has no '// #@time_unit=UNIT' line: its times "
+          "are read in ns (LogGOPSim's), and %s's converted from %s; give "
+          "--time-unit if the schedule's are in another unit",
+          pfile->name, pfile->time_unit);
   if (j->goal_default_unit)
     unit = "ns";
   j->file_scale = 1;

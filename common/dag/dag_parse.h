@@ -36,6 +36,12 @@ void goal_parse (const char *text, size_t len, const char *name,
 void goal_parse_fd (int fd, const char *head, size_t nhead, size_t size,
                     size_t piece, const char *name, struct dag *d);
 
+/* The time unit ("us", ...) that the comment line "// #@time_unit=UNIT"
+   before the first statement of the GOAL text TEXT (its first LEN bytes
+   at least) declares, into UNIT (N bytes): 1, or 0 when there is none.
+   msgperf-trace goal writes it; LogGOPSim skips it as a comment.  */
+int goal_time_unit (const char *text, size_t len, char *unit, size_t n);
+
 /* Native TSV: one stream with a `kind` column (rows `task`: id, proc,
    work; `msg`: from, to, bytes; `dep`: from, to; unused fields NA).  */
 void dag_read_native (tsv_reader *r, struct dag *d);

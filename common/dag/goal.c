@@ -1417,3 +1417,35 @@ goal_parse_fd (int fd, const char *head, size_t nhead, size_t size,
   free (buf);
   buf = NULL;
 }
+
+/* ------------------------------------------------------------ unit */
+/* LogGOPSim's GOAL has no time unit; msgperf writes its schedules' in a
+   comment line that LogGOPSim skips, "// #@time_unit=UNIT" (msgperf's
+   metadata line, commented), before the first statement.  */
+int
+goal_time_unit (const char *text, size_t len, char *unit, size_t n)
+{
+  static const char key[] = "// #@time_unit=";
+  size_t i = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  while (i < len)
+    {
+      const char *nl = memchr (text + i, '\n', len - i);
+      size_t end = nl ? (size_t) (nl - text) : len, k = i;
+      while (k < end && (text[k] == ' ' || text[k] == '\t'))
+        k++;
+      if (k < end && text[k] != '/' && text[k] != '\r')
+        return 0;   /* a statement: no unit before it */
+      size_t kl = sizeof key - 1;
+      if (end - k > kl && memcmp (text + k, key, kl) == 0)
+        {
+          size_t m = 0;
+          for (k += kl; k < end && m + 1 < n && !strchr (" \t\r", text[k]);
+               k++)
+            unit[m++] = text[k];
+          unit[m] = '\0';
+          return m > 0;
+        }
+      i = end + 1;
+    }
+  return 0;
+}

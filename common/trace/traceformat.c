@@ -86,6 +86,7 @@ trace_encode_header (const struct trace_header *h, unsigned char *out)
   put_f64 (out + 32, h->t0);
   put_f64 (out + 40, h->wtick);
   put_u64 (out + 48, h->nrecords);
+  put_f64 (out + 56, h->write_s);
 }
 
 void
@@ -175,6 +176,7 @@ trace_decode_header (const unsigned char *data, size_t len,
   h->t0 = get_f64 (data + 32);
   h->wtick = get_f64 (data + 40);
   h->nrecords = get_u64 (data + 48);
+  h->write_s = get_f64 (data + 56);
   size_t have = (len - TRACE_HEADER_SIZE) / TRACE_RECORD_SIZE;
   if (h->nrecords > have)
     {
@@ -267,10 +269,22 @@ static const char *const call_names[TRACE_NCALLS] = {
   [TRACE_REDUCE_SCATTER_BLOCK] = "reduce_scatter_block",
   [TRACE_SCAN] = "scan", [TRACE_EXSCAN] = "exscan",
   [TRACE_SENDCOUNT] = "sendcount", [TRACE_RECVCOUNT] = "recvcount",
+  [TRACE_UNTRACED] = "untraced",
 };
 
 const char *
 trace_call_name (unsigned call)
 {
   return call < TRACE_NCALLS ? call_names[call] : NULL;
+}
+
+const char *
+trace_untraced_name (unsigned u)
+{
+  static const char *const names[] = {
+#define TRACE_UNTRACED_NAME(n) "MPI_" #n,
+    TRACE_UNTRACED_CALLS (TRACE_UNTRACED_NAME)
+#undef TRACE_UNTRACED_NAME
+  };
+  return u < TRACE_NUNTRACED ? names[u] : NULL;
 }

@@ -20,7 +20,10 @@
  *     t0      32  8  MPI_Wtime at the end of MPI_Init (seconds)
  *     wtick   40  8  MPI_Wtick (seconds)
  *     nrec    48  8  number of records that follow
- *     spare   56  8  zero
+ *     write_s 56  8  seconds the library spent writing the records
+ *                    (double; its writer thread's and the final
+ *                    write's, not its waits), 0 in traces written
+ *                    before it was measured
  *
  *   record  off size
  *     t_start  0  8  when the call was entered (seconds, on t0's time
@@ -92,8 +95,47 @@ enum trace_call
   TRACE_GATHERV, TRACE_SCATTERV, TRACE_ALLGATHERV, TRACE_ALLTOALLV,
   TRACE_REDUCE_SCATTER, TRACE_REDUCE_SCATTER_BLOCK, TRACE_SCAN,
   TRACE_EXSCAN, TRACE_SENDCOUNT, TRACE_RECVCOUNT,
+  /* the calls the library does not trace, counted (see below) */
+  TRACE_UNTRACED,
   TRACE_NCALLS
 };
+
+/* The MPI calls (MPI_ and this) that carry or order communication but
+   that the library does not trace.  Their calls are counted by name:
+   at MPI_Finalize a rank's trace gets one TRACE_UNTRACED record per
+   such call it made (aux: its number here, bytes: how many calls), so
+   that a reader says what a replay misses.  Names go at the end only,
+   so that a number keeps its name.  */
+#define TRACE_UNTRACED_CALLS(X) \
+  X (Bsend) X (Rsend) X (Ibsend) X (Irsend) X (Bsend_init) X (Rsend_init) \
+  X (Sendrecv_replace) X (Mprobe) X (Improbe) X (Mrecv) X (Imrecv) \
+  X (Cancel) X (Alltoallw) X (Ibarrier) X (Ibcast) X (Ireduce) \
+  X (Iallreduce) X (Iallgather) X (Iallgatherv) X (Ialltoall) \
+  X (Ialltoallv) X (Ialltoallw) X (Igather) X (Igatherv) X (Iscatter) \
+  X (Iscatterv) X (Ireduce_scatter) X (Ireduce_scatter_block) X (Iscan) \
+  X (Iexscan) X (Neighbor_allgather) X (Neighbor_allgatherv) \
+  X (Neighbor_alltoall) X (Neighbor_alltoallv) X (Neighbor_alltoallw) \
+  X (Ineighbor_allgather) X (Ineighbor_allgatherv) X (Ineighbor_alltoall) \
+  X (Ineighbor_alltoallv) X (Ineighbor_alltoallw) X (Put) X (Get) \
+  X (Accumulate) X (Get_accumulate) X (Fetch_and_op) X (Compare_and_swap) \
+  X (Rput) X (Rget) X (Raccumulate) X (Rget_accumulate) X (Win_fence) \
+  X (Win_lock) X (Win_unlock) X (Win_lock_all) X (Win_unlock_all) \
+  X (Win_post) X (Win_start) X (Win_complete) X (Win_wait) X (Win_flush) \
+  X (Win_flush_all) X (Comm_create_group) X (Comm_split_type) \
+  X (Comm_idup) X (Intercomm_create) X (Intercomm_merge) X (Cart_sub) \
+  X (Graph_create) X (Dist_graph_create) X (Dist_graph_create_adjacent) \
+  X (Comm_spawn)
+
+enum trace_untraced
+{
+#define TRACE_UNTRACED_ENUM(n) TRACE_U_##n,
+  TRACE_UNTRACED_CALLS (TRACE_UNTRACED_ENUM)
+#undef TRACE_UNTRACED_ENUM
+  TRACE_NUNTRACED
+};
+
+/* "MPI_Bsend" ... for an enum trace_untraced, or NULL.  */
+const char *trace_untraced_name (unsigned u);
 
 /* Header flags.  */
 #define TRACE_F_COMPLETE 1u   /* written by MPI_Finalize */
@@ -101,6 +143,9 @@ enum trace_call
 #define TRACE_F_SIGNAL   4u   /* written by a fatal signal's handler */
 #define TRACE_F_OVERFLOW 8u   /* the buffer filled up; later calls lost */
 #define TRACE_F_WTIME_GLOBAL 16u  /* MPI_WTIME_IS_GLOBAL was true */
+#define TRACE_F_WRITE_ERROR 32u   /* writing failed (a full disk ...):
+                                     the records that follow are those
+                                     written before, later calls lost */
 
 /* Record flags.  */
 #define TRACE_R_DONE       1u  /* the call completed the operation (a
@@ -118,6 +163,7 @@ struct trace_header
   int32_t signal;
   double t0, wtick;
   uint64_t nrecords;
+  double write_s;
 };
 
 /* The fields in the order and at the offsets of the file's record, with

@@ -92,13 +92,16 @@ main (void)
 {
   unsigned char file[TRACE_HEADER_SIZE + 2 * TRACE_RECORD_SIZE];
   struct trace_header h = { TRACE_VERSION, 3, 4, TRACE_F_COMPLETE, 0,
-                            1234.5, 1e-9, 2 };
+                            1234.5, 1e-9, 2, 0.75 };
   trace_encode_header (&h, file);
   CHECK (memcmp (file, "MPTRACE", 8) == 0);
   CHECK (file[8] == 1 && file[9] == 0);          /* version, little-endian */
   CHECK (file[12] == 64);                        /* record size */
   CHECK (file[16] == 3 && file[20] == 4);        /* rank, size */
   CHECK (file[48] == 2);                         /* records */
+  /* the seconds spent writing: 0.75 is 0x3FE8000000000000 */
+  CHECK (file[56] == 0 && file[61] == 0 && file[62] == 0xe8
+         && file[63] == 0x3f);
 
   struct trace_record r = { 1.25, 2.5, 1000000007, -1, 7, TRACE_ALLREDUCE,
                             TRACE_R_DONE | TRACE_R_ANY_TAG, 2, -1, -2,
@@ -136,7 +139,7 @@ main (void)
   CHECK (trace_decode_header (file, sizeof file, &g, &off) == TRACE_OK);
   CHECK (g.rank == 3 && g.size == 4 && g.nrecords == 2);
   CHECK (g.t0 == 1234.5 && g.wtick == 1e-9);
-  CHECK (g.flags == TRACE_F_COMPLETE);
+  CHECK (g.flags == TRACE_F_COMPLETE && g.write_s == 0.75);
   struct trace_record s;
   CHECK (trace_decode_record (file, 0, &s, &off) == TRACE_OK);
   CHECK (s.t_start == 1.25 && s.t_end == 2.5 && s.bytes == 1000000007);
@@ -152,7 +155,15 @@ main (void)
   /* Calls added later keep the numbers of the earlier ones, so that
      older traces read the same.  */
   CHECK (TRACE_START_RECV == 37 && TRACE_GATHERV == 38
-         && TRACE_RECVCOUNT == 47 && TRACE_NCALLS == 48);
+         && TRACE_RECVCOUNT == 47 && TRACE_UNTRACED == 48
+         && TRACE_NCALLS == 49);
+  /* The untraced calls' names, by the numbers their records hold.  */
+  CHECK_STR (trace_call_name (TRACE_UNTRACED), "untraced");
+  CHECK_STR (trace_untraced_name (TRACE_U_Bsend), "MPI_Bsend");
+  CHECK (TRACE_U_Bsend == 0 && TRACE_U_Ibarrier == 13
+         && TRACE_U_Iallreduce == 16);
+  CHECK_STR (trace_untraced_name (TRACE_U_Comm_spawn), "MPI_Comm_spawn");
+  CHECK (trace_untraced_name (TRACE_NUNTRACED) == NULL);
   CHECK_STR (trace_call_name (TRACE_REDUCE_SCATTER_BLOCK),
              "reduce_scatter_block");
   CHECK_STR (trace_call_name (TRACE_SENDCOUNT), "sendcount");

@@ -13,6 +13,15 @@
  *                       MPI_Wtime, another send; rank 0 prints the
  *                       MPI_Wtime times from MPI_Init's return to the
  *                       spin's start and of the spin, in microseconds
+ *   trace-calls loop N  N rounds of a message of 8 bytes from each even
+ *                       rank to its odd partner (tag: the round), and
+ *                       an MPI_Allreduce of one int every tenth round:
+ *                       more calls than small buffers hold
+ *   trace-calls untraced  calls the library counts but does not trace:
+ *                       MPI_Bsend (twice) and MPI_Rsend from each even
+ *                       rank to its partner, MPI_Sendrecv_replace
+ *                       between them, MPI_Ibarrier and MPI_Iallreduce
+ *                       (each waited for)
  *   trace-calls types   MPI_Send to MPI_PROC_NULL of 2 elements of
  *                       MPI_INT, MPI_DOUBLE, MPI_C_DOUBLE_COMPLEX,
  *                       MPI_2INT, then of 3 doubles contiguous, freed,
@@ -25,6 +34,7 @@
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -325,6 +335,56 @@ types (void)
   MPI_Type_free (&t);
 }
 
+static void
+loop (int rank, const char *count)
+{
+  int n = atoi (count ? count : "0"), p = rank ^ 1, x = rank, y;
+  char buf[8] = { 0 };
+  if (n < 1)
+    fail ("loop needs a count of rounds, 1 or more");
+  for (int i = 0; i < n; i++)
+    {
+      if (rank & 1)
+        MPI_Recv (buf, 8, MPI_BYTE, p, i, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      else
+        MPI_Send (buf, 8, MPI_BYTE, p, i, MPI_COMM_WORLD);
+      if (i % 10 == 9)
+        MPI_Allreduce (&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+}
+
+static void
+untraced (int rank)
+{
+  int p = rank ^ 1, x = rank, y = 0;
+  char buf[2 * MPI_BSEND_OVERHEAD + 64], *att;
+  int attsize;
+  MPI_Request r;
+  MPI_Buffer_attach (buf, sizeof buf);
+  if (rank & 1)
+    {
+      MPI_Irecv (&y, 1, MPI_INT, p, 3, MPI_COMM_WORLD, &r);
+      MPI_Barrier (MPI_COMM_WORLD);   /* posted before the Rsend */
+      MPI_Recv (&y, 1, MPI_INT, p, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv (&y, 1, MPI_INT, p, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Wait (&r, MPI_STATUS_IGNORE);
+    }
+  else
+    {
+      MPI_Barrier (MPI_COMM_WORLD);
+      MPI_Bsend (&x, 1, MPI_INT, p, 1, MPI_COMM_WORLD);
+      MPI_Bsend (&x, 1, MPI_INT, p, 2, MPI_COMM_WORLD);
+      MPI_Rsend (&x, 1, MPI_INT, p, 3, MPI_COMM_WORLD);
+    }
+  MPI_Buffer_detach (&att, &attsize);
+  MPI_Sendrecv_replace (&x, 1, MPI_INT, p, 4, p, 4, MPI_COMM_WORLD,
+                        MPI_STATUS_IGNORE);
+  MPI_Ibarrier (MPI_COMM_WORLD, &r);
+  MPI_Wait (&r, MPI_STATUS_IGNORE);
+  MPI_Iallreduce (&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+  MPI_Wait (&r, MPI_STATUS_IGNORE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -352,6 +412,10 @@ main (int argc, char **argv)
         fail ("mode more needs 2 ranks");
       more (rank);
     }
+  else if (strcmp (mode, "untraced") == 0)
+    untraced (rank);
+  else if (strcmp (mode, "loop") == 0)
+    loop (rank, argc > 2 ? argv[2] : NULL);
   else if (strcmp (mode, "clock") == 0)
     clock_spin (rank, w_init);
   else if (strcmp (mode, "types") == 0)

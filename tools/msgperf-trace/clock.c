@@ -102,3 +102,21 @@ trace_clock_scale (void)
 #endif
   return 1e-9;
 }
+
+void
+trace_clock_pair (double *units, double *seconds)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  int64_t ns = (int64_t) (t.tv_sec - trace_clock_origin.tv_sec) * 1000000000
+               + (t.tv_nsec - trace_clock_origin.tv_nsec);
+  *seconds = (double) ns * 1e-9;
+#ifdef TRACE_CLOCK_HAVE_TSC
+  if (trace_clock_tsc)
+    {
+      *units = (double) (__rdtsc () - trace_clock_tsc0);
+      return;
+    }
+#endif
+  *units = (double) ns;
+}

@@ -62,4 +62,9 @@ trace_clock_now (void)
    time since the origin over the ticks since.  Async-signal-safe.  */
 double trace_clock_scale (void);
 
+/* The clock's units and CLOCK_MONOTONIC's seconds since the origin,
+   read together: the ends of a piece of the run over which records'
+   units are converted to seconds (tracebuf.c).  Async-signal-safe.  */
+void trace_clock_pair (double *units, double *seconds);
+
 #endif

@@ -19,23 +19,40 @@ if HAVE_MPI
 tracelib_PROGRAMS += tools/msgperf-trace/libmsgperf-trace.so
 endif
 tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
-	tools/msgperf-trace/wrap.c tools/msgperf-trace/tracebuf.c \
+	tools/msgperf-trace/wrap.c tools/msgperf-trace/wrapcoll.c \
+	tools/msgperf-trace/wrapbase.c tools/msgperf-trace/wrapbase.h \
+	tools/msgperf-trace/fwrap.c \
+	tools/msgperf-trace/untraced.c tools/msgperf-trace/untraced.h \
+	tools/msgperf-trace/tracebuf.c \
 	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
 	tools/msgperf-trace/clock.h \
 	common/trace/traceformat.c common/trace/traceformat.h
 tools_msgperf_trace_libmsgperf_trace_so_CFLAGS = -std=c11 $(WARN_CFLAGS) \
-	$(MPI_CFLAGS) -fPIC -fvisibility=hidden
-tools_msgperf_trace_libmsgperf_trace_so_LDFLAGS = -shared -fPIC
+	$(MPI_CFLAGS) -fPIC -fvisibility=hidden -pthread
+tools_msgperf_trace_libmsgperf_trace_so_LDFLAGS = -shared -fPIC -pthread
 tools_msgperf_trace_libmsgperf_trace_so_LDADD = $(MPI_LIBS)
 
 ## The wrapper and reader: no MPI (it execs the traced program), so it is
 ## built, and reads traces, in every configuration.
 bin_PROGRAMS += tools/msgperf-trace/msgperf-trace
 tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c \
+	tools/msgperf-trace/run.c tools/msgperf-trace/run.h \
 	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h \
+	tools/msgperf-trace/togoal_base.c tools/msgperf-trace/togoal_vcoll.c \
+	tools/msgperf-trace/togoal_int.h \
 	tools/msgperf-trace/attribute.c tools/msgperf-trace/attribute.h
+## Where make install puts the library, and the program: the program
+## looks for it relative to itself first (bindir's path to libdir), so
+## that an installation moved or made with another prefix or DESTDIR
+## finds its own.
+if HAVE_MPI
+TRACE_HAVE_MPI = 1
+else
+TRACE_HAVE_MPI = 0
+endif
 tools_msgperf_trace_msgperf_trace_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DTRACE_LIBDIR='"$(libdir)"'
+	-DTRACE_LIBDIR='"$(libdir)"' -DTRACE_BINDIR='"$(bindir)"' \
+	-DTRACE_HAVE_MPI=$(TRACE_HAVE_MPI)
 tools_msgperf_trace_msgperf_trace_LDADD = common/trace/libtraceformat.a \
 	$(MSGPERF_LIBS)
 dist_man1_MANS += man/msgperf-trace.1

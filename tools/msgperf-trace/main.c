@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -35,128 +36,7 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-#ifndef TRACE_LIBDIR
-# define TRACE_LIBDIR "/usr/local/lib"
-#endif
-#define TRACE_LIBNAME "libmsgperf-trace.so"
-
-/* ---------------------------------------------------------------- run */
-
-/* The library: $MSGPERF_TRACE_LIB, else beside this program (the build
-   tree), else the installed one in libdir.  */
-static char *
-library_path (void)
-{
-  const char *env = getenv ("MSGPERF_TRACE_LIB");
-  if (env && *env)
-    {
-      if (access (env, R_OK) != 0)
-        die ("MSGPERF_TRACE_LIB='%s': %s", env, strerror (errno));
-      return xstrdup (env);
-    }
-  char exe[PATH_MAX];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0)
-    {
-      exe[n] = '\0';
-      char *slash = strrchr (exe, '/');
-      if (slash)
-        {
-          slash[1] = '\0';
-          size_t len = strlen (exe) + sizeof TRACE_LIBNAME;
-          char *p = xmalloc (len);
-          snprintf (p, len, "%s%s", exe, TRACE_LIBNAME);
-          if (access (p, R_OK) == 0)
-            return p;
-          free (p);
-        }
-    }
-  const char *inst = TRACE_LIBDIR "/" TRACE_LIBNAME;
-  if (access (inst, R_OK) != 0)
-    die ("cannot find the tracing library '%s': %s (msgperf is built "
-         "without it under ./configure --without-mpi; MSGPERF_TRACE_LIB "
-         "names another)", inst, strerror (errno));
-  return xstrdup (inst);
-}
-
-static char *opt_dir;
-
-static struct poptOption run_options[] = {
-  { "dir", 'd', POPT_ARG_STRING, NULL, 'd',
-    "write the traces to DIR/trace.RANK (default: $MSGPERF_TRACE_DIR, "
-    "else msgperf-trace)", "DIR" },
-  CLI_COMMON_OPTIONS,
-  POPT_TABLEEND
-};
-
-static void
-run_help (FILE *fp)
-{
-  fprintf (fp, "\nSubcommand:\n"
-           "  dump DIR       print the traces of DIR as a msgperf stream "
-           "('msgperf-trace dump --help')\n"
-           "  goal DIR       write the traces of DIR as a GOAL schedule "
-           "('msgperf-trace goal --help')\n"
-           "  profile DIR    time in each MPI call kind and in compute, "
-           "per rank\n"
-           "  attribute MAP  name dag-predict --gantt/--critical-path rows "
-           "by source call\n");
-}
-
-static int
-run (int argc, char **argv)
-{
-  cli_help_hook = run_help;
-  /* Options end at the program's name: its own options are its own.  */
-  poptContext con = poptGetContext (cli.program, argc, (const char **) argv,
-                                    run_options, POPT_CONTEXT_POSIXMEHARDER);
-  cli_context = con;
-  poptSetOtherOptionHelp (con, "[OPTION...] PROGRAM [ARG...]");
-  int rc;
-  while ((rc = poptGetNextOpt (con)) > 0)
-    if (rc == 'd')
-      {
-        /* the last --dir counts; popt's copy is ours to free */
-        free (opt_dir);
-        opt_dir = poptGetOptArg (con);
-      }
-  if (rc < -1)
-    die_usage ("%s: %s", poptBadOption (con, POPT_BADOPTION_NOALIAS),
-               poptStrerror (rc));
-  const char **args = poptGetArgs (con);
-  if (!args || !args[0])
-    die_usage ("no program to run (msgperf-trace [--dir DIR] PROGRAM "
-               "[ARG...])");
-  if (opt_dir && !*opt_dir)
-    die_usage ("--dir: empty directory name");
-  char *lib = library_path ();
-  const char *old = getenv ("LD_PRELOAD");
-  size_t len = strlen (lib) + (old ? strlen (old) + 1 : 0) + 1;
-  char *preload = xmalloc (len);
-  /* After what is already preloaded: a sanitizer's runtime must stay
-     first.  */
-  if (old && *old)
-    snprintf (preload, len, "%s %s", old, lib);
-  else
-    snprintf (preload, len, "%s", lib);
-  if (setenv ("LD_PRELOAD", preload, 1) != 0
-      || (opt_dir && setenv ("MSGPERF_TRACE_DIR", opt_dir, 1) != 0))
-    die ("cannot set the environment: %s", strerror (errno));
-  free (preload);
-  free (lib);
-  int nargs = 0;
-  while (args[nargs])
-    nargs++;
-  char **av = xmalloc ((size_t) (nargs + 1) * sizeof *av);
-  for (int i = 0; i < nargs; i++)
-    av[i] = (char *) args[i];
-  av[nargs] = NULL;
-  fflush (NULL);
-  execvp (av[0], av);
-  int e = errno;
-  free (av);
-  die ("cannot run '%s': %s", args[0], strerror (e));
-}
+#include "run.h"
 
 /* ---------------------------------------------------------------- dump */
 
@@ -203,6 +83,67 @@ put_time (tsv_writer *w, double us, double tick_us)
   tsv_put_str (w, buf);
 }
 
+/* The call column: "untraced:MPI_Bsend" for a count of untraced calls
+   (traceformat.h: its number in aux, the count in bytes).  */
+static void
+put_call (tsv_writer *w, const struct trace_record *r)
+{
+  if (r->call != TRACE_UNTRACED)
+    {
+      tsv_put_str (w, trace_call_name (r->call));
+      return;
+    }
+  char buf[64];
+  const char *n = trace_untraced_name ((unsigned) r->aux);
+  if (n)
+    snprintf (buf, sizeof buf, "untraced:%s", n);
+  else
+    snprintf (buf, sizeof buf, "untraced:#%d", (int) r->aux);
+  tsv_put_str (w, buf);
+}
+
+/* The untraced calls of the NT traces T, "MPI_Bsend (rank 0: 3, rank 1:
+   3), MPI_Put (rank 1: 2)", into BUF (N bytes; cut with "..." where it
+   is too short); 0 when there are none.  */
+static int
+untraced_list (const struct rank_trace *t, size_t nt, char *buf, size_t n)
+{
+  size_t l = 0;
+  buf[0] = '\0';
+  for (unsigned u = 0; u <= TRACE_NUNTRACED; u++)
+    {
+      int first = 1;
+      for (size_t i = 0; i < nt; i++)
+        for (uint64_t k = t[i].h.nrecords; k-- > 0;)
+          {
+            struct trace_record r;
+            size_t off;
+            trace_decode_record (t[i].data, k, &r, &off);
+            if (r.call == TRACE_FINALIZE || r.call == TRACE_ABORT)
+              continue;
+            if (r.call != TRACE_UNTRACED)
+              break;   /* they stand just before the last record */
+            unsigned ru = r.aux >= 0 && r.aux < TRACE_NUNTRACED
+                          ? (unsigned) r.aux : TRACE_NUNTRACED;
+            if (ru != u || l + 64 >= n)
+              continue;
+            const char *name = trace_untraced_name (u);
+            if (first)
+              l += (size_t) snprintf (buf + l, n - l, "%s%s (", l ? "), "
+                                      : "", name ? name : "unknown call");
+            l += (size_t) snprintf (buf + l, n - l, "%srank %d: %lld",
+                                    first ? "" : ", ", (int) t[i].h.rank,
+                                    (long long) r.bytes);
+            first = 0;
+          }
+    }
+  if (l && l + 5 < n)
+    snprintf (buf + l, n - l, ")");
+  else if (l)
+    snprintf (buf + n - 5, 5, "...");
+  return l > 0;
+}
+
 static const char *
 wild_name (unsigned flags)
 {
@@ -222,6 +163,8 @@ why_incomplete (const struct trace_header *h, char *buf, size_t n)
     snprintf (buf, n, "abort");
   else if (h->flags & TRACE_F_SIGNAL)
     snprintf (buf, n, "signal %d", (int) h->signal);
+  else if (h->flags & TRACE_F_WRITE_ERROR)
+    snprintf (buf, n, "write error");
   else if (h->flags & TRACE_F_OVERFLOW)
     snprintf (buf, n, "overflow");
   else if (!(h->flags & TRACE_F_COMPLETE))
@@ -371,7 +314,7 @@ dump_rank (tsv_writer *w, const struct rank_trace *t)
       double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
       tsv_put_int (w, h->rank);
       tsv_put_int (w, r.seq);
-      tsv_put_str (w, trace_call_name (r.call));
+      put_call (w, &r);
       put_time (w, ts, tick);
       put_time (w, te, tick);
       put_opt (w, r.comm);
@@ -420,6 +363,12 @@ open_listing (const char *what, const char *dir,
   tsv_meta (w, "trace_dir", "%s", dir);
   int complete = dump_completeness (w, dir, t, nt, size);
   tsv_meta (w, "trace_complete", "%s", complete ? "yes" : "no");
+  char untraced[1024];
+  if (untraced_list (t, nt, untraced, sizeof untraced))
+    {
+      tsv_meta (w, "untraced_calls", "%s", untraced);
+      warn ("%s: calls that are not traced: %s", dir, untraced);
+    }
   return w;
 }
 
@@ -434,6 +383,18 @@ free_traces (struct rank_trace *t, size_t nt)
   free (t);
 }
 
+/* The seconds the tracing library spent writing, per rank.  */
+static void
+write_time_meta (tsv_writer *w, const struct rank_trace *t, size_t nt)
+{
+  char list[512] = "";
+  size_t l = 0;
+  for (size_t i = 0; i < nt && l < sizeof list - 32; i++)
+    l += (size_t) snprintf (list + l, sizeof list - l, "%s%.6g",
+                            i ? " " : "", t[i].h.write_s);
+  tsv_meta (w, "tracer_write_s", "%s", list);
+}
+
 static int
 dump (int argc, const char **argv)
 {
@@ -445,6 +406,7 @@ dump (int argc, const char **argv)
   struct rank_trace *t = load_traces (dir, &nt, &size);
   tsv_writer *w = open_listing ("dump", dir, t, nt, size);
   tsv_meta (w, "wtick", "%g", nt ? t[0].h.wtick : 0.0);
+  write_time_meta (w, t, nt);
   tsv_meta_time_unit (w, "us");
   static const char *const cols[] = {
     "rank", "seq", "call", "t_start", "t_end", "comm", "peer", "tag",
@@ -507,6 +469,8 @@ profile_rank (tsv_writer *w, const struct rank_trace *t)
       struct trace_record r;
       size_t off;
       trace_decode_record (t->data, k, &r, &off);
+      if (r.call == TRACE_UNTRACED)   /* counts, in #@untraced_calls */
+        continue;
       double ts = (r.t_start - h->t0) * 1e6, te = (r.t_end - h->t0) * 1e6;
       if (!continues_call (&r, k ? &prev : NULL))
         {
@@ -650,21 +614,15 @@ map_row (void *ctx, int32_t rank, const char *label, uint64_t seq,
   tsv_end_row (w);
 }
 
+/* The records of the NT traces T of DIR (SIZE ranks) into RANKS, their
+   arrays in RECS[i] (the caller frees them), without the counts of
+   untraced calls (said apart); whether the run's trace is incomplete
+   (which needs --partial).  */
 static int
-goal (int argc, const char **argv)
+goal_records (const char *dir, const struct rank_trace *t, size_t nt,
+              int32_t size, struct togoal_rank *ranks,
+              struct trace_record **recs)
 {
-  poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
-  const char *dir = one_dir (con, "goal");
-  double scale = 1;
-  if (opt_scale_compute)
-    scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
-  if (opt_map && !*opt_map)
-    die_usage ("--map: empty file name");
-  size_t nt;
-  int32_t size;
-  struct rank_trace *t = load_traces (dir, &nt, &size);
-  struct togoal_rank *ranks = xcalloc ((size_t) size, sizeof *ranks);
-  struct trace_record **recs = xcalloc (nt, sizeof *recs);
   int incomplete = 0;
   for (size_t i = 0; i < nt; i++)
     {
@@ -680,13 +638,15 @@ goal (int argc, const char **argv)
         }
       recs[i] = xmalloc ((t[i].h.nrecords ? t[i].h.nrecords : 1)
                          * sizeof *recs[i]);
+      uint64_t n = 0;
       for (uint64_t k = 0; k < t[i].h.nrecords; k++)
         {
           size_t off;
-          trace_decode_record (t[i].data, k, &recs[i][k], &off);
+          trace_decode_record (t[i].data, k, &recs[i][n], &off);
+          /* the counts of untraced calls: said below, not converted */
+          n += recs[i][n].call != TRACE_UNTRACED;
         }
-      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i],
-                                                  t[i].h.nrecords };
+      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i], n };
     }
   if ((int32_t) nt != size)
     {
@@ -698,6 +658,25 @@ goal (int argc, const char **argv)
             "blocks", dir, nt, (int) size);
       incomplete = 1;
     }
+  return incomplete;
+}
+
+static int
+goal (int argc, const char **argv)
+{
+  poptContext con = cli_parse (argc, argv, goal_options, "DIR", goal_option);
+  const char *dir = one_dir (con, "goal");
+  double scale = 1;
+  if (opt_scale_compute)
+    scale = cli_double ("scale-compute", opt_scale_compute, 0, HUGE_VAL);
+  if (opt_map && !*opt_map)
+    die_usage ("--map: empty file name");
+  size_t nt;
+  int32_t size;
+  struct rank_trace *t = load_traces (dir, &nt, &size);
+  struct togoal_rank *ranks = xcalloc ((size_t) size, sizeof *ranks);
+  struct trace_record **recs = xcalloc (nt, sizeof *recs);
+  int incomplete = goal_records (dir, t, nt, size, ranks, recs);
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
   struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
                              scale, NULL, NULL, NULL, 0 };
@@ -718,6 +697,10 @@ goal (int argc, const char **argv)
       in.map = map_row;
       in.map_ctx = mw;
     }
+  char untraced[1024];
+  if (untraced_list (t, nt, untraced, sizeof untraced))
+    warn ("%s: calls that are not traced, which this schedule leaves "
+          "out: %s", dir, untraced);
   /* into memory first: nothing is written when the conversion fails */
   char *text = NULL;
   size_t len = 0;
@@ -738,6 +721,11 @@ goal (int argc, const char **argv)
   printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
           incomplete ? " (incomplete trace)" : "");
   printf ("// collectives: %s\n", *used ? used : "none");
+  if (*untraced)
+    printf ("// untraced calls, not in this schedule: %s\n", untraced);
+  /* The unit of the times, which dag-predict reads (LogGOPSim's
+     default is ns).  */
+  printf ("// #@time_unit=us\n");
   if (opt_scale_compute)
     printf ("// compute times multiplied by %s\n", opt_scale_compute);
   fwrite (text, 1, len, stdout);
@@ -783,5 +771,5 @@ main (int argc, char **argv)
       argv[1] = (char *) "msgperf-trace dump";
       return dump (argc - 1, (const char **) argv + 1);
     }
-  return run (argc, argv);
+  return trace_run (argc, argv);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* tracebuf.h: the per-rank state of libmsgperf-trace: the record buffer,
- * the request and communicator ids, and the writing of DIR/trace.RANK at
- * MPI_Finalize, MPI_Abort or a fatal signal.  Single-threaded use of MPI
- * is assumed (MPI_THREAD_SINGLE or FUNNELED).  */
+/* tracebuf.h: the per-rank state of libmsgperf-trace: the record buffers,
+ * the request and communicator ids, and the writing of DIR/trace.RANK as
+ * the buffers fill and at MPI_Finalize, MPI_Abort or a fatal signal.
+ * Single-threaded use of MPI is assumed (MPI_THREAD_SINGLE or
+ * FUNNELED).  */
 #ifndef MSGPERF_TRACEBUF_H
 #define MSGPERF_TRACEBUF_H
 
@@ -11,8 +12,10 @@
 #include "traceformat.h"
 
 /* After MPI_Init: RANK and SIZE of MPI_COMM_WORLD, T0 and WTICK from
-   MPI_Wtime and MPI_Wtick.  Reserves the buffer, makes DIR (from
-   MSGPERF_TRACE_DIR, default "msgperf-trace") and installs the handlers of
+   MPI_Wtime and MPI_Wtick.  Reserves the two buffers (of
+   MSGPERF_TRACE_RECORDS records each), makes DIR (from
+   MSGPERF_TRACE_DIR, default "msgperf-trace"), opens the trace and
+   installs the handlers of
    SIGSEGV, SIGABRT, SIGTERM (and SIGBUS, SIGFPE).  Returns 0, or -1 when
    tracing is off (the reason printed once to stderr).  */
 int tracebuf_start (int rank, int size, double t0, double wtick,
@@ -26,8 +29,8 @@ void tracebuf_origin (double t0);
 /* Is tracing on (tracebuf_start succeeded and the trace not yet written)? */
 extern int tracebuf_on;
 
-/* The next record to fill (its seq set), or NULL when the buffer is full
-   (the trace is then flagged TRACE_F_OVERFLOW).  Fill it, its times in
+/* The next record to fill (its seq set), or NULL when a write failed
+   (the trace is then flagged TRACE_F_WRITE_ERROR).  Fill it, its times in
    clock units since T0 (clock.h), then commit.  */
 struct trace_record *tracebuf_next (void);
 void tracebuf_commit (void);
