@@ -33,11 +33,14 @@
 #include "dag_coll.h"
 #include "dag_gen.h"
 #include "dag_image.h"
+#include "dag_input.h"
 #include "dag_parse.h"
+#include "dag_report.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
 #include "noise.h"
+#include "noise_read.h"
 #include "err.h"
 #include "num.h"
 #include "params.h"
@@ -722,66 +725,6 @@ sweep_param (const char *name)
 
 /* ------------------------------------------------------------- reading */
 
-/* The schedule PATH (NULL or "-": standard input) whole; NUL bytes are
-   the readers' to report, with their line.  */
-static char *
-slurp (const char *path, size_t *len)
-{
-  char *text;
-  const char *name = path && strcmp (path, "-") != 0 ? path : "<stdin>";
-  enum readfile_status st = read_file (path, 0, &text, len);
-  if (st == READFILE_OPEN)
-    die ("%s: cannot open: %s", name, strerror (errno));
-  if (st == READFILE_NOMEM)
-    die ("%s: out of memory while reading the schedule", name);
-  if (st != READFILE_OK)
-    die ("%s: read error: %s", name, strerror (errno));
-  return text;
-}
-
-/* Does PATH name a regular file (or one that cannot be looked at, left
-   to the open that reports it)?  */
-static int
-is_regular (const char *path)
-{
-  struct stat st;
-  return stat (path, &st) != 0 || S_ISREG (st.st_mode);
-}
-
-/* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
-   statement, after a byte order mark, blank lines and comments, is
-   "num_ranks N"; a native stream starts with '#' or a header of column
-   names (a column named num_ranks is followed by a TAB and a name).  */
-static int
-looks_like_goal (const char *text, size_t len)
-{
-  size_t i = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-  for (;;)
-    {
-      while (i < len && strchr (" \t\r\n", text[i]))
-        i++;
-      if (i + 1 < len && text[i] == '/' && text[i + 1] == '/')
-        while (i < len && text[i] != '\n')
-          i++;
-      else if (i + 1 < len && text[i] == '/' && text[i + 1] == '*')
-        {
-          const char *end = NULL;
-          for (size_t k = i + 2; k + 1 < len && !end; k++)
-            if (text[k] == '*' && text[k + 1] == '/')
-              end = text + k + 2;
-          i = end ? (size_t) (end - text) : len;
-        }
-      else
-        break;
-    }
-  static const char kw[] = "num_ranks";
-  if (len - i < sizeof kw || memcmp (text + i, kw, sizeof kw - 1) != 0)
-    return 0;
-  for (i += sizeof kw - 1; i < len && (text[i] == ' ' || text[i] == '\t'); )
-    i++;
-  return i < len && text[i] >= '0' && text[i] <= '9';
-}
-
 /* A file:PATH topology: its text for treespec_parse_text (read once;
    unreadable is a usage error, as in comet-run).  */
 static void
@@ -826,236 +769,6 @@ generate (struct dag *d)
 }
 
 /* ------------------------------------------------------------ writing */
-
-static const char *kind_names[] = { "compute", "send", "recv", "wait" };
-
-static void
-task_label (const struct dag *d, int32_t v, char *buf, size_t len)
-{
-  const char *name = dag_name (d, dag_node_name (d, (size_t) v));
-  if (name)
-    snprintf (buf, len, "%s", name);
-  else
-    snprintf (buf, len, "op%ld", (long) v);
-}
-
-static int
-iv_cmp (const void *a, const void *b)
-{
-  const struct dagsim_interval *x = a, *y = b;
-  if (x->proc != y->proc)
-    return x->proc < y->proc ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->end > y->end) - (x->end < y->end);
-}
-
-static void
-write_gantt (tsv_writer *w, const struct dag *d, struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "start", "end", "kind", "task" };
-  tsv_write_header (w, 5, cols);
-  qsort (r->gantt, r->ngantt, sizeof *r->gantt, iv_cmp);
-  char label[256];
-  double t = 0;
-  int32_t proc = -1;
-  for (size_t i = 0; i < r->ngantt; i++)
-    {
-      struct dagsim_interval *iv = &r->gantt[i];
-      if (iv->proc != proc)
-        {
-          proc = iv->proc;
-          t = 0;
-        }
-      task_label (d, iv->node, label, sizeof label);
-      if (iv->start > t)
-        {
-          tsv_put_int (w, proc);
-          tsv_put_num (w, t);
-          tsv_put_num (w, iv->start);
-          tsv_put_str (w, kind_names[GANTT_WAIT]);
-          tsv_put_str (w, label);
-          tsv_end_row (w);
-        }
-      tsv_put_int (w, proc);
-      tsv_put_num (w, iv->start);
-      tsv_put_num (w, iv->end);
-      tsv_put_str (w, kind_names[iv->kind]);
-      tsv_put_str (w, label);
-      tsv_end_row (w);
-      if (iv->end > t)
-        t = iv->end;
-    }
-}
-
-static void
-write_critical (tsv_writer *w, const struct dag *d,
-                const struct dagsim_result *r)
-{
-  static const char *cols[] = { "step", "proc", "kind", "task", "start",
-                                "end" };
-  tsv_write_header (w, 6, cols);
-  char label[256];
-  for (size_t i = 0; i < r->ncp; i++)
-    {
-      int32_t v = r->cp[i];
-      const struct dag_node *nd = &d->node[v];
-      task_label (d, v, label, sizeof label);
-      tsv_put_int (w, (int64_t) i + 1);
-      tsv_put_int (w, nd->proc);
-      tsv_put_str (w, nd->op == DAG_CALC ? "compute"
-                      : nd->op == DAG_SEND ? "send" : "recv");
-      tsv_put_str (w, label);
-      tsv_put_num (w, r->cp_start[i]);
-      tsv_put_num (w, r->cp_end[i]);
-      tsv_end_row (w);
-    }
-}
-
-static void
-write_per_proc (tsv_writer *w, const struct dag *d,
-                const struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "finish", "compute", "send", "recv",
-                                "idle", "sent", "received" };
-  tsv_write_header (w, 8, cols);
-  /* idle: the time of the rank's CPUs (one per cpu number of the
-     schedule) up to its finish not spent computing, sending or
-     receiving */
-  double ncpu = (double) d->maxcpu + 1;
-  for (int32_t p = 0; p < d->nprocs; p++)
-    {
-      const struct dagsim_proc *q = &r->proc[p];
-      double idle = ncpu * q->finish - q->compute - q->send - q->recv;
-      tsv_put_int (w, p);
-      tsv_put_num (w, q->finish);
-      tsv_put_num (w, q->compute);
-      tsv_put_num (w, q->send);
-      tsv_put_num (w, q->recv);
-      tsv_put_num (w, idle > 0 ? idle : 0);
-      tsv_put_int (w, q->nsend);
-      tsv_put_int (w, q->nrecv);
-      tsv_end_row (w);
-    }
-}
-
-/* --qstat: the matching queues of each processor (dagsim.h,
-   struct dagsim_queue).  */
-static void
-write_qstat (tsv_writer *w, const struct dag *d,
-             const struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "posted", "posted_max",
-                                "posted_mean", "unexpected",
-                                "unexpected_max", "unexpected_mean" };
-  tsv_write_header (w, 7, cols);
-  for (int32_t p = 0; p < d->nprocs; p++)
-    {
-      const struct dagsim_queue *q = &r->queue[p];
-      tsv_put_int (w, p);
-      tsv_put_int (w, q->posted);
-      tsv_put_int (w, q->posted_max);
-      tsv_put_num (w, q->posted_mean);
-      tsv_put_int (w, q->unexpected);
-      tsv_put_int (w, q->unexpected_max);
-      tsv_put_num (w, q->unexpected_mean);
-      tsv_end_row (w);
-    }
-}
-
-/* --link-stats: what each link of the topology carried (dagsim.h,
-   struct dagsim_link), in the file's order of links.  */
-static void
-write_link_stats (tsv_writer *w, const struct dagsim_result *r)
-{
-  static const char *cols[] = { "from", "to", "G", "L", "messages",
-                                "bytes", "busy", "utilization", "waited",
-                                "wait" };
-  tsv_write_header (w, 10, cols);
-  for (size_t i = 0; i < r->nlinks; i++)
-    {
-      const struct dag_topo_link *l = &topo.link[i];
-      const struct dagsim_link *q = &r->link[i];
-      tsv_put_str (w, dag_topo_name (&topo, l->from));
-      tsv_put_str (w, dag_topo_name (&topo, l->to));
-      if (isnan (l->G))
-        tsv_put_na (w);
-      else
-        tsv_put_num (w, l->G);
-      tsv_put_num (w, l->L);
-      tsv_put_int (w, q->messages);
-      tsv_put_num (w, q->bytes);
-      tsv_put_num (w, q->busy);
-      if (r->makespan > 0)
-        tsv_put_num (w, q->busy / r->makespan);
-      else
-        tsv_put_na (w);
-      tsv_put_int (w, q->waited);
-      tsv_put_num (w, q->wait);
-      tsv_end_row (w);
-    }
-}
-
-/* The summary row: [sweep column,] makespan procs events messages model
-   iterations, then the model's parameters.  */
-static void
-summary_header_keys (tsv_writer *w, enum dag_model m, const char *sweep,
-                     size_t nkeys, const char *const *keys)
-{
-  const char *cols[48];
-  size_t n = 0;
-  for (size_t i = 0; i < nkeys; i++)
-    cols[n++] = keys[i];
-  if (sweep)
-    cols[n++] = sweep;
-  static const char *fixed[] = { "makespan", "procs", "events", "messages",
-                                 "model", "iterations" };
-  for (size_t i = 0; i < 6; i++)
-    cols[n++] = fixed[i];
-  for (const char *const *p = dag_model_param_names (m); *p; p++)
-    if (!sweep || strcmp (*p, sweep) != 0)
-      cols[n++] = *p;
-  /* --cores: the switch time in effect (0: free) */
-  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
-    cols[n++] = "cs";
-  tsv_write_header (w, n, cols);
-}
-
-static void
-summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
-{
-  summary_header_keys (w, m, sweep, 0, NULL);
-}
-
-static void
-summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
-             double sweep_value, const struct dag *d,
-             const struct dagsim_result *r, int iterations)
-{
-  if (sweep)
-    tsv_put_num (w, sweep_value);
-  tsv_put_num (w, r->makespan);
-  tsv_put_int (w, d->nprocs);
-  if (r->stuck)
-    {
-      /* the schedule could not complete (predict) */
-      tsv_put_na (w);
-      tsv_put_na (w);
-    }
-  else
-    {
-      tsv_put_int (w, (int64_t) r->events);
-      tsv_put_int (w, r->messages);
-    }
-  tsv_put_str (w, dag_model_name (m));
-  tsv_put_int (w, iterations);
-  for (const char *const *p = dag_model_param_names (m); *p; p++)
-    if (!sweep || strcmp (*p, sweep) != 0)
-      tsv_put_num (w, dag_params_get (&params, *p));
-  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
-    tsv_put_num (w, params.cs);
-  tsv_end_row (w);
-}
 
 /* ------------------------------------------------------------ predict */
 
@@ -1113,17 +826,10 @@ struct predict_job
 {
   const char **files;
   size_t nfiles;
-  int goal;                   /* the schedule is GOAL */
-  int binary;                 /* --format binary, or the input is one */
-  void *image;                /* the binary schedule read, or NULL */
-  char *image_text;           /* or the one read from standard input */
-  const char *image_name;     /* its file's name */
-  uint64_t saved_bytes;       /* --save-binary: the file's size */
+  struct dag_input in;        /* the schedule's file, its format */
   int model;                  /* enum dag_model */
   int tie;                    /* enum dagsim_tie */
   int sched_stdin;            /* the schedule comes from standard input */
-  tsv_reader *rd[3];          /* the schedule's streams (time unit) */
-  size_t nrd;
   /* --sweep NAME=V1,...: a model parameter, or a generator's field */
   char *sweep_name;
   double *sweep_vals;
@@ -1208,9 +914,9 @@ check_predict_options (struct predict_job *j)
   if (opt_format)
     {
       if (strcmp (opt_format, "goal") == 0)
-        j->goal = 1;
+        j->in.goal = 1;
       else if (strcmp (opt_format, "binary") == 0)
-        j->binary = 1;
+        j->in.binary = 1;
       else if (strcmp (opt_format, "native") != 0)
         die_usage ("option '--format': '%s' (expected native, goal or "
                    "binary)", opt_format);
@@ -1241,12 +947,12 @@ check_predict_options (struct predict_job *j)
                "with %s", opt_gen ? "--gen" : "--tasks");
   if (opt_save_binary && !*opt_save_binary)
     die_usage ("option '--save-binary': empty file name");
-  if ((opt_tasks || opt_edges) && (j->nfiles || j->goal || j->binary
+  if ((opt_tasks || opt_edges) && (j->nfiles || j->in.goal || j->in.binary
                                    || opt_gen))
     die_usage ("--tasks/--edges replace the input file");
   if (opt_edges && !opt_tasks)
     die_usage ("--edges needs --tasks");
-  if (opt_gen && (j->nfiles || j->goal || j->binary))
+  if (opt_gen && (j->nfiles || j->in.goal || j->in.binary))
     die_usage ("--gen replaces the input file");
   if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
@@ -1341,257 +1047,6 @@ parse_sweep (struct predict_job *j)
     }
 }
 
-static void open_image (struct predict_job *j, const char *path,
-                        int from_stdin, const char *name, char *text,
-                        size_t len);
-
-/* The size of the file open as FD, if it is a regular one, else 0 (for
-   goal_parse_fd: a hint).  */
-static size_t
-regular_size (int fd)
-{
-  struct stat st;
-  return fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-         && (uintmax_t) st.st_size <= SIZE_MAX ? (size_t) st.st_size : 0;
-}
-
-/* Up to N bytes of FD (NAME) into BUF, fewer only at its end; returns
-   how many.  */
-static size_t
-read_or_die (int fd, const char *name, char *buf, size_t n)
-{
-  ptrdiff_t k = read_full (fd, buf, n);
-  if (k < 0)
-    die ("%s: read error: %s", name, strerror (errno));
-  return (size_t) k;
-}
-
-/* The N bytes of HEAD and, if MORE (its end not yet read: a terminal
-   would wait for more after a Ctrl-D), the rest of FD (NAME),
-   NUL-terminated, in memory of their own; *LEN their length.  */
-static char *
-read_rest (int fd, const char *name, const char *head, size_t n, int more,
-           size_t *len)
-{
-  size_t cap = n < 65536 ? 65536 : 2 * n;
-  char *t = xmalloc (cap + 1);
-  memcpy (t, head, n);
-  while (more)
-    {
-      if (n == cap)
-        {
-          if (cap > SIZE_MAX / 4)
-            die ("%s: out of memory while reading the schedule", name);
-          cap *= 2;
-          t = xrealloc (t, cap + 1);
-        }
-      size_t k = read_or_die (fd, name, t + n, cap - n);
-      n += k;
-      if (n < cap)
-        break;
-    }
-  t[n] = '\0';
-  *len = n;
-  return t;
-}
-
-/* The schedule of a FILE or standard input: GOAL when --format says so,
-   or (without --format) when its first statement does.  A regular file
-   is peeked at.  Standard input and anything else (a named pipe, a
-   shell's <(...)), which a peek would take bytes from, have their first
-   HEAD bytes read and looked at: GOAL is then read on from there in
-   pieces (goal_parse_fd), any other format whole, and read as a stream
-   from memory when it is native.  An input whose end came within HEAD
-   is not read again (a terminal would wait for more after its
-   Ctrl-D).  */
-enum { HEAD = 4096 };
-
-static void
-read_schedule_file (struct predict_job *j)
-{
-  const char *path = j->nfiles ? j->files[0] : NULL;
-  int from_stdin = !path || strcmp (path, "-") == 0;
-  const char *name = from_stdin ? "<stdin>" : path;
-  size_t len = 0, nhead = 0;
-  char *text = NULL, head[HEAD];
-  int fd = -1;              /* open, its first NHEAD bytes in HEAD */
-  int ended = 0;            /* and its end read */
-  if (!opt_format && (from_stdin || !is_regular (path)))
-    {
-      fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
-      if (fd < 0)
-        die ("%s: cannot open: %s", name, strerror (errno));
-      nhead = read_or_die (fd, name, head, sizeof head);
-      ended = nhead < sizeof head;
-      j->binary = dag_image_is (head, nhead);
-      j->goal = !j->binary && looks_like_goal (head, nhead);
-      if (!j->goal || ended)
-        {
-          text = read_rest (fd, name, head, nhead, !ended, &len);
-          if (!from_stdin)
-            close (fd);
-          fd = -1;
-        }
-    }
-  else if (!opt_format)
-    {
-      FILE *fp = fopen (path, "rb");
-      if (fp)
-        {
-          char peek[HEAD];
-          size_t n = fread (peek, 1, sizeof peek, fp);
-          j->binary = dag_image_is (peek, n);
-          j->goal = !j->binary && looks_like_goal (peek, n);
-          fclose (fp);
-        }
-    }
-  dag_init (&j->d, name);
-  if (j->binary)
-    {
-      open_image (j, path, from_stdin, name, text, len);
-      return;
-    }
-  if (j->goal && text)
-    {
-      /* A byte order mark is no part of the first statement.  */
-      size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0
-                   ? 3 : 0;
-      goal_parse (text + bom, len - bom, name, &j->d);
-    }
-  else if (j->goal)
-    {
-      if (fd < 0)
-        fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
-      if (fd < 0)
-        die ("%s: cannot open: %s", name, strerror (errno));
-      goal_parse_fd (fd, head, nhead, regular_size (fd), 0, name, &j->d);
-      if (!from_stdin)
-        close (fd);
-    }
-  else
-    {
-      /* (an empty text read whole: a stream with nothing in it, for
-         the reader's own error) */
-      FILE *mem = !text ? NULL : len ? fmemopen (text, len, "r")
-                                     : fopen ("/dev/null", "r");
-      if (text && !mem)
-        die ("%s: cannot read the schedule from memory: %s", name,
-             strerror (errno));
-      tsv_reader *r = mem ? tsv_open_stream (mem, name)
-                          : tsv_open (text ? "-" : path);
-      dag_read_native (r, &j->d);
-      j->rd[j->nrd++] = r;
-      if (mem)
-        fclose (mem);
-    }
-  free (text);
-}
-
-/* A binary schedule (--save-binary): FILE read, or TEXT (LEN bytes,
-   standard input's, kept until the end), pointed at by j->d.  */
-static void
-open_image (struct predict_job *j, const char *path, int from_stdin,
-            const char *name, char *text, size_t len)
-{
-  if (!text && !from_stdin)
-    {
-      struct stat st;
-      int fd = open (path, O_RDONLY);
-      if (fd < 0 || fstat (fd, &st) != 0)
-        die ("%s: %s", name, strerror (errno));
-      if (!S_ISREG (st.st_mode) || st.st_size <= 0
-          || (uintmax_t) st.st_size > SIZE_MAX)
-        die ("%s: a binary schedule must be a regular file, not empty",
-             name);
-      len = (size_t) st.st_size;
-      /* Read into memory of its own rather than mapped: the simulator
-         reads these arrays at random, and on huge pages (dag_populate)
-         it misses the TLB far less than on a file's small pages (the
-         2^20-rank broadcast simulated in 0.71 s from its text's arrays
-         against 0.88 s from the mapped file).  */
-      char *buf = dag_populate (big_alloc (len), len);
-      size_t got = 0;
-      while (got < len)
-        {
-          ssize_t k = read (fd, buf + got, len - got);
-          if (k < 0 && errno == EINTR)
-            continue;
-          if (k <= 0)
-            die ("%s: cannot read the binary schedule: %s", name,
-                 k < 0 ? strerror (errno) : "it became shorter");
-          got += (size_t) k;
-        }
-      close (fd);
-      j->image = buf;
-    }
-  else
-    {
-      if (!text)
-        text = slurp (path, &len);
-      j->image_text = text;
-    }
-  j->image_name = name;
-  int goal = 0;
-  const char *why = dag_image_open (&j->d, j->image ? j->image : text, len,
-                                    &goal);
-  if (why)
-    die ("%s: binary schedule: %s (write it again with --save-binary)",
-         name, why);
-  j->goal = goal;
-}
-
-/* --save-binary FILE: the schedule just read and indexed, written to a
-   new file beside FILE and renamed to FILE, so that FILE is whole or
-   untouched.  */
-static void
-save_binary (struct predict_job *j)
-{
-  if (!j->goal)
-    die_usage ("--save-binary saves a GOAL schedule: %s is native TSV",
-               j->d.source);
-  struct dag_image_header hdr;
-  struct dag_image_part parts[1 + DAG_IMAGE_NARRAYS];
-  size_t np = dag_image_layout (&j->d, j->d.source, 1, &hdr, parts);
-  size_t plen = strlen (opt_save_binary);
-  char *tmp = xmalloc (plen + 8);
-  memcpy (tmp, opt_save_binary, plen);
-  memcpy (tmp + plen, ".XXXXXX", 8);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    die ("--save-binary: cannot create a file beside '%s': %s",
-         opt_save_binary, strerror (errno));
-  /* mkstemp makes it private (0600): give it what a new file gets.  */
-  mode_t mask = umask (0);
-  umask (mask);
-  (void) fchmod (fd, 0666 & ~mask);
-  FILE *f = fdopen (fd, "wb");
-  static const char zeros[8];
-  uint64_t at = 0;
-  int ok = f != NULL;
-  for (size_t k = 0; ok && k < np; k++)
-    {
-      ok = fwrite (zeros, 1, parts[k].off - at, f) == parts[k].off - at
-           && fwrite (parts[k].p, 1, parts[k].len, f) == parts[k].len;
-      at = parts[k].off + parts[k].len;
-    }
-  if (ok)
-    ok = fwrite (zeros, 1, hdr.total - at, f) == hdr.total - at;
-  /* The first failure's reason: writing, closing, renaming.  */
-  int e = ok ? 0 : errno;
-  if ((f ? fclose (f) : close (fd)) != 0 && ok)
-    e = errno, ok = 0;
-  if (ok && rename (tmp, opt_save_binary) != 0)
-    e = errno, ok = 0;
-  if (!ok)
-    {
-      unlink (tmp);
-      die ("--save-binary: cannot write '%s': %s", opt_save_binary,
-           strerror (e));
-    }
-  free (tmp);
-  j->saved_bytes = hdr.total;
-}
-
 /* The schedule: generated, native --tasks/--edges, or a FILE.  */
 static void
 read_schedule (struct predict_job *j)
@@ -1599,7 +1054,7 @@ read_schedule (struct predict_job *j)
   if (j->sched_stdin && isatty (STDIN_FILENO))
     fprintf (stderr, "%s: reading a schedule (%s) from standard input; "
              "end it with Ctrl-D, or give a FILE, --gen PATTERN or --tasks "
-             "FILE\n", PROGRAM, j->goal ? "GOAL" : "native TSV");
+             "FILE\n", PROGRAM, j->in.goal ? "GOAL" : "native TSV");
   if (opt_gen)
     generate (&j->d);
   else if (opt_tasks)
@@ -1608,19 +1063,20 @@ read_schedule (struct predict_job *j)
       tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
       dag_init (&j->d, tsv_name (t));
       dag_read_native2 (t, e, &j->d);
-      j->rd[j->nrd++] = t;
+      j->in.rd[j->in.nrd++] = t;
       if (e)
-        j->rd[j->nrd++] = e;
+        j->in.rd[j->in.nrd++] = e;
     }
   else
-    read_schedule_file (j);
+    dag_input_read (&j->in, &j->d, j->nfiles ? j->files[0] : NULL,
+                    opt_format != NULL);
   j->c_read = cpu_now ();
   j->k_read = system_now ();
   if (!j->d.mapped)
     dag_finalize (&j->d);
   j->c_index = cpu_now ();
   if (opt_save_binary)
-    save_binary (j);
+    dag_input_save (&j->in, &j->d, opt_save_binary);
 }
 
 /* The output's time unit (the schedule's, --time-unit's, LogGOPSim's ns
@@ -1628,7 +1084,7 @@ read_schedule (struct predict_job *j)
 static void
 resolve_units (struct predict_job *j)
 {
-  const char *unit = tsv_time_unit (j->rd, j->nrd);
+  const char *unit = tsv_time_unit (j->in.rd, j->in.nrd);
   if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
     die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
          unit);
@@ -1636,7 +1092,7 @@ resolve_units (struct predict_job *j)
     unit = opt_time_unit;
   /* A GOAL schedule carries no unit: LogGOPSim's nanoseconds unless
      --time-unit says otherwise.  */
-  j->goal_default_unit = j->goal && !unit;
+  j->goal_default_unit = j->in.goal && !unit;
   if (j->goal_default_unit)
     unit = "ns";
   j->file_scale = 1;
@@ -1845,192 +1301,10 @@ show_progress (void *ctx, uint64_t events, double t)
 
 /* ---------------------------------------------------------------- noise */
 
-/* --noise, --noise-trace: the model (noise.h) and the trace's detours.  */
+/* --noise, --noise-trace: the model (noise.h) and its options
+   (noise_read.h).  */
 static struct dag_noise noise;
-static double *ntr_start, *ntr_len;
-static long *ntr_line;
-
-/* One number of --noise SPEC: at least 0.  */
-static double
-noise_number (const char *part, size_t len)
-{
-  double v;
-  enum num_status st = num_parse (part, len, &v);
-  if (st != NUM_OK || v < 0)
-    die_usage ("option '--noise': '%.*s' in '%s': %s", (int) len, part,
-               opt_noise, st != NUM_OK ? num_strerror (st)
-                                       : "a time must be at least 0");
-  return v;
-}
-
-/* --noise periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR.  */
-static void
-parse_noise_spec (void)
-{
-  const char *p = strchr (opt_noise, ':');
-  size_t klen = p ? (size_t) (p - opt_noise) : strlen (opt_noise);
-  double v[3];
-  size_t n = 0;
-  while (p && n < 3)
-    {
-      const char *q = strchr (p + 1, ':');
-      size_t len = q ? (size_t) (q - p - 1) : strlen (p + 1);
-      v[n++] = noise_number (p + 1, len);
-      p = q;
-    }
-  int periodic = klen == 8 && strncmp (opt_noise, "periodic", 8) == 0;
-  int expo = klen == 3 && strncmp (opt_noise, "exp", 3) == 0;
-  if (p || !(periodic ? n == 2 || n == 3 : expo ? n == 2 : 0))
-    die_usage ("option '--noise': '%s' (expected "
-               "periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR)",
-               opt_noise);
-  if (periodic)
-    {
-      noise.kind = DAG_NOISE_PERIODIC;
-      noise.period = v[0];
-      noise.detour = v[1];
-      if (n == 3)
-        {
-          noise.phase_given = 1;
-          noise.phase = v[2];
-        }
-    }
-  else
-    {
-      noise.kind = DAG_NOISE_EXP;
-      noise.mean = v[0];
-      noise.detour = v[1];
-    }
-}
-
-/* --noise-trace FILE: LogGOPSim's noise trace, a detour per line, its
-   start and duration (in the schedule's time unit; LogGOPSim's are ns)
-   separated by blanks; lines starting with '#' and blank lines are
-   skipped.  */
-static void
-read_noise_trace (const char *path)
-{
-  FILE *f = fopen (path, "r");
-  if (!f)
-    die ("%s: %s", path, strerror (errno));
-  char *buf = NULL;
-  size_t cap = 0, n = 0, ncap = 0;
-  long line = 0;
-  ssize_t got;
-  while ((got = getline (&buf, &cap, f)) >= 0)
-    {
-      line++;
-      if (memchr (buf, '\0', (size_t) got))
-        die_at (path, line, 0, "a NUL byte");
-      buf[strcspn (buf, "\r\n")] = '\0';
-      const char *c = buf + strspn (buf, " \t");
-      if (*c == '#' || *c == '\0')
-        continue;
-      double v[2];
-      int k = 0;
-      while (*c)
-        {
-          size_t len = strcspn (c, " \t");
-          if (k == 2)
-            die_at (path, line, 3, "'%s': a detour is START DURATION, two "
-                    "numbers", buf);
-          enum num_status st = num_parse (c, len, &v[k]);
-          if (st != NUM_OK)
-            die_at (path, line, k + 1, "'%.*s': %s", (int) len, c,
-                    num_strerror (st));
-          if (v[k] < 0)
-            die_at (path, line, k + 1, "'%.*s': a time must be at least 0",
-                    (int) len, c);
-          k++;
-          c += len;
-          c += strspn (c, " \t");
-        }
-      if (k < 2)
-        die_at (path, line, 0, "'%s': a detour is START DURATION, two "
-                "numbers", buf);
-      if (n == ncap)
-        {
-          ncap = ncap ? 2 * ncap : 256;
-          ntr_start = xrealloc (ntr_start, ncap * sizeof *ntr_start);
-          ntr_len = xrealloc (ntr_len, ncap * sizeof *ntr_len);
-          ntr_line = xrealloc (ntr_line, ncap * sizeof *ntr_line);
-        }
-      ntr_start[n] = v[0];
-      ntr_len[n] = v[1];
-      ntr_line[n] = line;
-      n++;
-    }
-  int bad_read = ferror (f);
-  free (buf);
-  fclose (f);
-  if (bad_read)
-    die ("%s: read error", path);
-  if (!n)
-    die ("%s: no detours (a line START DURATION each)", path);
-  noise.kind = DAG_NOISE_TRACE;
-  noise.start = ntr_start;
-  noise.len = ntr_len;
-  noise.n = n;
-}
-
-/* The noise of the options, its phases drawn for NRANKS ranks.  */
-static void
-setup_noise (int64_t nranks)
-{
-  if (opt_noise && opt_noise_trace)
-    die_usage ("--noise and --noise-trace are exclusive: one source of "
-               "noise");
-  if (opt_noise_phase && !opt_noise_trace)
-    die_usage ("--noise-phase sets the phase of --noise-trace (with "
-               "--noise periodic it is the spec's PHASE)");
-  if (opt_noise_cosched && !opt_noise && !opt_noise_trace)
-    die_usage ("--noise-cosched needs --noise or --noise-trace");
-  if (!opt_noise && !opt_noise_trace)
-    return;
-  if (opt_noise)
-    parse_noise_spec ();
-  else
-    {
-      if (opt_noise_phase)
-        {
-          noise.phase_given = 1;
-          noise.phase = cli_double ("noise-phase", opt_noise_phase, 0,
-                                    HUGE_VAL);
-        }
-      read_noise_trace (opt_noise_trace);
-    }
-  noise.cosched = opt_noise_cosched;
-  noise.seed = gen.seed;
-  size_t bad;
-  const char *e = dag_noise_init (&noise, nranks, &bad);
-  if (e && opt_noise_trace)
-    die_at (opt_noise_trace, ntr_line[bad], 0, "%s", e);
-  if (e)
-    die_usage ("option '--noise': '%s': %s", opt_noise, e);
-}
-
-/* The noise's metadata: the options as given, and what was drawn.  */
-static void
-noise_meta (tsv_writer *w)
-{
-  if (noise.kind == DAG_NOISE_NONE)
-    return;
-  if (opt_noise)
-    tsv_meta (w, "noise", "%s", opt_noise);
-  else
-    {
-      char sb[NUM_BUFSIZE];
-      num_format (noise.span, -1, sb);
-      tsv_meta (w, "noise_trace", "%s (%zu detours, repeated every %s)",
-                opt_noise_trace, noise.n, sb);
-    }
-  if (opt_noise_phase)
-    tsv_meta (w, "noise_phase", "%s", opt_noise_phase);
-  if (noise.cosched)
-    tsv_meta (w, "noise_cosched", "yes");
-  if (!noise.phase_given)
-    tsv_meta (w, "noise_seed", "%llu", (unsigned long long) noise.seed);
-}
+static struct dag_noise_opts noise_opts;
 
 /* Every simulation, before any output: an error leaves none.  */
 static void
@@ -2049,7 +1323,12 @@ simulate (struct predict_job *j)
   for (size_t k = 0; j->ds && k < j->nsweep; k++)
     if (j->ds[k].nprocs > nranks)
       nranks = j->ds[k].nprocs;
-  setup_noise (nranks);
+  noise_opts.spec = opt_noise;
+  noise_opts.trace = opt_noise_trace;
+  noise_opts.phase = opt_noise_phase;
+  noise_opts.cosched = opt_noise_cosched;
+  noise_opts.seed = gen.seed;
+  dag_noise_setup (&noise, &noise_opts, nranks);
   if (noise.kind != DAG_NOISE_NONE)
     j->so.noise = &noise;
   j->t1 = now ();
@@ -2135,8 +1414,8 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
 static void
 write_predict_meta (tsv_writer *w, const struct predict_job *j)
 {
-  for (size_t i = 0; i < j->nrd; i++)
-    tsv_copy_meta (w, j->rd[i]);
+  for (size_t i = 0; i < j->in.nrd; i++)
+    tsv_copy_meta (w, j->in.rd[i]);
   tsv_write_tool_meta (w, "predict");
   tsv_meta (w, "model", "%s", dag_model_name (j->model));
   tsv_meta (w, "tie_order", "%s", j->tie == DAGSIM_TIE_CLASS ? "class"
@@ -2157,14 +1436,14 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
     tsv_meta (w, "network_time_conversion", "%s", topo_conversion);
   if (opt_cores)
     tsv_meta (w, "cores", "%ld", (long) opt_cores);
-  noise_meta (w);
+  dag_noise_meta (w, &noise, &noise_opts);
   tsv_meta_time_unit (w, j->unit);
   if (j->d.mapped)
-    tsv_meta (w, "binary_schedule", "%s (of %s)", j->image_name,
+    tsv_meta (w, "binary_schedule", "%s (of %s)", j->in.image_name,
               j->d.source);
   if (opt_save_binary)
     tsv_meta (w, "saved_binary", "%s (%llu bytes)", opt_save_binary,
-              (unsigned long long) j->saved_bytes);
+              (unsigned long long) j->in.saved_bytes);
   if (j->goal_default_unit)
     tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
               "--time-unit)");
@@ -2189,14 +1468,15 @@ write_each (tsv_writer *w, struct predict_job *j)
   const char *kn[8];
   for (size_t k = 0; k < nk; k++)
     kn[k] = pfile->col[keys[k]];
-  summary_header_keys (w, j->model, NULL, nk, kn);
+  dag_summary_header (w, j->model, NULL, nk, kn, opt_cores != 0);
   for (size_t i = 0; i < nprow; i++)
     {
       for (size_t k = 0; k < nk; k++)
         tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
                                     + (size_t) keys[k]]);
       params = j->each_params[i];
-      summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i]);
+      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i],
+                       &params, opt_cores != 0);
       dagsim_result_free (&j->rs[i]);
     }
 }
@@ -2232,19 +1512,20 @@ write_one (tsv_writer *w, struct predict_job *j)
   if (opt_timing)
     write_timing (w, j);
   if (opt_gantt)
-    write_gantt (w, &j->d, &j->r);
+    dag_write_gantt (w, &j->d, &j->r);
   else if (opt_critical)
-    write_critical (w, &j->d, &j->r);
+    dag_write_critical (w, &j->d, &j->r);
   else if (opt_per_proc)
-    write_per_proc (w, &j->d, &j->r);
+    dag_write_per_proc (w, &j->d, &j->r);
   else if (opt_qstat)
-    write_qstat (w, &j->d, &j->r);
+    dag_write_qstat (w, &j->d, &j->r);
   else if (opt_link_stats)
-    write_link_stats (w, &j->r);
+    dag_write_link_stats (w, &j->r, &topo);
   else
     {
-      summary_header (w, j->model, NULL);
-      summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters);
+      dag_summary_header (w, j->model, NULL, 0, NULL, opt_cores != 0);
+      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters, &params,
+                       opt_cores != 0);
     }
   dagsim_result_free (&j->r);
 }
@@ -2256,15 +1537,17 @@ write_sweep (tsv_writer *w, struct predict_job *j)
   char bv[NUM_BUFSIZE];
   num_format (j->sweep_vals[j->best], -1, bv);
   tsv_meta (w, "sweep_best", "%s=%s", j->sweep_name, bv);
-  summary_header (w, j->model, j->sweep_name);
+  dag_summary_header (w, j->model, j->sweep_name, 0, NULL,
+                      opt_cores != 0);
   for (size_t i = 0; i < j->nsweep; i++)
     {
       if (!j->gfield)
         dag_params_set (&params, j->sweep_name, j->sweep_vals[i]);
       else
         apply_network (&j->ds[i]);
-      summary_row (w, j->model, j->sweep_name, j->sweep_vals[i], &j->ds[i],
-                   &j->rs[i], j->its[i]);
+      dag_summary_row (w, j->model, j->sweep_name, j->sweep_vals[i],
+                       &j->ds[i], &j->rs[i], j->its[i], &params,
+                       opt_cores != 0);
       dagsim_result_free (&j->rs[i]);
       if (j->gfield)
         dag_free (&j->ds[i]);
@@ -2344,11 +1627,11 @@ run_predict (int argc, const char **argv)
     write_sweep (w, &j);
   tsv_writer_close (w);
 
-  for (size_t i = 0; i < j.nrd; i++)
-    tsv_close (j.rd[i]);
+  for (size_t i = 0; i < j.in.nrd; i++)
+    tsv_close (j.in.rd[i]);
   dag_free (&j.d);
-  big_free (j.image);
-  free (j.image_text);
+  big_free (j.in.image);
+  free (j.in.image_text);
   free (j.ms);
   free (j.rs);
   free (j.its);

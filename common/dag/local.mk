@@ -15,6 +15,9 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dag_apps.c common/dag/dag_apps.h \
 	common/dag/diamond.c common/dag/diamond.h \
 	common/dag/noise.c common/dag/noise.h \
+	common/dag/noise_read.c common/dag/noise_read.h \
+	common/dag/dag_report.c common/dag/dag_report.h \
+	common/dag/dag_input.c common/dag/dag_input.h \
 	common/dag/topology.c common/dag/topology.h
 
 ## The big arrays' allocator, in memory and in files (bigmem.c).
