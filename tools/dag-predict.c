@@ -32,6 +32,7 @@
 #include "dag.h"
 #include "dag_coll.h"
 #include "dag_gen.h"
+#include "dag_gen_write.h"
 #include "dag_image.h"
 #include "dag_input.h"
 #include "dag_parse.h"
@@ -39,6 +40,7 @@
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "diamond_write.h"
 #include "noise.h"
 #include "noise_read.h"
 #include "err.h"
@@ -741,17 +743,9 @@ load_topology (void)
 static const char *
 gen_run (const struct dag_sink *s)
 {
-  if (!dag_coll_is (gen.pattern))
-    return dag_gen_run (&gen, s);
-  if (gen.work != 0)
-    return "the collectives take no --work: their computation is the "
-             "reduction's, --reduce-cost";
-  if (opt_reduce_cost > 0 && strncmp (gen.pattern, "coll:reduce:", 12) != 0
-      && strncmp (gen.pattern, "coll:allreduce:", 15) != 0)
-    return "--reduce-cost applies to coll:reduce and coll:allreduce only";
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
-  return dag_coll_run (&c, s);
+  return dag_gen_any (&gen, &c, s);
 }
 
 static void
@@ -1657,88 +1651,6 @@ run_predict (int argc, const char **argv)
 
 /* ---------------------------------------------------------------- gen */
 
-struct tsv_sink
-{
-  tsv_writer *w;
-  struct dag names;      /* only the name pool is used */
-  int32_t *name;         /* per task handle */
-  size_t n, cap;
-};
-
-static int32_t
-ts_task (void *ctx, const char *id, int32_t proc, double work)
-{
-  struct tsv_sink *s = ctx;
-  if (s->n == s->cap)
-    {
-      s->cap = s->cap ? 2 * s->cap : 1024;
-      s->name = realloc (s->name, s->cap * sizeof *s->name);
-      if (!s->name)
-        die ("out of memory");
-    }
-  s->name[s->n] = dag_intern (&s->names, id, strlen (id));
-  tsv_put_str (s->w, "task");
-  tsv_put_str (s->w, id);
-  tsv_put_int (s->w, proc);
-  tsv_put_num (s->w, work);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_end_row (s->w);
-  return (int32_t) s->n++;
-}
-
-static void
-ts_edge (struct tsv_sink *s, const char *kind, int32_t from, int32_t to,
-         int64_t bytes)
-{
-  tsv_put_str (s->w, kind);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_str (s->w, dag_name (&s->names, s->name[from]));
-  tsv_put_str (s->w, dag_name (&s->names, s->name[to]));
-  if (bytes >= 0)
-    tsv_put_int (s->w, bytes);
-  else
-    tsv_put_na (s->w);
-  tsv_end_row (s->w);
-}
-
-static void
-ts_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
-{
-  ts_edge (ctx, "msg", from, to, bytes);
-}
-
-static void
-ts_dep (void *ctx, int32_t from, int32_t to)
-{
-  ts_edge (ctx, "dep", from, to, -1);
-}
-
-/* gen coll:list: the collectives, one row each.  */
-static int
-write_coll_list (poptContext con)
-{
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "gen");
-  static const char *cols[] = { "pattern", "description" };
-  tsv_write_header (w, 2, cols);
-  char name[64];
-  for (size_t i = 0; dag_coll_algorithms[i][0]; i++)
-    {
-      snprintf (name, sizeof name, "%s%s", DAG_COLL_PREFIX,
-                dag_coll_algorithms[i][0]);
-      tsv_put_str (w, name);
-      tsv_put_str (w, dag_coll_algorithms[i][1]);
-      tsv_end_row (w);
-    }
-  tsv_writer_close (w);
-  poptFreeContext (con);
-  return 0;
-}
-
 static int
 run_gen (int argc, const char **argv)
 {
@@ -1766,7 +1678,11 @@ run_gen (int argc, const char **argv)
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
   if (strcmp (gen.pattern, "coll:list") == 0)
-    return write_coll_list (con);
+    {
+      dag_coll_write_list ();
+      poptFreeContext (con);
+      return 0;
+    }
   load_topology ();
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
@@ -1781,38 +1697,9 @@ run_gen (int argc, const char **argv)
     if (err)
       die_usage ("gen %s: %s", gen.pattern, err);
   }
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "gen");
-  tsv_meta (w, "pattern", "%s", gen.pattern);
-  if (dag_coll_is (gen.pattern))
-    {
-      tsv_meta (w, "procs", "%lld", (long long) gen.procs);
-      tsv_meta (w, "bytes", "%lld", (long long) gen.bytes);
-      if (opt_coll_root >= 0)
-        tsv_meta (w, "root", "%lld", (long long) opt_coll_root);
-      if (opt_coll_segment > 0)
-        tsv_meta (w, "segment", "%lld", (long long) opt_coll_segment);
-      if (opt_reduce_cost > 0)
-        tsv_meta (w, "reduce_cost", "%.17g", opt_reduce_cost);
-    }
-  if (strcmp (gen.pattern, "nway-dissemination") == 0)
-    tsv_meta (w, "nway", "%lld", (long long) gen.nway);
-  if (strcmp (gen.pattern, "halo") == 0)
-    tsv_meta (w, "dims", "%s", gen.dims);
-  tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
-  tsv_meta_time_unit (w, opt_time_unit);
-  static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
-                                "bytes" };
-  struct tsv_sink ts;
-  memset (&ts, 0, sizeof ts);
-  ts.w = w;
-  dag_init (&ts.names, "gen");
-  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep, NULL };
-  tsv_write_header (w, 7, cols);
-  gen_run (&sink);
-  tsv_writer_close (w);
-  dag_free (&ts.names);
-  free (ts.name);
+  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+                        opt_coll_segment, opt_reduce_cost };
+  dag_gen_write (&gen, &c, opt_time_unit);
   poptFreeContext (con);
   return 0;
 }
@@ -1841,34 +1728,6 @@ diamond_simulated (const struct diamond_out *o)
   dagsim_result_free (&r);
   dag_free (&d);
   return m;
-}
-
-/* The row of eq. (15)'s terms, the best b, and the simulation.  */
-static void
-diamond_row (tsv_writer *w, const struct diamond_out *o, double b_real,
-             int64_t b_best, double m_best, double m_sim)
-{
-  const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
-                           "v", "makespan", "b_opt", "b_best",
-                           "makespan_best", "makespan_sim" };
-  tsv_write_header (w, opt_closed ? 14 : 15, cols);
-  tsv_put_int (w, gen.n);
-  tsv_put_int (w, gen.procs);
-  tsv_put_int (w, gen.blocks);
-  tsv_put_num (w, o->W);
-  tsv_put_num (w, o->B);
-  tsv_put_num (w, o->d);
-  tsv_put_num (w, o->Os);
-  tsv_put_num (w, o->Or);
-  tsv_put_num (w, o->u);
-  tsv_put_num (w, o->v);
-  tsv_put_num (w, o->M);
-  tsv_put_num (w, b_real);
-  tsv_put_int (w, b_best);
-  tsv_put_num (w, m_best);
-  if (!opt_closed)
-    tsv_put_num (w, m_sim);
-  tsv_end_row (w);
 }
 
 static int
@@ -1941,7 +1800,8 @@ run_diamond (int argc, const char **argv)
       if (conversion[0])
         tsv_meta (w, "params_time_conversion", "%s", conversion);
     }
-  diamond_row (w, &o, b_real, b_best, m_best, m_sim);
+  diamond_write_row (w, &gen, &o, b_real, b_best, m_best, m_sim,
+                     opt_closed);
   tsv_writer_close (w);
   free (prow);
   param_file_free (pfile);
