@@ -36,6 +36,7 @@
 #include "dag_image.h"
 #include "dag_input.h"
 #include "dag_parse.h"
+#include "dag_progress.h"
 #include "dag_report.h"
 #include "dagmodel.h"
 #include "dagsim.h"
@@ -71,7 +72,7 @@ static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static int opt_qstat, opt_noise_cosched, opt_link_stats;
 static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
-/* --save-mem[=DIR]: given, and its DIR (NULL: setup_save_mem chooses) */
+/* --save-mem[=DIR]: given, and its DIR (NULL: dag_save_mem_setup chooses) */
 static int opt_save_mem;
 static char *opt_save_dir;
 static double opt_tol = 1e-6, opt_header = 0;
@@ -782,38 +783,6 @@ gen_field (const char *name)
   return NULL;
 }
 
-static double
-clock_s (clockid_t id)
-{
-  struct timespec ts;
-  clock_gettime (id, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
-static double
-now (void)
-{
-  return clock_s (CLOCK_MONOTONIC);
-}
-
-static double
-cpu_now (void)
-{
-  return clock_s (CLOCK_PROCESS_CPUTIME_ID);
-}
-
-/* CPU seconds spent in the kernel for the process (page faults, mostly:
-   the simulator's state is written once and the kernel zeroes each new
-   page first).  Tick-based on most kernels: meaningful above ~0.1 s.  */
-static double
-system_now (void)
-{
-  struct rusage ru;
-  if (getrusage (RUSAGE_SELF, &ru) != 0)
-    return 0.0;
-  return (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
-}
-
 /* One run of dag-predict: the options checked, the schedule, the
    parameters, the simulations and their timings.  */
 struct predict_job
@@ -845,45 +814,8 @@ struct predict_job
   struct dag *ds;
   size_t best;
   struct dag_params *each_params;
-  /* timings (--timing) */
-  double t0, c0, k0, c_read, k_read, c_index, t1, c1, k1, t2, c2, k2;
+  struct dag_timing tm;       /* --timing */
 };
-
-/* --save-mem: the big arrays in files in its directory from now on
-   (checked first: a directory where no file can be created is a usage
-   error, found before the schedule is read).  A file size limit
-   (ulimit -f) then fails as a file that cannot grow, with a message,
-   rather than ending the program with SIGXFSZ.  */
-static void
-setup_save_mem (void)
-{
-  if (!opt_save_mem)
-    return;
-  const char *dir = opt_save_dir;
-  if (!dir)
-    {
-      /* /tmp is a tmpfs on many systems (memory, what --save-mem is to
-         spare): then /var/tmp, on a disk by convention */
-      dir = getenv ("TMPDIR");
-      if (!dir || !*dir)
-        dir = big_dir_in_memory ("/tmp") && !big_dir_in_memory ("/var/tmp")
-              && access ("/var/tmp", W_OK) == 0 ? "/var/tmp" : "/tmp";
-    }
-  if (!*dir)
-    die_usage ("option '--save-mem': empty directory name (expected "
-               "--save-mem or --save-mem=DIR)");
-  int e = big_use_dir (dir);
-  if (e)
-    die_usage ("option '--save-mem': cannot create a file in '%s': %s%s",
-               dir, strerror (e),
-               e == ENOTDIR ? " (the directory is given as --save-mem=DIR)"
-                            : "");
-  if (big_dir_in_memory (dir))
-    warn ("option '--save-mem': '%s' is on a file system in memory "
-          "(tmpfs, ramfs): the schedule stays in memory (give "
-          "--save-mem=DIR on a disk)", dir);
-  signal (SIGXFSZ, SIG_IGN);
-}
 
 /* The options that exclude or need each other (usage errors).  */
 static void
@@ -1064,11 +996,11 @@ read_schedule (struct predict_job *j)
   else
     dag_input_read (&j->in, &j->d, j->nfiles ? j->files[0] : NULL,
                     opt_format != NULL);
-  j->c_read = cpu_now ();
-  j->k_read = system_now ();
+  j->tm.c_read = dag_clock_cpu ();
+  j->tm.k_read = dag_clock_system ();
   if (!j->d.mapped)
     dag_finalize (&j->d);
-  j->c_index = cpu_now ();
+  j->tm.c_index = dag_clock_cpu ();
   if (opt_save_binary)
     dag_input_save (&j->in, &j->d, opt_save_binary);
 }
@@ -1205,26 +1137,6 @@ simulate_each (struct predict_job *j)
     }
 }
 
-static int progress_open_line;   /* a \r-ended line waits on the tty */
-
-/* --progress: a sweep's point I (value V) done, and the time the rest
-   will take at the mean so far (an estimate: a point's cost grows with
-   its DAG).  */
-static void
-sweep_progress (const struct predict_job *j, size_t i, const char *v)
-{
-  double spent = now () - j->t1;
-  double left = spent / (double) (i + 1) * (double) (j->nsweep - i - 1);
-  char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
-  num_format (spent, 3, a);
-  num_format (left, 2, b);
-  int tty = isatty (STDERR_FILENO);
-  fprintf (stderr, "%s: --sweep %s=%s: %zu of %zu done in %s s, about %s s "
-           "left%s", PROGRAM, j->sweep_name, v, i + 1, j->nsweep, a, b,
-           tty && i + 1 < j->nsweep ? "\r" : "\n");
-  progress_open_line = tty && i + 1 < j->nsweep;
-}
-
 /* --sweep: every value first, since the best is metadata written before
    the header.  */
 static void
@@ -1270,27 +1182,8 @@ simulate_sweep (struct predict_job *j)
       if (isnan (j->ms[j->best]) || j->ms[i] < j->ms[j->best])
         j->best = i;
       if (j->so.progress)
-        sweep_progress (j, i, v);
+        dag_progress_sweep (j->sweep_name, v, i, j->nsweep, j->tm.t1);
     }
-}
-
-/* --progress: at most one line a second, on a terminal rewritten in
-   place (the simulator calls about every 2^20 events).  */
-static void
-show_progress (void *ctx, uint64_t events, double t)
-{
-  (void) ctx;
-  static double last;
-  double w = now ();
-  if (w - last < 1.0)
-    return;
-  last = w;
-  char tb[NUM_BUFSIZE];
-  num_format (t, 6, tb);
-  int tty = isatty (STDERR_FILENO);
-  fprintf (stderr, "%s: %.1f M events, simulated time %s%s", PROGRAM,
-           (double) events / 1e6, tb, tty ? "\r" : "\n");
-  progress_open_line |= tty;
 }
 
 /* ---------------------------------------------------------------- noise */
@@ -1310,7 +1203,7 @@ simulate (struct predict_job *j)
                                  .finish_only = !opt_per_proc,
                                  .tie_order = j->tie };
   if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
-    j->so.progress = show_progress;
+    j->so.progress = dag_progress_show;
   j->so.qstat = opt_qstat;
   j->so.link_stats = opt_link_stats;
   int64_t nranks = j->d.nprocs;
@@ -1325,9 +1218,9 @@ simulate (struct predict_job *j)
   dag_noise_setup (&noise, &noise_opts, nranks);
   if (noise.kind != DAG_NOISE_NONE)
     j->so.noise = &noise;
-  j->t1 = now ();
-  j->c1 = cpu_now ();
-  j->k1 = system_now ();
+  j->tm.t1 = dag_clock_wall ();
+  j->tm.c1 = dag_clock_cpu ();
+  j->tm.k1 = dag_clock_system ();
   if (opt_each)
     simulate_each (j);
   else
@@ -1341,11 +1234,10 @@ simulate (struct predict_job *j)
       else
         simulate_sweep (j);
     }
-  j->t2 = now ();
-  j->c2 = cpu_now ();
-  j->k2 = system_now ();
-  if (progress_open_line)
-    fputc ('\n', stderr);
+  j->tm.t2 = dag_clock_wall ();
+  j->tm.c2 = dag_clock_cpu ();
+  j->tm.k2 = dag_clock_system ();
+  dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
   size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
@@ -1475,36 +1367,12 @@ write_each (tsv_writer *w, struct predict_job *j)
     }
 }
 
-/* --timing: the program's own run time, as metadata.  */
-static void
-write_timing (tsv_writer *w, const struct predict_job *j)
-{
-  tsv_meta (w, "build_seconds", "%.3f", j->t1 - j->t0);
-  /* the DAG read or generated, then indexed (dag_finalize: successor
-     lists, cycle check), in CPU time */
-  tsv_meta (w, "read_cpu_seconds", "%.3f", j->c_read - j->c0);
-  tsv_meta (w, "read_system_seconds", "%.3f", j->k_read - j->k0);
-  tsv_meta (w, "index_cpu_seconds", "%.3f", j->c_index - j->c_read);
-  tsv_meta (w, "simulate_seconds", "%.3f", j->t2 - j->t1);
-  tsv_meta (w, "events_per_second", "%.0f",
-            j->t2 > j->t1 ? (double) j->r.events / (j->t2 - j->t1) : 0.0);
-  tsv_meta (w, "simulate_cpu_seconds", "%.3f", j->c2 - j->c1);
-  tsv_meta (w, "simulate_system_seconds", "%.3f", j->k2 - j->k1);
-  tsv_meta (w, "events_per_cpu_second", "%.0f",
-            j->c2 > j->c1 ? (double) j->r.events / (j->c2 - j->c1) : 0.0);
-  if (big_dir ())
-    {
-      tsv_meta (w, "save_mem_dir", "%s", big_dir ());
-      tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
-    }
-}
-
 /* One run: the table asked for, or the summary row.  */
 static void
 write_one (tsv_writer *w, struct predict_job *j)
 {
   if (opt_timing)
-    write_timing (w, j);
+    dag_write_timing (w, &j->tm, j->r.events);
   if (opt_gantt)
     dag_write_gantt (w, &j->d, &j->r);
   else if (opt_critical)
@@ -1583,8 +1451,9 @@ predict_status (void)
 static int
 run_predict (int argc, const char **argv)
 {
-  struct predict_job j = { .t0 = now (), .c0 = cpu_now (),
-                           .k0 = system_now () };
+  struct predict_job j = { .tm = { .t0 = dag_clock_wall (),
+                                   .c0 = dag_clock_cpu (),
+                                   .k0 = dag_clock_system () } };
   dag_gen_init (&gen);
   dag_params_default (&params);
   param_set_clear (&p_set);
@@ -1595,7 +1464,8 @@ run_predict (int argc, const char **argv)
   while (j.files && j.files[j.nfiles])
     j.nfiles++;
   check_predict_options (&j);
-  setup_save_mem ();
+  if (opt_save_mem)
+    dag_save_mem_setup (opt_save_dir);
   if (opt_params)
     {
       pfile = param_file_read (opt_params);

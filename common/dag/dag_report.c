@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "dag_report.h"
 
 static const char *kind_names[] = { "compute", "send", "recv", "wait" };
@@ -234,4 +235,29 @@ dag_summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
   if (cores && (!sweep || strcmp (sweep, "cs") != 0))
     tsv_put_num (w, params->cs);
   tsv_end_row (w);
+}
+
+/* --timing: the program's own run time, as metadata.  */
+void
+dag_write_timing (tsv_writer *w, const struct dag_timing *j,
+                  uint64_t events)
+{
+  tsv_meta (w, "build_seconds", "%.3f", j->t1 - j->t0);
+  /* the DAG read or generated, then indexed (dag_finalize: successor
+     lists, cycle check), in CPU time */
+  tsv_meta (w, "read_cpu_seconds", "%.3f", j->c_read - j->c0);
+  tsv_meta (w, "read_system_seconds", "%.3f", j->k_read - j->k0);
+  tsv_meta (w, "index_cpu_seconds", "%.3f", j->c_index - j->c_read);
+  tsv_meta (w, "simulate_seconds", "%.3f", j->t2 - j->t1);
+  tsv_meta (w, "events_per_second", "%.0f",
+            j->t2 > j->t1 ? (double) events / (j->t2 - j->t1) : 0.0);
+  tsv_meta (w, "simulate_cpu_seconds", "%.3f", j->c2 - j->c1);
+  tsv_meta (w, "simulate_system_seconds", "%.3f", j->k2 - j->k1);
+  tsv_meta (w, "events_per_cpu_second", "%.0f",
+            j->c2 > j->c1 ? (double) events / (j->c2 - j->c1) : 0.0);
+  if (big_dir ())
+    {
+      tsv_meta (w, "save_mem_dir", "%s", big_dir ());
+      tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
+    }
 }

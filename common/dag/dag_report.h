@@ -7,6 +7,7 @@
 #define MSGPERF_DAG_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dag.h"
 #include "dagmodel.h"
@@ -42,5 +43,18 @@ void dag_summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
                       double sweep_value, const struct dag *d,
                       const struct dagsim_result *r, int iterations,
                       const struct dag_params *params, int cores);
+
+/* --timing: the program's clocks (dag_progress.h) at its start (0), the
+   schedule read and indexed, the simulation's start (1) and end (2):
+   wall (t), CPU (c) and system (k) seconds.  */
+struct dag_timing
+{
+  double t0, c0, k0, c_read, k_read, c_index, t1, c1, k1, t2, c2, k2;
+};
+
+/* T as metadata, with EVENTS simulated per second, and --save-mem's
+   directory and peak.  */
+void dag_write_timing (tsv_writer *w, const struct dag_timing *t,
+                       uint64_t events);
 
 #endif
