@@ -755,20 +755,8 @@ static const struct poptOption fit_options[] = {
   POPT_TABLEEND
 };
 
-/* How fit fits: the model, the weighting, the segments (--segments auto,
-   K, or at=X1,...).  */
-struct fit_plan
-{
-  struct hfit_options fo;
-  size_t kmax, kfixed;
-  struct dvec at;
-  int search;
-  int segmented;
-  const char *weight_name;
-};
-
 static void
-fit_plan_options (struct fit_plan *pl)
+fit_plan_options (struct hr_fit_plan *pl)
 {
   if (strcmp (opt_model, "hyperbolic") == 0)
     pl->fo.model = HFIT_HYPERBOLIC;
@@ -823,69 +811,6 @@ fit_plan_options (struct fit_plan *pl)
     }
 }
 
-/* Segments at the given breakpoints: a failed segment is named by its
-   range.  Returns the number of fits in RES.  */
-static size_t
-fit_at (const struct fit_plan *pl, struct hr_group *g, const char *what,
-        struct hfit_result *res)
-{
-  const struct dvec *at = &pl->at;
-  size_t bad = 0;
-  enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n, at->v,
-                                          at->n, &pl->fo, res, &bad);
-  if (st == HFIT_NO_MEMORY)
-    die ("%s%s", what, hfit_strerror (st));
-  if (st != HFIT_OK)
-    {
-      char seg[300];
-      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-      if (bad > 0)
-        num_format (at->v[bad - 1], -1, lo);
-      if (bad < at->n)
-        num_format (at->v[bad], -1, hi);
-      snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
-                bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
-                bad < at->n ? " < " : "", bad < at->n ? hi : "");
-      hr_die_fit (seg, st, &res[bad], opt_bytes_col, opt_time_col);
-    }
-  return at->n + 1;
-}
-
-/* Fit group G by PL into G->fits (RES and BREAKS: room for the fits).  */
-static void
-fit_group (const struct fit_plan *pl, struct hr_group *g,
-           struct hfit_result *res, double *breaks)
-{
-  char what[300] = "";
-  if (opt_by)
-    snprintf (what, sizeof what, "group %s='%s': ", opt_by, g->key);
-  size_t k = 1;
-  if (!pl->segmented)
-    {
-      enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &pl->fo, res);
-      if (st != HFIT_OK)
-        hr_die_fit (what, st, res, opt_bytes_col, opt_time_col);
-    }
-  else if (pl->search)
-    {
-      enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
-                                                  pl->kfixed, pl->kmax,
-                                                  &pl->fo, &k, breaks, res);
-      if (st == HFIT_TOO_FEW)
-        die ("%sno %s%zu-segment fit exists: every segment needs %d "
-             "distinct message sizes and a fit with both parameters "
-             ">= 0", what, pl->kfixed ? "" : "1- to ",
-             pl->kfixed ? pl->kfixed : pl->kmax, HFIT_MIN_DISTINCT);
-      if (st != HFIT_OK)
-        die ("%s%s", what, hfit_strerror (st));
-    }
-  else
-    k = fit_at (pl, g, what, res);
-  g->fits = xmalloc (k * sizeof *g->fits);
-  memcpy (g->fits, res, k * sizeof *g->fits);
-  g->nfits = k;
-}
-
 static int
 cmd_fit (int argc, const char **argv)
 {
@@ -893,7 +818,9 @@ cmd_fit (int argc, const char **argv)
   poptContext con = cli_parse (argc, argv, fit_options,
                                "[OPTION...] [FILE...]", NULL);
   time_col_given = strcmp (opt_time_col, "time") != 0;
-  struct fit_plan pl = { .kfixed = 0 };
+  struct hr_fit_plan pl = { .kfixed = 0, .by = opt_by,
+                            .bytes_col = opt_bytes_col,
+                            .time_col = opt_time_col };
   fit_plan_options (&pl);
   if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
     die_usage ("--bytes-col and --time-col take column names "
@@ -905,7 +832,7 @@ cmd_fit (int argc, const char **argv)
   struct hfit_result *res = xmalloc ((pl.kmax + pl.at.n + 1) * sizeof *res);
   double *breaks = xmalloc ((pl.kmax + 1) * sizeof *breaks);
   for (size_t gi = 0; gi < gs.n; gi++)
-    fit_group (&pl, &gs.v[gi], res, breaks);
+    hr_fit_group (&pl, &gs.v[gi], res, breaks);
   hr_fit_write (&gs, rs, nr, opt_model, pl.weight_name, opt_by,
                 pl.segmented, pl.fo.model == HFIT_LINEAR);
   for (size_t f = 0; f < nr; f++)

@@ -592,3 +592,66 @@ hr_eval_rows (struct hr_eval_job *j, tsv_writer *w)
       tsv_time_unit (j->rs, j->nfiles);
     }
 }
+
+/* Segments at the given breakpoints: a failed segment is named by its
+   range.  Returns the number of fits in RES.  */
+static size_t
+fit_at (const struct hr_fit_plan *pl, struct hr_group *g, const char *what,
+        struct hfit_result *res)
+{
+  const struct dvec *at = &pl->at;
+  size_t bad = 0;
+  enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n, at->v,
+                                          at->n, &pl->fo, res, &bad);
+  if (st == HFIT_NO_MEMORY)
+    die ("%s%s", what, hfit_strerror (st));
+  if (st != HFIT_OK)
+    {
+      char seg[300];
+      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
+      if (bad > 0)
+        num_format (at->v[bad - 1], -1, lo);
+      if (bad < at->n)
+        num_format (at->v[bad], -1, hi);
+      snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
+                bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
+                bad < at->n ? " < " : "", bad < at->n ? hi : "");
+      hr_die_fit (seg, st, &res[bad], pl->bytes_col, pl->time_col);
+    }
+  return at->n + 1;
+}
+
+/* Fit group G by PL into G->fits (RES and BREAKS: room for the fits).  */
+void
+hr_fit_group (const struct hr_fit_plan *pl, struct hr_group *g,
+              struct hfit_result *res, double *breaks)
+{
+  char what[300] = "";
+  if (pl->by)
+    snprintf (what, sizeof what, "group %s='%s': ", pl->by, g->key);
+  size_t k = 1;
+  if (!pl->segmented)
+    {
+      enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &pl->fo, res);
+      if (st != HFIT_OK)
+        hr_die_fit (what, st, res, pl->bytes_col, pl->time_col);
+    }
+  else if (pl->search)
+    {
+      enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
+                                                  pl->kfixed, pl->kmax,
+                                                  &pl->fo, &k, breaks, res);
+      if (st == HFIT_TOO_FEW)
+        die ("%sno %s%zu-segment fit exists: every segment needs %d "
+             "distinct message sizes and a fit with both parameters "
+             ">= 0", what, pl->kfixed ? "" : "1- to ",
+             pl->kfixed ? pl->kfixed : pl->kmax, HFIT_MIN_DISTINCT);
+      if (st != HFIT_OK)
+        die ("%s%s", what, hfit_strerror (st));
+    }
+  else
+    k = fit_at (pl, g, what, res);
+  g->fits = xmalloc (k * sizeof *g->fits);
+  memcpy (g->fits, res, k * sizeof *g->fits);
+  g->nfits = k;
+}

@@ -106,6 +106,25 @@ void hr_fit_write (const struct hr_groups *gs, tsv_reader **rs, size_t nr,
                    const char *model, const char *weight, const char *by,
                    int segmented, int linear);
 
+/* How fit fits: the model, the weighting, the segments (--segments auto,
+   K, or at=X1,...).  */
+struct hr_fit_plan
+{
+  struct hfit_options fo;
+  size_t kmax, kfixed;
+  struct dvec at;
+  int search;
+  int segmented;
+  const char *weight_name;
+  const char *by;               /* --by COL, or NULL */
+  const char *bytes_col, *time_col;
+};
+
+/* Fit group G by PL into G->fits (RES and BREAKS: room for the fits);
+   a refused or failed fit ends the program (hr_die_fit).  */
+void hr_fit_group (const struct hr_fit_plan *pl, struct hr_group *g,
+                   struct hfit_result *res, double *breaks);
+
 /* invert: eq. (2) fitted to one group (X, T) as an observation of
    pattern size N (RTT: a round trip's halves).  */
 struct hinv_obs hr_observe (const char *what, double n, int rtt,

@@ -666,7 +666,8 @@ lm_write_output (struct lm_result *res, size_t nres,
             "recv_page_offset=%zu cache_line=%zu shared_lines=%zu "
             "overlap=%d", c->buf_layout.bytes, c->buf_layout.page,
             c->buf_layout.send_page_offset, c->buf_layout.recv_page_offset,
-            c->buf_layout.line, c->buf_layout.shared_lines, c->buf_layout.overlap);
+            c->buf_layout.line, c->buf_layout.shared_lines,
+            c->buf_layout.overlap);
   tsv_meta (w, "seed", "%llu", (unsigned long long) c->seed);
   tsv_meta (w, "sizes_bytes", "%lld..%lld (start %lld)",
             (long long) c->o.min_bytes, (long long) c->o.max_bytes,

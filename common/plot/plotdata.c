@@ -66,7 +66,8 @@ tsv_reader *
 plot_open_input (const char *path)
 {
   tsv_reader *r = tsv_open (path);
-  plot_readers = xrealloc (plot_readers, (plot_nreaders + 1) * sizeof *plot_readers);
+  plot_readers = xrealloc (plot_readers,
+                           (plot_nreaders + 1) * sizeof *plot_readers);
   plot_readers[plot_nreaders++] = r;
   return r;
 }
