@@ -11,12 +11,10 @@
  * hyperinvert.c; this file reads options and streams.  */
 #include <config.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "err.h"

@@ -9,20 +9,14 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <float.h>
-#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
