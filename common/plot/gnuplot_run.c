@@ -82,7 +82,11 @@ plot_temp_beside (const char *path)
   char *tmp = xasprintf ("%.*s.%s.XXXXXX", (int) dirlen, path, base);
   int fd = mkstemp (tmp);
   if (fd < 0)
-    die ("cannot create '%s': %s", path, strerror (errno));
+    {
+      int e = errno;
+      free (tmp);
+      die ("cannot create '%s': %s", path, strerror (e));
+    }
   close (fd);
   temp_add (tmp);
   return tmp;
@@ -176,8 +180,12 @@ plot_run_gnuplot (const char *script, size_t len)
   char *path = xasprintf ("%s/plotgen.XXXXXX.gp", dir && *dir ? dir : "/tmp");
   int fd = mkstemps (path, 3);
   if (fd < 0)
-    die ("cannot create a temporary file in '%s': %s",
-         dir && *dir ? dir : "/tmp", strerror (errno));
+    {
+      int e = errno;
+      free (path);
+      die ("cannot create a temporary file in '%s': %s",
+           dir && *dir ? dir : "/tmp", strerror (e));
+    }
   temp_add (path);
   write_all (fd, script, len, "the gnuplot script");
   if (close (fd) != 0)
