@@ -13,16 +13,10 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #ifdef __GLIBC__
 # include <malloc.h>
 #endif
@@ -32,12 +26,18 @@
 #include "dag.h"
 #include "dag_coll.h"
 #include "dag_gen.h"
+#include "dag_gen_write.h"
 #include "dag_image.h"
+#include "dag_input.h"
 #include "dag_parse.h"
+#include "dag_progress.h"
+#include "dag_report.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "diamond_write.h"
 #include "noise.h"
+#include "noise_read.h"
 #include "err.h"
 #include "listopt.h"
 #include "num.h"
@@ -67,7 +67,7 @@ static int opt_per_proc, opt_critical, opt_gantt, opt_closed, opt_timing;
 static int opt_qstat, opt_noise_cosched, opt_link_stats;
 static char *opt_noise, *opt_noise_trace, *opt_noise_phase;
 static int opt_progress, opt_no_progress;
-/* --save-mem[=DIR]: given, and its DIR (NULL: setup_save_mem chooses) */
+/* --save-mem[=DIR]: given, and its DIR (NULL: dag_save_mem_setup chooses) */
 static int opt_save_mem;
 static char *opt_save_dir;
 static double opt_tol = 1e-6, opt_header = 0;
@@ -706,66 +706,6 @@ sweep_param (const char *name)
 
 /* ------------------------------------------------------------- reading */
 
-/* The schedule PATH (NULL or "-": standard input) whole; NUL bytes are
-   the readers' to report, with their line.  */
-static char *
-slurp (const char *path, size_t *len)
-{
-  char *text;
-  const char *name = path && strcmp (path, "-") != 0 ? path : "<stdin>";
-  enum readfile_status st = read_file (path, 0, &text, len);
-  if (st == READFILE_OPEN)
-    die ("%s: cannot open: %s", name, strerror (errno));
-  if (st == READFILE_NOMEM)
-    die ("%s: out of memory while reading the schedule", name);
-  if (st != READFILE_OK)
-    die ("%s: read error: %s", name, strerror (errno));
-  return text;
-}
-
-/* Does PATH name a regular file (or one that cannot be looked at, left
-   to the open that reports it)?  */
-static int
-is_regular (const char *path)
-{
-  struct stat st;
-  return stat (path, &st) != 0 || S_ISREG (st.st_mode);
-}
-
-/* Is TEXT (LEN bytes, the start of a schedule) GOAL?  GOAL's first
-   statement, after a byte order mark, blank lines and comments, is
-   "num_ranks N"; a native stream starts with '#' or a header of column
-   names (a column named num_ranks is followed by a TAB and a name).  */
-static int
-looks_like_goal (const char *text, size_t len)
-{
-  size_t i = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-  for (;;)
-    {
-      while (i < len && strchr (" \t\r\n", text[i]))
-        i++;
-      if (i + 1 < len && text[i] == '/' && text[i + 1] == '/')
-        while (i < len && text[i] != '\n')
-          i++;
-      else if (i + 1 < len && text[i] == '/' && text[i + 1] == '*')
-        {
-          const char *end = NULL;
-          for (size_t k = i + 2; k + 1 < len && !end; k++)
-            if (text[k] == '*' && text[k + 1] == '/')
-              end = text + k + 2;
-          i = end ? (size_t) (end - text) : len;
-        }
-      else
-        break;
-    }
-  static const char kw[] = "num_ranks";
-  if (len - i < sizeof kw || memcmp (text + i, kw, sizeof kw - 1) != 0)
-    return 0;
-  for (i += sizeof kw - 1; i < len && (text[i] == ' ' || text[i] == '\t'); )
-    i++;
-  return i < len && text[i] >= '0' && text[i] <= '9';
-}
-
 /* A file:PATH topology: its text for treespec_parse_text (read once;
    unreadable is a usage error, as in comet-run).  */
 static void
@@ -782,17 +722,9 @@ load_topology (void)
 static const char *
 gen_run (const struct dag_sink *s)
 {
-  if (!dag_coll_is (gen.pattern))
-    return dag_gen_run (&gen, s);
-  if (gen.work != 0)
-    return "the collectives take no --work: their computation is the "
-             "reduction's, --reduce-cost";
-  if (opt_reduce_cost > 0 && strncmp (gen.pattern, "coll:reduce:", 12) != 0
-      && strncmp (gen.pattern, "coll:allreduce:", 15) != 0)
-    return "--reduce-cost applies to coll:reduce and coll:allreduce only";
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
-  return dag_coll_run (&c, s);
+  return dag_gen_any (&gen, &c, s);
 }
 
 static void
@@ -810,236 +742,6 @@ generate (struct dag *d)
 }
 
 /* ------------------------------------------------------------ writing */
-
-static const char *kind_names[] = { "compute", "send", "recv", "wait" };
-
-static void
-task_label (const struct dag *d, int32_t v, char *buf, size_t len)
-{
-  const char *name = dag_name (d, dag_node_name (d, (size_t) v));
-  if (name)
-    snprintf (buf, len, "%s", name);
-  else
-    snprintf (buf, len, "op%ld", (long) v);
-}
-
-static int
-iv_cmp (const void *a, const void *b)
-{
-  const struct dagsim_interval *x = a, *y = b;
-  if (x->proc != y->proc)
-    return x->proc < y->proc ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->end > y->end) - (x->end < y->end);
-}
-
-static void
-write_gantt (tsv_writer *w, const struct dag *d, struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "start", "end", "kind", "task" };
-  tsv_write_header (w, 5, cols);
-  qsort (r->gantt, r->ngantt, sizeof *r->gantt, iv_cmp);
-  char label[256];
-  double t = 0;
-  int32_t proc = -1;
-  for (size_t i = 0; i < r->ngantt; i++)
-    {
-      struct dagsim_interval *iv = &r->gantt[i];
-      if (iv->proc != proc)
-        {
-          proc = iv->proc;
-          t = 0;
-        }
-      task_label (d, iv->node, label, sizeof label);
-      if (iv->start > t)
-        {
-          tsv_put_int (w, proc);
-          tsv_put_num (w, t);
-          tsv_put_num (w, iv->start);
-          tsv_put_str (w, kind_names[GANTT_WAIT]);
-          tsv_put_str (w, label);
-          tsv_end_row (w);
-        }
-      tsv_put_int (w, proc);
-      tsv_put_num (w, iv->start);
-      tsv_put_num (w, iv->end);
-      tsv_put_str (w, kind_names[iv->kind]);
-      tsv_put_str (w, label);
-      tsv_end_row (w);
-      if (iv->end > t)
-        t = iv->end;
-    }
-}
-
-static void
-write_critical (tsv_writer *w, const struct dag *d,
-                const struct dagsim_result *r)
-{
-  static const char *cols[] = { "step", "proc", "kind", "task", "start",
-                                "end" };
-  tsv_write_header (w, 6, cols);
-  char label[256];
-  for (size_t i = 0; i < r->ncp; i++)
-    {
-      int32_t v = r->cp[i];
-      const struct dag_node *nd = &d->node[v];
-      task_label (d, v, label, sizeof label);
-      tsv_put_int (w, (int64_t) i + 1);
-      tsv_put_int (w, nd->proc);
-      tsv_put_str (w, nd->op == DAG_CALC ? "compute"
-                      : nd->op == DAG_SEND ? "send" : "recv");
-      tsv_put_str (w, label);
-      tsv_put_num (w, r->cp_start[i]);
-      tsv_put_num (w, r->cp_end[i]);
-      tsv_end_row (w);
-    }
-}
-
-static void
-write_per_proc (tsv_writer *w, const struct dag *d,
-                const struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "finish", "compute", "send", "recv",
-                                "idle", "sent", "received" };
-  tsv_write_header (w, 8, cols);
-  /* idle: the time of the rank's CPUs (one per cpu number of the
-     schedule) up to its finish not spent computing, sending or
-     receiving */
-  double ncpu = (double) d->maxcpu + 1;
-  for (int32_t p = 0; p < d->nprocs; p++)
-    {
-      const struct dagsim_proc *q = &r->proc[p];
-      double idle = ncpu * q->finish - q->compute - q->send - q->recv;
-      tsv_put_int (w, p);
-      tsv_put_num (w, q->finish);
-      tsv_put_num (w, q->compute);
-      tsv_put_num (w, q->send);
-      tsv_put_num (w, q->recv);
-      tsv_put_num (w, idle > 0 ? idle : 0);
-      tsv_put_int (w, q->nsend);
-      tsv_put_int (w, q->nrecv);
-      tsv_end_row (w);
-    }
-}
-
-/* --qstat: the matching queues of each processor (dagsim.h,
-   struct dagsim_queue).  */
-static void
-write_qstat (tsv_writer *w, const struct dag *d,
-             const struct dagsim_result *r)
-{
-  static const char *cols[] = { "proc", "posted", "posted_max",
-                                "posted_mean", "unexpected",
-                                "unexpected_max", "unexpected_mean" };
-  tsv_write_header (w, 7, cols);
-  for (int32_t p = 0; p < d->nprocs; p++)
-    {
-      const struct dagsim_queue *q = &r->queue[p];
-      tsv_put_int (w, p);
-      tsv_put_int (w, q->posted);
-      tsv_put_int (w, q->posted_max);
-      tsv_put_num (w, q->posted_mean);
-      tsv_put_int (w, q->unexpected);
-      tsv_put_int (w, q->unexpected_max);
-      tsv_put_num (w, q->unexpected_mean);
-      tsv_end_row (w);
-    }
-}
-
-/* --link-stats: what each link of the topology carried (dagsim.h,
-   struct dagsim_link), in the file's order of links.  */
-static void
-write_link_stats (tsv_writer *w, const struct dagsim_result *r)
-{
-  static const char *cols[] = { "from", "to", "G", "L", "messages",
-                                "bytes", "busy", "utilization", "waited",
-                                "wait" };
-  tsv_write_header (w, 10, cols);
-  for (size_t i = 0; i < r->nlinks; i++)
-    {
-      const struct dag_topo_link *l = &topo.link[i];
-      const struct dagsim_link *q = &r->link[i];
-      tsv_put_str (w, dag_topo_name (&topo, l->from));
-      tsv_put_str (w, dag_topo_name (&topo, l->to));
-      if (isnan (l->G))
-        tsv_put_na (w);
-      else
-        tsv_put_num (w, l->G);
-      tsv_put_num (w, l->L);
-      tsv_put_int (w, q->messages);
-      tsv_put_num (w, q->bytes);
-      tsv_put_num (w, q->busy);
-      if (r->makespan > 0)
-        tsv_put_num (w, q->busy / r->makespan);
-      else
-        tsv_put_na (w);
-      tsv_put_int (w, q->waited);
-      tsv_put_num (w, q->wait);
-      tsv_end_row (w);
-    }
-}
-
-/* The summary row: [sweep column,] makespan procs events messages model
-   iterations, then the model's parameters.  */
-static void
-summary_header_keys (tsv_writer *w, enum dag_model m, const char *sweep,
-                     size_t nkeys, const char *const *keys)
-{
-  const char *cols[48];
-  size_t n = 0;
-  for (size_t i = 0; i < nkeys; i++)
-    cols[n++] = keys[i];
-  if (sweep)
-    cols[n++] = sweep;
-  static const char *fixed[] = { "makespan", "procs", "events", "messages",
-                                 "model", "iterations" };
-  for (size_t i = 0; i < 6; i++)
-    cols[n++] = fixed[i];
-  for (const char *const *p = dag_model_param_names (m); *p; p++)
-    if (!sweep || strcmp (*p, sweep) != 0)
-      cols[n++] = *p;
-  /* --cores: the switch time in effect (0: free) */
-  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
-    cols[n++] = "cs";
-  tsv_write_header (w, n, cols);
-}
-
-static void
-summary_header (tsv_writer *w, enum dag_model m, const char *sweep)
-{
-  summary_header_keys (w, m, sweep, 0, NULL);
-}
-
-static void
-summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
-             double sweep_value, const struct dag *d,
-             const struct dagsim_result *r, int iterations)
-{
-  if (sweep)
-    tsv_put_num (w, sweep_value);
-  tsv_put_num (w, r->makespan);
-  tsv_put_int (w, d->nprocs);
-  if (r->stuck)
-    {
-      /* the schedule could not complete (predict) */
-      tsv_put_na (w);
-      tsv_put_na (w);
-    }
-  else
-    {
-      tsv_put_int (w, (int64_t) r->events);
-      tsv_put_int (w, r->messages);
-    }
-  tsv_put_str (w, dag_model_name (m));
-  tsv_put_int (w, iterations);
-  for (const char *const *p = dag_model_param_names (m); *p; p++)
-    if (!sweep || strcmp (*p, sweep) != 0)
-      tsv_put_num (w, dag_params_get (&params, *p));
-  if (opt_cores && (!sweep || strcmp (sweep, "cs") != 0))
-    tsv_put_num (w, params.cs);
-  tsv_end_row (w);
-}
 
 /* ------------------------------------------------------------ predict */
 
@@ -1059,55 +761,16 @@ gen_field (const char *name)
   return NULL;
 }
 
-static double
-clock_s (clockid_t id)
-{
-  struct timespec ts;
-  clock_gettime (id, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
-static double
-now (void)
-{
-  return clock_s (CLOCK_MONOTONIC);
-}
-
-static double
-cpu_now (void)
-{
-  return clock_s (CLOCK_PROCESS_CPUTIME_ID);
-}
-
-/* CPU seconds spent in the kernel for the process (page faults, mostly:
-   the simulator's state is written once and the kernel zeroes each new
-   page first).  Tick-based on most kernels: meaningful above ~0.1 s.  */
-static double
-system_now (void)
-{
-  struct rusage ru;
-  if (getrusage (RUSAGE_SELF, &ru) != 0)
-    return 0.0;
-  return (double) ru.ru_stime.tv_sec + 1e-6 * (double) ru.ru_stime.tv_usec;
-}
-
 /* One run of dag-predict: the options checked, the schedule, the
    parameters, the simulations and their timings.  */
 struct predict_job
 {
   const char **files;
   size_t nfiles;
-  int goal;                   /* the schedule is GOAL */
-  int binary;                 /* --format binary, or the input is one */
-  void *image;                /* the binary schedule read, or NULL */
-  char *image_text;           /* or the one read from standard input */
-  const char *image_name;     /* its file's name */
-  uint64_t saved_bytes;       /* --save-binary: the file's size */
+  struct dag_input in;        /* the schedule's file, its format */
   int model;                  /* enum dag_model */
   int tie;                    /* enum dagsim_tie */
   int sched_stdin;            /* the schedule comes from standard input */
-  tsv_reader *rd[3];          /* the schedule's streams (time unit) */
-  size_t nrd;
   /* --sweep NAME=V1,...: a model parameter, or a generator's field */
   char *sweep_name;
   double *sweep_vals;
@@ -1116,7 +779,6 @@ struct predict_job
   struct dag d;
   const char *unit;           /* the output's time unit */
   int goal_default_unit;      /* ns because GOAL has none */
-  char goal_unit[16];         /* "// #@time_unit=" of a GOAL schedule */
   double file_scale;          /* --params times into UNIT */
   char conversion[128];
   struct plogp plogp;         /* -m plogp: the per-size table */
@@ -1130,45 +792,8 @@ struct predict_job
   struct dag *ds;
   size_t best;
   struct dag_params *each_params;
-  /* timings (--timing) */
-  double t0, c0, k0, c_read, k_read, c_index, t1, c1, k1, t2, c2, k2;
+  struct dag_timing tm;       /* --timing */
 };
-
-/* --save-mem: the big arrays in files in its directory from now on
-   (checked first: a directory where no file can be created is a usage
-   error, found before the schedule is read).  A file size limit
-   (ulimit -f) then fails as a file that cannot grow, with a message,
-   rather than ending the program with SIGXFSZ.  */
-static void
-setup_save_mem (void)
-{
-  if (!opt_save_mem)
-    return;
-  const char *dir = opt_save_dir;
-  if (!dir)
-    {
-      /* /tmp is a tmpfs on many systems (memory, what --save-mem is to
-         spare): then /var/tmp, on a disk by convention */
-      dir = getenv ("TMPDIR");
-      if (!dir || !*dir)
-        dir = big_dir_in_memory ("/tmp") && !big_dir_in_memory ("/var/tmp")
-              && access ("/var/tmp", W_OK) == 0 ? "/var/tmp" : "/tmp";
-    }
-  if (!*dir)
-    die_usage ("option '--save-mem': empty directory name (expected "
-               "--save-mem or --save-mem=DIR)");
-  int e = big_use_dir (dir);
-  if (e)
-    die_usage ("option '--save-mem': cannot create a file in '%s': %s%s",
-               dir, strerror (e),
-               e == ENOTDIR ? " (the directory is given as --save-mem=DIR)"
-                            : "");
-  if (big_dir_in_memory (dir))
-    warn ("option '--save-mem': '%s' is on a file system in memory "
-          "(tmpfs, ramfs): the schedule stays in memory (give "
-          "--save-mem=DIR on a disk)", dir);
-  signal (SIGXFSZ, SIG_IGN);
-}
 
 /* The options that exclude or need each other (usage errors).  */
 static void
@@ -1193,9 +818,9 @@ check_predict_options (struct predict_job *j)
   if (opt_format)
     {
       if (strcmp (opt_format, "goal") == 0)
-        j->goal = 1;
+        j->in.goal = 1;
       else if (strcmp (opt_format, "binary") == 0)
-        j->binary = 1;
+        j->in.binary = 1;
       else if (strcmp (opt_format, "native") != 0)
         die_usage ("option '--format': '%s' (expected native, goal or "
                    "binary)", opt_format);
@@ -1226,12 +851,12 @@ check_predict_options (struct predict_job *j)
                "with %s", opt_gen ? "--gen" : "--tasks");
   if (opt_save_binary && !*opt_save_binary)
     die_usage ("option '--save-binary': empty file name");
-  if ((opt_tasks || opt_edges) && (j->nfiles || j->goal || j->binary
+  if ((opt_tasks || opt_edges) && (j->nfiles || j->in.goal || j->in.binary
                                    || opt_gen))
     die_usage ("--tasks/--edges replace the input file");
   if (opt_edges && !opt_tasks)
     die_usage ("--edges needs --tasks");
-  if (opt_gen && (j->nfiles || j->goal || j->binary))
+  if (opt_gen && (j->nfiles || j->in.goal || j->in.binary))
     die_usage ("--gen replaces the input file");
   if (opt_time_unit && !tsv_time_unit_valid (opt_time_unit))
     die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s, "
@@ -1333,268 +958,6 @@ parse_sweep (struct predict_job *j)
       }
 }
 
-static void open_image (struct predict_job *j, const char *path,
-                        int from_stdin, const char *name, char *text,
-                        size_t len);
-
-/* The size of the file open as FD, if it is a regular one, else 0 (for
-   goal_parse_fd: a hint).  */
-static size_t
-regular_size (int fd)
-{
-  struct stat st;
-  return fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
-         && (uintmax_t) st.st_size <= SIZE_MAX ? (size_t) st.st_size : 0;
-}
-
-/* Up to N bytes of FD (NAME) into BUF, fewer only at its end; returns
-   how many.  */
-static size_t
-read_or_die (int fd, const char *name, char *buf, size_t n)
-{
-  ptrdiff_t k = read_full (fd, buf, n);
-  if (k < 0)
-    die ("%s: read error: %s", name, strerror (errno));
-  return (size_t) k;
-}
-
-/* The N bytes of HEAD and, if MORE (its end not yet read: a terminal
-   would wait for more after a Ctrl-D), the rest of FD (NAME),
-   NUL-terminated, in memory of their own; *LEN their length.  */
-static char *
-read_rest (int fd, const char *name, const char *head, size_t n, int more,
-           size_t *len)
-{
-  size_t cap = n < 65536 ? 65536 : 2 * n;
-  char *t = xmalloc (cap + 1);
-  memcpy (t, head, n);
-  while (more)
-    {
-      if (n == cap)
-        {
-          if (cap > SIZE_MAX / 4)
-            die ("%s: out of memory while reading the schedule", name);
-          cap *= 2;
-          t = xrealloc (t, cap + 1);
-        }
-      size_t k = read_or_die (fd, name, t + n, cap - n);
-      n += k;
-      if (n < cap)
-        break;
-    }
-  t[n] = '\0';
-  *len = n;
-  return t;
-}
-
-/* The schedule of a FILE or standard input: GOAL when --format says so,
-   or (without --format) when its first statement does.  A regular file
-   is peeked at.  Standard input and anything else (a named pipe, a
-   shell's <(...)), which a peek would take bytes from, have their first
-   HEAD bytes read and looked at: GOAL is then read on from there in
-   pieces (goal_parse_fd), any other format whole, and read as a stream
-   from memory when it is native.  An input whose end came within HEAD
-   is not read again (a terminal would wait for more after its
-   Ctrl-D).  */
-enum { HEAD = 4096 };
-
-static void
-read_schedule_file (struct predict_job *j)
-{
-  const char *path = j->nfiles ? j->files[0] : NULL;
-  int from_stdin = !path || strcmp (path, "-") == 0;
-  const char *name = from_stdin ? "<stdin>" : path;
-  size_t len = 0, nhead = 0;
-  char *text = NULL, head[HEAD];
-  int fd = -1;              /* open, its first NHEAD bytes in HEAD */
-  int ended = 0;            /* and its end read */
-  if (!opt_format && (from_stdin || !is_regular (path)))
-    {
-      fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
-      if (fd < 0)
-        die ("%s: cannot open: %s", name, strerror (errno));
-      nhead = read_or_die (fd, name, head, sizeof head);
-      ended = nhead < sizeof head;
-      j->binary = dag_image_is (head, nhead);
-      j->goal = !j->binary && looks_like_goal (head, nhead);
-      if (j->goal)
-        goal_time_unit (head, nhead, j->goal_unit, sizeof j->goal_unit);
-      if (!j->goal || ended)
-        {
-          text = read_rest (fd, name, head, nhead, !ended, &len);
-          if (!from_stdin)
-            close (fd);
-          fd = -1;
-        }
-    }
-  else if (!opt_format)
-    {
-      FILE *fp = fopen (path, "rb");
-      if (fp)
-        {
-          char peek[HEAD];
-          size_t n = fread (peek, 1, sizeof peek, fp);
-          j->binary = dag_image_is (peek, n);
-          j->goal = !j->binary && looks_like_goal (peek, n);
-          if (j->goal)
-            goal_time_unit (peek, n, j->goal_unit, sizeof j->goal_unit);
-          fclose (fp);
-        }
-    }
-  dag_init (&j->d, name);
-  if (j->binary)
-    {
-      open_image (j, path, from_stdin, name, text, len);
-      return;
-    }
-  if (j->goal && text)
-    {
-      /* A byte order mark is no part of the first statement.  */
-      size_t bom = len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0
-                   ? 3 : 0;
-      goal_parse (text + bom, len - bom, name, &j->d);
-    }
-  else if (j->goal)
-    {
-      if (fd < 0)
-        fd = from_stdin ? STDIN_FILENO : open (path, O_RDONLY);
-      if (fd < 0)
-        die ("%s: cannot open: %s", name, strerror (errno));
-      if (!nhead && !j->goal_unit[0])   /* --format goal: its unit line */
-        {
-          ssize_t n = pread (fd, head, sizeof head, 0);
-          if (n > 0)
-            goal_time_unit (head, (size_t) n, j->goal_unit,
-                            sizeof j->goal_unit);
-        }
-      goal_parse_fd (fd, head, nhead, regular_size (fd), 0, name, &j->d);
-      if (!from_stdin)
-        close (fd);
-    }
-  else
-    {
-      /* (an empty text read whole: a stream with nothing in it, for
-         the reader's own error) */
-      FILE *mem = !text ? NULL : len ? fmemopen (text, len, "r")
-                                     : fopen ("/dev/null", "r");
-      if (text && !mem)
-        die ("%s: cannot read the schedule from memory: %s", name,
-             strerror (errno));
-      tsv_reader *r = mem ? tsv_open_stream (mem, name)
-                          : tsv_open (text ? "-" : path);
-      dag_read_native (r, &j->d);
-      j->rd[j->nrd++] = r;
-      if (mem)
-        fclose (mem);
-    }
-  free (text);
-}
-
-/* A binary schedule (--save-binary): FILE read, or TEXT (LEN bytes,
-   standard input's, kept until the end), pointed at by j->d.  */
-static void
-open_image (struct predict_job *j, const char *path, int from_stdin,
-            const char *name, char *text, size_t len)
-{
-  if (!text && !from_stdin)
-    {
-      struct stat st;
-      int fd = open (path, O_RDONLY);
-      if (fd < 0 || fstat (fd, &st) != 0)
-        die ("%s: %s", name, strerror (errno));
-      if (!S_ISREG (st.st_mode) || st.st_size <= 0
-          || (uintmax_t) st.st_size > SIZE_MAX)
-        die ("%s: a binary schedule must be a regular file, not empty",
-             name);
-      len = (size_t) st.st_size;
-      /* Read into memory of its own rather than mapped: the simulator
-         reads these arrays at random, and on huge pages (dag_populate)
-         it misses the TLB far less than on a file's small pages (the
-         2^20-rank broadcast simulated in 0.71 s from its text's arrays
-         against 0.88 s from the mapped file).  */
-      char *buf = dag_populate (big_alloc (len), len);
-      size_t got = 0;
-      while (got < len)
-        {
-          ssize_t k = read (fd, buf + got, len - got);
-          if (k < 0 && errno == EINTR)
-            continue;
-          if (k <= 0)
-            die ("%s: cannot read the binary schedule: %s", name,
-                 k < 0 ? strerror (errno) : "it became shorter");
-          got += (size_t) k;
-        }
-      close (fd);
-      j->image = buf;
-    }
-  else
-    {
-      if (!text)
-        text = slurp (path, &len);
-      j->image_text = text;
-    }
-  j->image_name = name;
-  int goal = 0;
-  const char *why = dag_image_open (&j->d, j->image ? j->image : text, len,
-                                    &goal);
-  if (why)
-    die ("%s: binary schedule: %s (write it again with --save-binary)",
-         name, why);
-  j->goal = goal;
-}
-
-/* --save-binary FILE: the schedule just read and indexed, written to a
-   new file beside FILE and renamed to FILE, so that FILE is whole or
-   untouched.  */
-static void
-save_binary (struct predict_job *j)
-{
-  if (!j->goal)
-    die_usage ("--save-binary saves a GOAL schedule: %s is native TSV",
-               j->d.source);
-  struct dag_image_header hdr;
-  struct dag_image_part parts[1 + DAG_IMAGE_NARRAYS];
-  size_t np = dag_image_layout (&j->d, j->d.source, 1, &hdr, parts);
-  size_t plen = strlen (opt_save_binary);
-  char *tmp = xmalloc (plen + 8);
-  memcpy (tmp, opt_save_binary, plen);
-  memcpy (tmp + plen, ".XXXXXX", 8);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    die ("--save-binary: cannot create a file beside '%s': %s",
-         opt_save_binary, strerror (errno));
-  /* mkstemp makes it private (0600): give it what a new file gets.  */
-  mode_t mask = umask (0);
-  umask (mask);
-  (void) fchmod (fd, 0666 & ~mask);
-  FILE *f = fdopen (fd, "wb");
-  static const char zeros[8];
-  uint64_t at = 0;
-  int ok = f != NULL;
-  for (size_t k = 0; ok && k < np; k++)
-    {
-      ok = fwrite (zeros, 1, parts[k].off - at, f) == parts[k].off - at
-           && fwrite (parts[k].p, 1, parts[k].len, f) == parts[k].len;
-      at = parts[k].off + parts[k].len;
-    }
-  if (ok)
-    ok = fwrite (zeros, 1, hdr.total - at, f) == hdr.total - at;
-  /* The first failure's reason: writing, closing, renaming.  */
-  int e = ok ? 0 : errno;
-  if ((f ? fclose (f) : close (fd)) != 0 && ok)
-    e = errno, ok = 0;
-  if (ok && rename (tmp, opt_save_binary) != 0)
-    e = errno, ok = 0;
-  if (!ok)
-    {
-      unlink (tmp);
-      die ("--save-binary: cannot write '%s': %s", opt_save_binary,
-           strerror (e));
-    }
-  free (tmp);
-  j->saved_bytes = hdr.total;
-}
-
 /* The schedule: generated, native --tasks/--edges, or a FILE.  */
 static void
 read_schedule (struct predict_job *j)
@@ -1602,7 +965,7 @@ read_schedule (struct predict_job *j)
   if (j->sched_stdin && isatty (STDIN_FILENO))
     fprintf (stderr, "%s: reading a schedule (%s) from standard input; "
              "end it with Ctrl-D, or give a FILE, --gen PATTERN or --tasks "
-             "FILE\n", PROGRAM, j->goal ? "GOAL" : "native TSV");
+             "FILE\n", PROGRAM, j->in.goal ? "GOAL" : "native TSV");
   if (opt_gen)
     generate (&j->d);
   else if (opt_tasks)
@@ -1611,19 +974,20 @@ read_schedule (struct predict_job *j)
       tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
       dag_init (&j->d, tsv_name (t));
       dag_read_native2 (t, e, &j->d);
-      j->rd[j->nrd++] = t;
+      j->in.rd[j->in.nrd++] = t;
       if (e)
-        j->rd[j->nrd++] = e;
+        j->in.rd[j->in.nrd++] = e;
     }
   else
-    read_schedule_file (j);
-  j->c_read = cpu_now ();
-  j->k_read = system_now ();
+    dag_input_read (&j->in, &j->d, j->nfiles ? j->files[0] : NULL,
+                    opt_format != NULL);
+  j->tm.c_read = dag_clock_cpu ();
+  j->tm.k_read = dag_clock_system ();
   if (!j->d.mapped)
     dag_finalize (&j->d);
-  j->c_index = cpu_now ();
+  j->tm.c_index = dag_clock_cpu ();
   if (opt_save_binary)
-    save_binary (j);
+    dag_input_save (&j->in, &j->d, opt_save_binary);
 }
 
 /* The output's time unit (the schedule's, --time-unit's, LogGOPSim's ns
@@ -1631,13 +995,13 @@ read_schedule (struct predict_job *j)
 static void
 resolve_units (struct predict_job *j)
 {
-  const char *unit = tsv_time_unit (j->rd, j->nrd);
+  const char *unit = tsv_time_unit (j->in.rd, j->in.nrd);
   if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
     die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
          unit);
-  if (!unit && j->goal_unit[0])
+  if (!unit && j->in.goal_unit[0])
     {
-      unit = j->goal_unit;   /* its "// #@time_unit=" line */
+      unit = j->in.goal_unit;   /* its "// #@time_unit=" line */
       if (!tsv_time_unit_valid (unit))
         die ("the schedule's '// #@time_unit=%s': not a time unit (s, ms, "
              "us, ns, cycles)", unit);
@@ -1649,7 +1013,7 @@ resolve_units (struct predict_job *j)
     unit = opt_time_unit;
   /* A GOAL schedule without a unit line: LogGOPSim's nanoseconds unless
      --time-unit says otherwise.  */
-  j->goal_default_unit = j->goal && !unit;
+  j->goal_default_unit = j->in.goal && !unit;
   if (j->goal_default_unit && pfile && pfile->time_unit
       && strcmp (pfile->time_unit, "ns") != 0)
     warn ("the GOAL schedule has no '// #@time_unit=UNIT' line: its times "
@@ -1754,26 +1118,6 @@ simulate_each (struct predict_job *j)
     }
 }
 
-static int progress_open_line;   /* a \r-ended line waits on the tty */
-
-/* --progress: a sweep's point I (value V) done, and the time the rest
-   will take at the mean so far (an estimate: a point's cost grows with
-   its DAG).  */
-static void
-sweep_progress (const struct predict_job *j, size_t i, const char *v)
-{
-  double spent = now () - j->t1;
-  double left = spent / (double) (i + 1) * (double) (j->nsweep - i - 1);
-  char a[NUM_BUFSIZE], b[NUM_BUFSIZE];
-  num_format (spent, 3, a);
-  num_format (left, 2, b);
-  int tty = isatty (STDERR_FILENO);
-  fprintf (stderr, "%s: --sweep %s=%s: %zu of %zu done in %s s, about %s s "
-           "left%s", PROGRAM, j->sweep_name, v, i + 1, j->nsweep, a, b,
-           tty && i + 1 < j->nsweep ? "\r" : "\n");
-  progress_open_line = tty && i + 1 < j->nsweep;
-}
-
 /* --sweep: every value first, since the best is metadata written before
    the header.  */
 static void
@@ -1819,217 +1163,16 @@ simulate_sweep (struct predict_job *j)
       if (isnan (j->ms[j->best]) || j->ms[i] < j->ms[j->best])
         j->best = i;
       if (j->so.progress)
-        sweep_progress (j, i, v);
+        dag_progress_sweep (j->sweep_name, v, i, j->nsweep, j->tm.t1);
     }
-}
-
-/* --progress: at most one line a second, on a terminal rewritten in
-   place (the simulator calls about every 2^20 events).  */
-static void
-show_progress (void *ctx, uint64_t events, double t)
-{
-  (void) ctx;
-  static double last;
-  double w = now ();
-  if (w - last < 1.0)
-    return;
-  last = w;
-  char tb[NUM_BUFSIZE];
-  num_format (t, 6, tb);
-  int tty = isatty (STDERR_FILENO);
-  fprintf (stderr, "%s: %.1f M events, simulated time %s%s", PROGRAM,
-           (double) events / 1e6, tb, tty ? "\r" : "\n");
-  progress_open_line |= tty;
 }
 
 /* ---------------------------------------------------------------- noise */
 
-/* --noise, --noise-trace: the model (noise.h) and the trace's detours.  */
+/* --noise, --noise-trace: the model (noise.h) and its options
+   (noise_read.h).  */
 static struct dag_noise noise;
-static double *ntr_start, *ntr_len;
-static long *ntr_line;
-
-/* One number of --noise SPEC: at least 0.  */
-static double
-noise_number (const char *part, size_t len)
-{
-  double v;
-  enum num_status st = num_parse (part, len, &v);
-  if (st != NUM_OK || v < 0)
-    die_usage ("option '--noise': '%.*s' in '%s': %s", (int) len, part,
-               opt_noise, st != NUM_OK ? num_strerror (st)
-                                       : "a time must be at least 0");
-  return v;
-}
-
-/* --noise periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR.  */
-static void
-parse_noise_spec (void)
-{
-  const char *p = strchr (opt_noise, ':');
-  size_t klen = p ? (size_t) (p - opt_noise) : strlen (opt_noise);
-  double v[3];
-  size_t n = 0;
-  while (p && n < 3)
-    {
-      const char *q = strchr (p + 1, ':');
-      size_t len = q ? (size_t) (q - p - 1) : strlen (p + 1);
-      v[n++] = noise_number (p + 1, len);
-      p = q;
-    }
-  int periodic = klen == 8 && strncmp (opt_noise, "periodic", 8) == 0;
-  int expo = klen == 3 && strncmp (opt_noise, "exp", 3) == 0;
-  if (p || !(periodic ? n == 2 || n == 3 : expo ? n == 2 : 0))
-    die_usage ("option '--noise': '%s' (expected "
-               "periodic:PERIOD:DETOUR[:PHASE] or exp:MEAN_INTERVAL:DETOUR)",
-               opt_noise);
-  if (periodic)
-    {
-      noise.kind = DAG_NOISE_PERIODIC;
-      noise.period = v[0];
-      noise.detour = v[1];
-      if (n == 3)
-        {
-          noise.phase_given = 1;
-          noise.phase = v[2];
-        }
-    }
-  else
-    {
-      noise.kind = DAG_NOISE_EXP;
-      noise.mean = v[0];
-      noise.detour = v[1];
-    }
-}
-
-/* --noise-trace FILE: LogGOPSim's noise trace, a detour per line, its
-   start and duration (in the schedule's time unit; LogGOPSim's are ns)
-   separated by blanks; lines starting with '#' and blank lines are
-   skipped.  */
-static void
-read_noise_trace (const char *path)
-{
-  FILE *f = fopen (path, "r");
-  if (!f)
-    die ("%s: %s", path, strerror (errno));
-  char *buf = NULL;
-  size_t cap = 0, n = 0, ncap = 0;
-  long line = 0;
-  ssize_t got;
-  while ((got = getline (&buf, &cap, f)) >= 0)
-    {
-      line++;
-      if (memchr (buf, '\0', (size_t) got))
-        die_at (path, line, 0, "a NUL byte");
-      buf[strcspn (buf, "\r\n")] = '\0';
-      const char *c = buf + strspn (buf, " \t");
-      if (*c == '#' || *c == '\0')
-        continue;
-      double v[2];
-      int k = 0;
-      while (*c)
-        {
-          size_t len = strcspn (c, " \t");
-          if (k == 2)
-            die_at (path, line, 3, "'%s': a detour is START DURATION, two "
-                    "numbers", buf);
-          enum num_status st = num_parse (c, len, &v[k]);
-          if (st != NUM_OK)
-            die_at (path, line, k + 1, "'%.*s': %s", (int) len, c,
-                    num_strerror (st));
-          if (v[k] < 0)
-            die_at (path, line, k + 1, "'%.*s': a time must be at least 0",
-                    (int) len, c);
-          k++;
-          c += len;
-          c += strspn (c, " \t");
-        }
-      if (k < 2)
-        die_at (path, line, 0, "'%s': a detour is START DURATION, two "
-                "numbers", buf);
-      if (n == ncap)
-        {
-          ncap = ncap ? 2 * ncap : 256;
-          ntr_start = xrealloc (ntr_start, ncap * sizeof *ntr_start);
-          ntr_len = xrealloc (ntr_len, ncap * sizeof *ntr_len);
-          ntr_line = xrealloc (ntr_line, ncap * sizeof *ntr_line);
-        }
-      ntr_start[n] = v[0];
-      ntr_len[n] = v[1];
-      ntr_line[n] = line;
-      n++;
-    }
-  int bad_read = ferror (f);
-  free (buf);
-  fclose (f);
-  if (bad_read)
-    die ("%s: read error", path);
-  if (!n)
-    die ("%s: no detours (a line START DURATION each)", path);
-  noise.kind = DAG_NOISE_TRACE;
-  noise.start = ntr_start;
-  noise.len = ntr_len;
-  noise.n = n;
-}
-
-/* The noise of the options, its phases drawn for NRANKS ranks.  */
-static void
-setup_noise (int64_t nranks)
-{
-  if (opt_noise && opt_noise_trace)
-    die_usage ("--noise and --noise-trace are exclusive: one source of "
-               "noise");
-  if (opt_noise_phase && !opt_noise_trace)
-    die_usage ("--noise-phase sets the phase of --noise-trace (with "
-               "--noise periodic it is the spec's PHASE)");
-  if (opt_noise_cosched && !opt_noise && !opt_noise_trace)
-    die_usage ("--noise-cosched needs --noise or --noise-trace");
-  if (!opt_noise && !opt_noise_trace)
-    return;
-  if (opt_noise)
-    parse_noise_spec ();
-  else
-    {
-      if (opt_noise_phase)
-        {
-          noise.phase_given = 1;
-          noise.phase = cli_double ("noise-phase", opt_noise_phase, 0,
-                                    HUGE_VAL);
-        }
-      read_noise_trace (opt_noise_trace);
-    }
-  noise.cosched = opt_noise_cosched;
-  noise.seed = gen.seed;
-  size_t bad;
-  const char *e = dag_noise_init (&noise, nranks, &bad);
-  if (e && opt_noise_trace)
-    die_at (opt_noise_trace, ntr_line[bad], 0, "%s", e);
-  if (e)
-    die_usage ("option '--noise': '%s': %s", opt_noise, e);
-}
-
-/* The noise's metadata: the options as given, and what was drawn.  */
-static void
-noise_meta (tsv_writer *w)
-{
-  if (noise.kind == DAG_NOISE_NONE)
-    return;
-  if (opt_noise)
-    tsv_meta (w, "noise", "%s", opt_noise);
-  else
-    {
-      char sb[NUM_BUFSIZE];
-      num_format (noise.span, -1, sb);
-      tsv_meta (w, "noise_trace", "%s (%zu detours, repeated every %s)",
-                opt_noise_trace, noise.n, sb);
-    }
-  if (opt_noise_phase)
-    tsv_meta (w, "noise_phase", "%s", opt_noise_phase);
-  if (noise.cosched)
-    tsv_meta (w, "noise_cosched", "yes");
-  if (!noise.phase_given)
-    tsv_meta (w, "noise_seed", "%llu", (unsigned long long) noise.seed);
-}
+static struct dag_noise_opts noise_opts;
 
 /* Every simulation, before any output: an error leaves none.  */
 static void
@@ -2041,19 +1184,24 @@ simulate (struct predict_job *j)
                                  .finish_only = !opt_per_proc,
                                  .tie_order = j->tie };
   if (opt_progress || (!opt_no_progress && isatty (STDERR_FILENO)))
-    j->so.progress = show_progress;
+    j->so.progress = dag_progress_show;
   j->so.qstat = opt_qstat;
   j->so.link_stats = opt_link_stats;
   int64_t nranks = j->d.nprocs;
   for (size_t k = 0; j->ds && k < j->nsweep; k++)
     if (j->ds[k].nprocs > nranks)
       nranks = j->ds[k].nprocs;
-  setup_noise (nranks);
+  noise_opts.spec = opt_noise;
+  noise_opts.trace = opt_noise_trace;
+  noise_opts.phase = opt_noise_phase;
+  noise_opts.cosched = opt_noise_cosched;
+  noise_opts.seed = gen.seed;
+  dag_noise_setup (&noise, &noise_opts, nranks);
   if (noise.kind != DAG_NOISE_NONE)
     j->so.noise = &noise;
-  j->t1 = now ();
-  j->c1 = cpu_now ();
-  j->k1 = system_now ();
+  j->tm.t1 = dag_clock_wall ();
+  j->tm.c1 = dag_clock_cpu ();
+  j->tm.k1 = dag_clock_system ();
   if (opt_each)
     simulate_each (j);
   else
@@ -2067,11 +1215,10 @@ simulate (struct predict_job *j)
       else
         simulate_sweep (j);
     }
-  j->t2 = now ();
-  j->c2 = cpu_now ();
-  j->k2 = system_now ();
-  if (progress_open_line)
-    fputc ('\n', stderr);
+  j->tm.t2 = dag_clock_wall ();
+  j->tm.c2 = dag_clock_cpu ();
+  j->tm.k2 = dag_clock_system ();
+  dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
   size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
@@ -2134,8 +1281,8 @@ plogp_meta (tsv_writer *w, const struct predict_job *j)
 static void
 write_predict_meta (tsv_writer *w, const struct predict_job *j)
 {
-  for (size_t i = 0; i < j->nrd; i++)
-    tsv_copy_meta (w, j->rd[i]);
+  for (size_t i = 0; i < j->in.nrd; i++)
+    tsv_copy_meta (w, j->in.rd[i]);
   tsv_write_tool_meta (w, "predict");
   tsv_meta (w, "model", "%s", dag_model_name (j->model));
   tsv_meta (w, "tie_order", "%s", j->tie == DAGSIM_TIE_CLASS ? "class"
@@ -2156,14 +1303,14 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
     tsv_meta (w, "network_time_conversion", "%s", topo_conversion);
   if (opt_cores)
     tsv_meta (w, "cores", "%ld", (long) opt_cores);
-  noise_meta (w);
+  dag_noise_meta (w, &noise, &noise_opts);
   tsv_meta_time_unit (w, j->unit);
   if (j->d.mapped)
-    tsv_meta (w, "binary_schedule", "%s (of %s)", j->image_name,
+    tsv_meta (w, "binary_schedule", "%s (of %s)", j->in.image_name,
               j->d.source);
   if (opt_save_binary)
     tsv_meta (w, "saved_binary", "%s (%llu bytes)", opt_save_binary,
-              (unsigned long long) j->saved_bytes);
+              (unsigned long long) j->in.saved_bytes);
   if (j->goal_default_unit)
     tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
               "--time-unit)");
@@ -2188,39 +1335,16 @@ write_each (tsv_writer *w, struct predict_job *j)
   const char *kn[8];
   for (size_t k = 0; k < nk; k++)
     kn[k] = pfile->col[keys[k]];
-  summary_header_keys (w, j->model, NULL, nk, kn);
+  dag_summary_header (w, j->model, NULL, nk, kn, opt_cores != 0);
   for (size_t i = 0; i < nprow; i++)
     {
       for (size_t k = 0; k < nk; k++)
         tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
                                     + (size_t) keys[k]]);
       params = j->each_params[i];
-      summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i]);
+      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i],
+                       &params, opt_cores != 0);
       dagsim_result_free (&j->rs[i]);
-    }
-}
-
-/* --timing: the program's own run time, as metadata.  */
-static void
-write_timing (tsv_writer *w, const struct predict_job *j)
-{
-  tsv_meta (w, "build_seconds", "%.3f", j->t1 - j->t0);
-  /* the DAG read or generated, then indexed (dag_finalize: successor
-     lists, cycle check), in CPU time */
-  tsv_meta (w, "read_cpu_seconds", "%.3f", j->c_read - j->c0);
-  tsv_meta (w, "read_system_seconds", "%.3f", j->k_read - j->k0);
-  tsv_meta (w, "index_cpu_seconds", "%.3f", j->c_index - j->c_read);
-  tsv_meta (w, "simulate_seconds", "%.3f", j->t2 - j->t1);
-  tsv_meta (w, "events_per_second", "%.0f",
-            j->t2 > j->t1 ? (double) j->r.events / (j->t2 - j->t1) : 0.0);
-  tsv_meta (w, "simulate_cpu_seconds", "%.3f", j->c2 - j->c1);
-  tsv_meta (w, "simulate_system_seconds", "%.3f", j->k2 - j->k1);
-  tsv_meta (w, "events_per_cpu_second", "%.0f",
-            j->c2 > j->c1 ? (double) j->r.events / (j->c2 - j->c1) : 0.0);
-  if (big_dir ())
-    {
-      tsv_meta (w, "save_mem_dir", "%s", big_dir ());
-      tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
     }
 }
 
@@ -2229,21 +1353,22 @@ static void
 write_one (tsv_writer *w, struct predict_job *j)
 {
   if (opt_timing)
-    write_timing (w, j);
+    dag_write_timing (w, &j->tm, j->r.events);
   if (opt_gantt)
-    write_gantt (w, &j->d, &j->r);
+    dag_write_gantt (w, &j->d, &j->r);
   else if (opt_critical)
-    write_critical (w, &j->d, &j->r);
+    dag_write_critical (w, &j->d, &j->r);
   else if (opt_per_proc)
-    write_per_proc (w, &j->d, &j->r);
+    dag_write_per_proc (w, &j->d, &j->r);
   else if (opt_qstat)
-    write_qstat (w, &j->d, &j->r);
+    dag_write_qstat (w, &j->d, &j->r);
   else if (opt_link_stats)
-    write_link_stats (w, &j->r);
+    dag_write_link_stats (w, &j->r, &topo);
   else
     {
-      summary_header (w, j->model, NULL);
-      summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters);
+      dag_summary_header (w, j->model, NULL, 0, NULL, opt_cores != 0);
+      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters, &params,
+                       opt_cores != 0);
     }
   dagsim_result_free (&j->r);
 }
@@ -2255,15 +1380,17 @@ write_sweep (tsv_writer *w, struct predict_job *j)
   char bv[NUM_BUFSIZE];
   num_format (j->sweep_vals[j->best], -1, bv);
   tsv_meta (w, "sweep_best", "%s=%s", j->sweep_name, bv);
-  summary_header (w, j->model, j->sweep_name);
+  dag_summary_header (w, j->model, j->sweep_name, 0, NULL,
+                      opt_cores != 0);
   for (size_t i = 0; i < j->nsweep; i++)
     {
       if (!j->gfield)
         dag_params_set (&params, j->sweep_name, j->sweep_vals[i]);
       else
         apply_network (&j->ds[i]);
-      summary_row (w, j->model, j->sweep_name, j->sweep_vals[i], &j->ds[i],
-                   &j->rs[i], j->its[i]);
+      dag_summary_row (w, j->model, j->sweep_name, j->sweep_vals[i],
+                       &j->ds[i], &j->rs[i], j->its[i], &params,
+                       opt_cores != 0);
       dagsim_result_free (&j->rs[i]);
       if (j->gfield)
         dag_free (&j->ds[i]);
@@ -2305,8 +1432,9 @@ predict_status (void)
 static int
 run_predict (int argc, const char **argv)
 {
-  struct predict_job j = { .t0 = now (), .c0 = cpu_now (),
-                           .k0 = system_now () };
+  struct predict_job j = { .tm = { .t0 = dag_clock_wall (),
+                                   .c0 = dag_clock_cpu (),
+                                   .k0 = dag_clock_system () } };
   dag_gen_init (&gen);
   dag_params_default (&params);
   param_set_clear (&p_set);
@@ -2317,7 +1445,8 @@ run_predict (int argc, const char **argv)
   while (j.files && j.files[j.nfiles])
     j.nfiles++;
   check_predict_options (&j);
-  setup_save_mem ();
+  if (opt_save_mem)
+    dag_save_mem_setup (opt_save_dir);
   if (opt_params)
     {
       pfile = param_file_read (opt_params);
@@ -2343,11 +1472,11 @@ run_predict (int argc, const char **argv)
     write_sweep (w, &j);
   tsv_writer_close (w);
 
-  for (size_t i = 0; i < j.nrd; i++)
-    tsv_close (j.rd[i]);
+  for (size_t i = 0; i < j.in.nrd; i++)
+    tsv_close (j.in.rd[i]);
   dag_free (&j.d);
-  big_free (j.image);
-  free (j.image_text);
+  big_free (j.in.image);
+  free (j.in.image_text);
   free (j.ms);
   free (j.rs);
   free (j.its);
@@ -2372,88 +1501,6 @@ run_predict (int argc, const char **argv)
 }
 
 /* ---------------------------------------------------------------- gen */
-
-struct tsv_sink
-{
-  tsv_writer *w;
-  struct dag names;      /* only the name pool is used */
-  int32_t *name;         /* per task handle */
-  size_t n, cap;
-};
-
-static int32_t
-ts_task (void *ctx, const char *id, int32_t proc, double work)
-{
-  struct tsv_sink *s = ctx;
-  if (s->n == s->cap)
-    {
-      s->cap = s->cap ? 2 * s->cap : 1024;
-      s->name = realloc (s->name, s->cap * sizeof *s->name);
-      if (!s->name)
-        die ("out of memory");
-    }
-  s->name[s->n] = dag_intern (&s->names, id, strlen (id));
-  tsv_put_str (s->w, "task");
-  tsv_put_str (s->w, id);
-  tsv_put_int (s->w, proc);
-  tsv_put_num (s->w, work);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_end_row (s->w);
-  return (int32_t) s->n++;
-}
-
-static void
-ts_edge (struct tsv_sink *s, const char *kind, int32_t from, int32_t to,
-         int64_t bytes)
-{
-  tsv_put_str (s->w, kind);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_na (s->w);
-  tsv_put_str (s->w, dag_name (&s->names, s->name[from]));
-  tsv_put_str (s->w, dag_name (&s->names, s->name[to]));
-  if (bytes >= 0)
-    tsv_put_int (s->w, bytes);
-  else
-    tsv_put_na (s->w);
-  tsv_end_row (s->w);
-}
-
-static void
-ts_msg (void *ctx, int32_t from, int32_t to, int64_t bytes)
-{
-  ts_edge (ctx, "msg", from, to, bytes);
-}
-
-static void
-ts_dep (void *ctx, int32_t from, int32_t to)
-{
-  ts_edge (ctx, "dep", from, to, -1);
-}
-
-/* gen coll:list: the collectives, one row each.  */
-static int
-write_coll_list (poptContext con)
-{
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "gen");
-  static const char *cols[] = { "pattern", "description" };
-  tsv_write_header (w, 2, cols);
-  char name[64];
-  for (size_t i = 0; dag_coll_algorithms[i][0]; i++)
-    {
-      snprintf (name, sizeof name, "%s%s", DAG_COLL_PREFIX,
-                dag_coll_algorithms[i][0]);
-      tsv_put_str (w, name);
-      tsv_put_str (w, dag_coll_algorithms[i][1]);
-      tsv_end_row (w);
-    }
-  tsv_writer_close (w);
-  poptFreeContext (con);
-  return 0;
-}
 
 static int
 run_gen (int argc, const char **argv)
@@ -2482,7 +1529,11 @@ run_gen (int argc, const char **argv)
                "cycles)", opt_time_unit);
   gen.pattern = args[0];
   if (strcmp (gen.pattern, "coll:list") == 0)
-    return write_coll_list (con);
+    {
+      dag_coll_write_list ();
+      poptFreeContext (con);
+      return 0;
+    }
   load_topology ();
   /* Check the parameters on a dry run into a DAG first, so a usage error
      never leaves a half-written stream.  */
@@ -2497,38 +1548,9 @@ run_gen (int argc, const char **argv)
     if (err)
       die_usage ("gen %s: %s", gen.pattern, err);
   }
-  tsv_writer *w = tsv_writer_open (NULL);
-  tsv_write_tool_meta (w, "gen");
-  tsv_meta (w, "pattern", "%s", gen.pattern);
-  if (dag_coll_is (gen.pattern))
-    {
-      tsv_meta (w, "procs", "%lld", (long long) gen.procs);
-      tsv_meta (w, "bytes", "%lld", (long long) gen.bytes);
-      if (opt_coll_root >= 0)
-        tsv_meta (w, "root", "%lld", (long long) opt_coll_root);
-      if (opt_coll_segment > 0)
-        tsv_meta (w, "segment", "%lld", (long long) opt_coll_segment);
-      if (opt_reduce_cost > 0)
-        tsv_meta (w, "reduce_cost", "%.17g", opt_reduce_cost);
-    }
-  if (strcmp (gen.pattern, "nway-dissemination") == 0)
-    tsv_meta (w, "nway", "%lld", (long long) gen.nway);
-  if (strcmp (gen.pattern, "halo") == 0)
-    tsv_meta (w, "dims", "%s", gen.dims);
-  tsv_meta (w, "seed", "%llu", (unsigned long long) gen.seed);
-  tsv_meta_time_unit (w, opt_time_unit);
-  static const char *cols[] = { "kind", "id", "proc", "work", "from", "to",
-                                "bytes" };
-  struct tsv_sink ts;
-  memset (&ts, 0, sizeof ts);
-  ts.w = w;
-  dag_init (&ts.names, "gen");
-  struct dag_sink sink = { &ts, ts_task, ts_msg, ts_dep, NULL };
-  tsv_write_header (w, 7, cols);
-  gen_run (&sink);
-  tsv_writer_close (w);
-  dag_free (&ts.names);
-  free (ts.name);
+  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+                        opt_coll_segment, opt_reduce_cost };
+  dag_gen_write (&gen, &c, opt_time_unit);
   poptFreeContext (con);
   return 0;
 }
@@ -2557,34 +1579,6 @@ diamond_simulated (const struct diamond_out *o)
   dagsim_result_free (&r);
   dag_free (&d);
   return m;
-}
-
-/* The row of eq. (15)'s terms, the best b, and the simulation.  */
-static void
-diamond_row (tsv_writer *w, const struct diamond_out *o, double b_real,
-             int64_t b_best, double m_best, double m_sim)
-{
-  const char *cols[20] = { "n", "P", "b", "W", "B", "d", "Os", "Or", "u",
-                           "v", "makespan", "b_opt", "b_best",
-                           "makespan_best", "makespan_sim" };
-  tsv_write_header (w, opt_closed ? 14 : 15, cols);
-  tsv_put_int (w, gen.n);
-  tsv_put_int (w, gen.procs);
-  tsv_put_int (w, gen.blocks);
-  tsv_put_num (w, o->W);
-  tsv_put_num (w, o->B);
-  tsv_put_num (w, o->d);
-  tsv_put_num (w, o->Os);
-  tsv_put_num (w, o->Or);
-  tsv_put_num (w, o->u);
-  tsv_put_num (w, o->v);
-  tsv_put_num (w, o->M);
-  tsv_put_num (w, b_real);
-  tsv_put_int (w, b_best);
-  tsv_put_num (w, m_best);
-  if (!opt_closed)
-    tsv_put_num (w, m_sim);
-  tsv_end_row (w);
 }
 
 static int
@@ -2657,7 +1651,8 @@ run_diamond (int argc, const char **argv)
       if (conversion[0])
         tsv_meta (w, "params_time_conversion", "%s", conversion);
     }
-  diamond_row (w, &o, b_real, b_best, m_best, m_sim);
+  diamond_write_row (w, &gen, &o, b_real, b_best, m_best, m_sim,
+                     opt_closed);
   tsv_writer_close (w);
   free (prow);
   param_file_free (pfile);

@@ -11,12 +11,10 @@
  * hyperinvert.c; this file reads options and streams.  */
 #include <config.h>
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "err.h"
@@ -24,6 +22,7 @@
 #include "hyperexpr.h"
 #include "hyperfit.h"
 #include "hyperinvert.h"
+#include "hyper_io.h"
 #include "num.h"
 #include "readfile.h"
 #include "sizelist.h"
@@ -33,24 +32,6 @@
 #include "xalloc.h"
 
 /* ------------------------------------------------------------ helpers */
-
-/* A growable array of doubles.  */
-struct dvec
-{
-  double *v;
-  size_t n, cap;
-};
-
-static void
-dvec_push (struct dvec *d, double x)
-{
-  if (d->n == d->cap)
-    {
-      d->cap = d->cap ? 2 * d->cap : 64;
-      d->v = xrealloc (d->v, d->cap * sizeof *d->v);
-    }
-  d->v[d->n++] = x;
-}
 
 /* A list of values given on the command line (sizelist.h: items
    separated by commas, each V, FROM:TO, FROM:TO:xFACTOR, FROM:TO:+STEP or
@@ -83,27 +64,6 @@ opt_nonneg (const char *option, const char *text)
     die_usage ("option '%s': '%s' is out of range (a number >= 0 "
                "expected)", option, text);
   return v;
-}
-
-/* A size or a count: an integer when it is one (whatever --precision).  */
-static void
-put_count (tsv_writer *w, double v)
-{
-  if (v == floor (v) && fabs (v) < 9e15)
-    tsv_put_int (w, (int64_t) v);
-  else
-    tsv_put_num (w, v);
-}
-
-/* Write the time unit shared by the readers, if any.  */
-static void
-write_common_meta (tsv_writer *w, tsv_reader *const *rs, size_t n,
-                   const char *sub)
-{
-  for (size_t i = 0; i < n; i++)
-    tsv_copy_meta (w, rs[i]);
-  tsv_write_tool_meta (w, sub);
-  tsv_meta_time_unit (w, n ? tsv_time_unit (rs, n) : NULL);
 }
 
 /* ------------------------------------------------------------ eval */
@@ -274,51 +234,9 @@ plogp_range_meta (tsv_writer *w)
                           ptab.big >= 0 ? small : -1, ptab.big, NULL);
 }
 
-/* Where each of a, b, bytes comes from.  */
-struct eval_src
-{
-  const char *name;
-  long col;           /* input column, or -1 */
-  struct dvec vals;   /* option values (a, b: one value) */
-};
-
-static void
-eval_row (tsv_writer *w, double x, double a, double b, double m, double p,
-          int exact)
-{
-  double t = hyper_time (x, a, b);                      /* eq. (2) */
-  double ts = exact ? hyper_sawtooth (x, a, m, p) : 0;  /* eq. (1) */
-  if (exact)
-    tsv_put_num (w, ts);
-  tsv_put_num (w, t);
-  tsv_end_row (w);
-  if ((isinf (t) || isinf (ts)) && !isnan (x) && !isnan (a) && !isnan (b))
-    warn_once ("inf", "a time above the largest double (about 1.8e308) is "
-               "written NA (rescale a, b or the sizes, e.g. to a larger "
-               "unit)");
-}
-
-/* One run of eval: eq. (1)'s packet parameters, the sources of a, b
-   and the sizes, the parameter layers, the inputs.  */
-struct eval_job
-{
-  double m, p;                  /* eq. (1): per-byte cost, packet size */
-  int packet;                   /* --packet, --fixed, --per-byte */
-  struct eval_src *src;         /* a, b, bytes */
-  int layered[2];               /* a, b from --params or --set */
-  int plogp_b;                  /* b from --plogp at every size */
-  struct param_set ps;
-  struct param_file *pf;
-  const char *time2;            /* --exact's second time column */
-  tsv_reader **rs;
-  size_t nfiles;
-  const char **names;           /* output header */
-  size_t nn;
-};
-
 /* --packet, --fixed, --per-byte (eq. (1)) against -a, -b, --exact.  */
 static void
-eval_packet_options (struct eval_job *j)
+eval_packet_options (struct hr_eval_job *j)
 {
   j->m = 0;
   j->p = 1;
@@ -348,15 +266,15 @@ eval_packet_options (struct eval_job *j)
    input's a and b columns come later, above both; common/stream/params.h);
    -a and -b stay exclusive with the columns.  */
 static void
-eval_sources (struct eval_job *j)
+eval_sources (struct hr_eval_job *j)
 {
   /* Static: still reachable when a later error ends the program.  */
-  static struct eval_src src[3];
+  static struct hr_eval_src src[3];
   static size_t *prow;
   j->src = src;
-  src[0] = (struct eval_src) { "a", -1, { 0 } };
-  src[1] = (struct eval_src) { "b", -1, { 0 } };
-  src[2] = (struct eval_src) { opt_bytes_col, -1, { 0 } };
+  src[0] = (struct hr_eval_src) { "a", -1, { 0 } };
+  src[1] = (struct hr_eval_src) { "b", -1, { 0 } };
+  src[2] = (struct hr_eval_src) { opt_bytes_col, -1, { 0 } };
   if (j->packet)
     {
       double a = opt_nonneg ("--fixed", opt_fixed);
@@ -420,28 +338,20 @@ eval_sources (struct eval_job *j)
     }
 }
 
-/* A parameter from --params or --set that is NA: the layer's error.  */
-static void
-eval_need (struct eval_job *j, int k)
-{
-  param_need (&j->ps, k ? PARAM_B : PARAM_A, k ? "-b or --set b=VALUE"
-              : "-a or --set a=VALUE");
-}
-
 /* -a, -b and --bytes all given: one row per size, no input.  */
 static void
-eval_from_options (struct eval_job *j, tsv_writer *w)
+eval_from_options (struct hr_eval_job *j, tsv_writer *w)
 {
-  struct eval_src *src = j->src;
+  struct hr_eval_src *src = j->src;
   const char *names[5];
   size_t nn = 0;
   for (int k = 0; k < 2; k++)
     if (j->layered[k] && !(k == 1 && j->plogp_b))
-      eval_need (j, k);
+      hr_eval_need (j, k);
   const char *unit = j->pf ? j->pf->time_unit : NULL;
   if (ptab.pf)
     unit = plogp_load (unit);
-  write_common_meta (w, NULL, 0, "eval");
+  hr_write_common_meta (w, NULL, 0, "eval");
   tsv_meta_time_unit (w, unit);
   if (j->pf)
     param_file_write_meta (j->pf, w);
@@ -456,96 +366,25 @@ eval_from_options (struct eval_job *j, tsv_writer *w)
   double a = src[0].vals.v[0], b = src[1].vals.v[0];
   for (size_t i = 0; i < src[2].vals.n; i++)
     {
-      put_count (w, src[2].vals.v[i]);
+      hr_put_count (w, src[2].vals.v[i]);
       if (j->plogp_b)
         b = plogp_b (src[2].vals.v[i]);
       tsv_put_num (w, a);
       tsv_put_num (w, b);
-      eval_row (w, src[2].vals.v[i], a, b, j->m, j->p, opt_exact);
+      hr_eval_row (w, src[2].vals.v[i], a, b, j->m, j->p, opt_exact);
     }
   plogp_range_meta (w);
-}
-
-/* The input FILEs (standard input without one), which must share one
-   header: the output has one.  */
-static void
-eval_open_inputs (struct eval_job *j, const char **files)
-{
-  const char *stdin_only[] = { "-", NULL };
-  if (!files)
-    files = stdin_only;
-  while (files[j->nfiles])
-    j->nfiles++;
-  j->rs = xmalloc (j->nfiles * sizeof *j->rs);
-  if (files == stdin_only && isatty (STDIN_FILENO))
-    fprintf (stderr, "hyper-reduce: reading rows (a TSV stream with a "
-             "header) from standard input; end them with Ctrl-D, or give "
-             "-a, -b and --bytes\n");
-  for (size_t f = 0; f < j->nfiles; f++)
-    j->rs[f] = tsv_open (files[f]);
-  for (size_t f = 1; f < j->nfiles; f++)
-    tsv_same_header (j->rs[0], j->rs[f]);
-}
-
-/* Where a, b and the size of each row come from (a column, or a value
-   given), and the output header: the input's columns, the given ones,
-   the time.  */
-static void
-eval_columns (struct eval_job *j)
-{
-  tsv_reader *r0 = j->rs[0];
-  struct eval_src *src = j->src;
-  size_t nin = tsv_ncols (r0);
-  /* Static: still reachable when a later error ends the program.  */
-  static const char **in_names;
-  j->names = in_names = xmalloc ((nin + 5) * sizeof *j->names);
-  for (size_t i = 0; i < nin; i++)
-    j->names[j->nn++] = tsv_colname (r0, i);
-  for (int k = 0; k < 3; k++)
-    {
-      long c = tsv_col (r0, src[k].name);
-      if (k < 2 && j->layered[k] && c >= 0)
-        {
-          /* the input's column is above --params and --set */
-          src[k].vals.n = 0;
-          src[k].col = c;
-          if (k == 1)
-            j->plogp_b = 0;
-          continue;
-        }
-      if (k < 2 && j->layered[k] && !(k == 1 && j->plogp_b))
-        eval_need (j, k);
-      if (src[k].vals.n)
-        {
-          if (c >= 0)
-            die ("%s: the input has column '%s' and %s was also given",
-                 tsv_name (r0), src[k].name,
-                 k == 0 ? (j->packet ? "--fixed" : "-a")
-                 : k == 1 ? (j->packet ? "--fixed" : "-b") : "--bytes");
-          j->names[j->nn++] = src[k].name;
-        }
-      else
-        src[k].col = (long) tsv_col_required (r0, src[k].name);
-    }
-  if (tsv_col (r0, opt_time_col) >= 0
-      || (opt_exact && tsv_col (r0, j->time2) >= 0))
-    die ("%s: the input already has a '%s' column (choose another name "
-         "with --time-col)", tsv_name (r0),
-         tsv_col (r0, opt_time_col) >= 0 ? opt_time_col : j->time2);
-  j->names[j->nn++] = opt_time_col;
-  if (opt_exact)
-    j->names[j->nn++] = j->time2;
 }
 
 /* The metadata of a run over inputs: --params' a and b converted to the
    input's time unit (s, ms, us, ns), the conversion recorded.  */
 static void
-eval_params_meta (struct eval_job *j, tsv_writer *w)
+eval_params_meta (struct hr_eval_job *j, tsv_writer *w)
 {
   struct param_file *pf = j->pf;
   const char *in_unit = tsv_time_unit (j->rs, j->nfiles);
   const char *u = ptab.pf ? plogp_load (in_unit) : NULL;
-  write_common_meta (w, j->rs, j->nfiles, "eval");
+  hr_write_common_meta (w, j->rs, j->nfiles, "eval");
   plogp_meta (w);
   if (u && !in_unit)
     tsv_meta_time_unit (w, u);
@@ -571,79 +410,6 @@ eval_params_meta (struct eval_job *j, tsv_writer *w)
   param_file_write_meta (pf, w);
 }
 
-/* a or b (K) of R's current row: its column, or the value given.  */
-static double
-eval_ab (const struct eval_src *src, int k, tsv_reader *r)
-{
-  double v = src[k].col >= 0 ? tsv_num (r, (size_t) src[k].col, 1)
-                             : src[k].vals.v[0];
-  if (v < 0)
-    tsv_die_field (r, (size_t) src[k].col, "%s must be >= 0, not '%s'",
-                   src[k].name, tsv_field (r, (size_t) src[k].col));
-  return v;
-}
-
-/* Every row of every input, crossed with the --bytes sizes if given.  */
-static void
-eval_rows (struct eval_job *j, tsv_writer *w)
-{
-  struct eval_src *src = j->src;
-  size_t nin = tsv_ncols (j->rs[0]);
-  const struct dvec *xs = src[2].vals.n ? &src[2].vals : NULL;
-  for (size_t f = 0; f < j->nfiles; f++)
-    {
-      tsv_reader *r = j->rs[f];
-      size_t nmeta = tsv_nmeta (r);
-      while (tsv_next (r))
-        {
-          if (tsv_nmeta (r) != nmeta)
-            {
-              /* A #@time_unit between rows must agree with the others
-                 (the readers stay open until the end for this).  */
-              tsv_time_unit (j->rs, j->nfiles);
-              tsv_copy_meta (w, r);
-              nmeta = tsv_nmeta (r);
-            }
-          double v[3];
-          v[0] = eval_ab (src, 0, r);
-          v[1] = eval_ab (src, 1, r);
-          size_t nx = xs ? xs->n : 1;
-          for (size_t x = 0; x < nx; x++)
-            {
-              if (xs)
-                v[2] = xs->v[x];
-              else
-                {
-                  v[2] = tsv_num (r, (size_t) src[2].col, 1);
-                  if (v[2] < 0)
-                    tsv_die_field (r, (size_t) src[2].col,
-                                   "a message size must be >= 0, not "
-                                   "'%s'",
-                                   tsv_field (r, (size_t) src[2].col));
-                }
-              if (j->plogp_b)
-                v[1] = plogp_b (v[2]);
-              for (size_t i = 0; i < nin; i++)
-                tsv_put_strn (w, tsv_field (r, i), tsv_field_len (r, i));
-              for (int k = 0; k < 3; k++)
-                if (src[k].col < 0)
-                  {
-                    if (k == 2)
-                      put_count (w, v[k]);
-                    else
-                      tsv_put_num (w, v[k]);
-                  }
-              if (isnan (v[0]) || isnan (v[1]) || isnan (v[2]))
-                warn_once ("na", "rows with NA in a, b or %s get %s NA",
-                           src[2].name, opt_time_col);
-              eval_row (w, v[2], v[0], v[1], j->m, j->p, opt_exact);
-            }
-        }
-      /* Metadata after the last row.  */
-      tsv_time_unit (j->rs, j->nfiles);
-    }
-}
-
 static int
 cmd_eval (int argc, const char **argv)
 {
@@ -651,7 +417,8 @@ cmd_eval (int argc, const char **argv)
   param_set_clear (&p_set);
   poptContext con = cli_parse (argc, argv, eval_options,
                                "[OPTION...] [FILE...]", eval_handler);
-  struct eval_job j = { .time2 = "time_hyper" };
+  struct hr_eval_job j = { .time2 = "time_hyper", .time_col = opt_time_col,
+                           .exact = opt_exact, .b_of_size = plogp_b };
   eval_packet_options (&j);
   eval_sources (&j);
   int need_input = !j.src[0].vals.n || !j.src[1].vals.n
@@ -665,11 +432,11 @@ cmd_eval (int argc, const char **argv)
     eval_from_options (&j, w);
   else
     {
-      eval_open_inputs (&j, files);
-      eval_columns (&j);
+      hr_eval_open_inputs (&j, files);
+      hr_eval_columns (&j);
       eval_params_meta (&j, w);
       tsv_write_header (w, j.nn, j.names);
-      eval_rows (&j, w);
+      hr_eval_rows (&j, w);
       plogp_range_meta (w);
     }
   tsv_writer_close (w);
@@ -690,14 +457,7 @@ cmd_eval (int argc, const char **argv)
 
 static char *opt_expr, *opt_expr_file, *opt_let, *opt_name_col = "name";
 
-struct letvar
-{
-  char *name;
-  struct dvec vals;
-  double cur;
-};
-
-static struct letvar *lets;
+static struct hr_letvar *lets;
 static size_t nlets;
 
 static void
@@ -742,53 +502,6 @@ static const struct poptOption reduce_options[] = {
   POPT_TABLEEND
 };
 
-struct block
-{
-  char *name;
-  struct hyper_cb cb;
-};
-
-struct blocks
-{
-  struct block *v;
-  size_t n;
-};
-
-static enum hexpr_binding
-reduce_lookup (void *ctx, const char *name, double *num, struct hyper_cb *cb)
-{
-  const struct blocks *bs = ctx;
-  for (size_t i = 0; i < nlets; i++)
-    if (strcmp (lets[i].name, name) == 0)
-      {
-        *num = lets[i].cur;
-        return HEXPR_NUMBER;
-      }
-  for (size_t i = 0; i < bs->n; i++)
-    if (strcmp (bs->v[i].name, name) == 0)
-      {
-        *cb = bs->v[i].cb;
-        return HEXPR_BLOCK;
-      }
-  return HEXPR_UNBOUND;
-}
-
-/* The expression file PATH, as text.  */
-static char *
-read_expr_file (const char *path)
-{
-  char *text;
-  size_t len;
-  enum readfile_status st = read_file (path, 1, &text, &len);
-  if (st == READFILE_NUL)
-    die ("%s: the expression file contains a NUL byte", path);
-  if (st == READFILE_NOMEM)
-    die ("%s: out of memory while reading the expression file", path);
-  if (st != READFILE_OK)
-    die ("%s: %s: %s", path, readfile_strerror (st), strerror (errno));
-  return text;
-}
-
 /* The expression: -e, -f FILE or the first argument (*FIRST_FILE then
    counts it); *WHERE names it in errors, *OWNED is what to free.  */
 static const char *
@@ -803,7 +516,7 @@ reduce_expression (const char **args, size_t nargs, size_t *first_file,
   if (opt_expr_file)
     {
       *where = opt_expr_file;
-      return *owned = read_expr_file (opt_expr_file);
+      return *owned = hr_read_expr_file (opt_expr_file);
     }
   if (!nargs)
     die_usage ("no expression (give it as the first argument, with -e or "
@@ -819,139 +532,6 @@ reduce_expression (const char **args, size_t nargs, size_t *first_file,
                  "or -e EXPR)", text);
     }
   return text;
-}
-
-/* Does the expression use a name that no --let binds (a block)?  */
-static int
-reduce_needs_blocks (const struct hexpr *e)
-{
-  for (size_t i = 0; i < hexpr_nnames (e); i++)
-    {
-      int bound = 0;
-      for (size_t j = 0; j < nlets; j++)
-        bound |= strcmp (lets[j].name, hexpr_name (e, i)) == 0;
-      if (!bound)
-        return 1;
-    }
-  return 0;
-}
-
-/* The block table of R (name, a, b) into BS.  */
-static void
-reduce_read_blocks (tsv_reader *r, struct blocks *bs)
-{
-  size_t cn = tsv_col_required (r, opt_name_col);
-  size_t ca = tsv_col_required (r, "a");
-  size_t cb = tsv_col_required (r, "b");
-  while (tsv_next (r))
-    {
-      const char *name = tsv_field (r, cn);
-      if (!tsv_valid_name (name))
-        tsv_die_field (r, cn, "invalid block name '%s' (expected "
-                       "[A-Za-z][A-Za-z0-9_]*)", name);
-      for (size_t i = 0; i < bs->n; i++)
-        if (strcmp (bs->v[i].name, name) == 0)
-          tsv_die_field (r, cn, "block '%s' is defined twice", name);
-      for (size_t i = 0; i < nlets; i++)
-        if (strcmp (lets[i].name, name) == 0)
-          tsv_die_field (r, cn, "block '%s' has the name of a --let "
-                         "variable", name);
-      /* NA (a parameter invert could not identify) is kept: the
-         results that depend on it are NA.  */
-      struct hyper_cb c = { tsv_num (r, ca, 1), tsv_num (r, cb, 1) };
-      if (c.a < 0)
-        tsv_die_field (r, ca, "block '%s': a must be >= 0, not '%s'",
-                       name, tsv_field (r, ca));
-      if (c.b < 0)
-        tsv_die_field (r, cb, "block '%s': b must be >= 0, not '%s'",
-                       name, tsv_field (r, cb));
-      bs->v = xrealloc (bs->v, (bs->n + 1) * sizeof *bs->v);
-      bs->v[bs->n].name = xstrdup (name);
-      bs->v[bs->n].cb = c;
-      bs->n++;
-    }
-}
-
-/* The --let values of combination ROW (the first varying slowest) into
-   POS, and into each variable's current value.  */
-static void
-reduce_combination (size_t row, size_t *pos)
-{
-  for (size_t i = nlets; i > 0; i--)
-    {
-      pos[i - 1] = row % lets[i - 1].vals.n;
-      row /= lets[i - 1].vals.n;
-    }
-  for (size_t i = 0; i < nlets; i++)
-    lets[i].cur = lets[i].vals.v[pos[i]];
-}
-
-/* An evaluation error, with the --let values it happened at.  */
-static void
-reduce_eval_error (const char *where, const struct hexpr_error *err)
-{
-  if (err->nomem)
-    die ("%s", err->msg);
-  char with[200] = "";
-  size_t len = 0;
-  for (size_t i = 0; i < nlets && len + 60 < sizeof with; i++)
-    {
-      char num[NUM_BUFSIZE];
-      num_format (lets[i].cur, -1, num);
-      len += (size_t) snprintf (with + len, sizeof with - len, "%s%s=%s",
-                                i ? ", " : " (with ", lets[i].name, num);
-    }
-  if (nlets)
-    snprintf (with + len, sizeof with - len, ")");
-  die_at (where, err->line, err->col, "%s%s", err->msg, with);
-}
-
-/* Warnings about NA and overflowing results (written NA).  */
-static void
-reduce_warn (const struct hyper_cb *outs, size_t ncomb)
-{
-  for (size_t row = 0; row < ncomb; row++)
-    if (isnan (outs[row].a) || isnan (outs[row].b))
-      {
-        warn ("a block the expression uses has an NA parameter: the "
-              "results that depend on it are NA");
-        break;
-      }
-  for (size_t row = 0; row < ncomb; row++)
-    if (isinf (outs[row].a) || isinf (outs[row].b))
-      {
-        warn ("a reduced a or b is above the largest double (about "
-              "1.8e308) and is written NA (rescale the blocks, e.g. to a "
-              "larger time unit)");
-        break;
-      }
-}
-
-/* One row per --let combination: the variables, then a and b.  */
-static void
-reduce_write (tsv_reader **rs, size_t nfiles, const char *text,
-              const struct hyper_cb *outs, size_t ncomb, size_t *pos)
-{
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, rs, nfiles, "reduce");
-  tsv_meta (w, "expression", "%s", text);
-  const char **names = xmalloc ((nlets + 2) * sizeof *names);
-  for (size_t i = 0; i < nlets; i++)
-    names[i] = lets[i].name;
-  names[nlets] = "a";
-  names[nlets + 1] = "b";
-  tsv_write_header (w, nlets + 2, names);
-  for (size_t row = 0; row < ncomb; row++)
-    {
-      reduce_combination (row, pos);
-      for (size_t i = 0; i < nlets; i++)
-        put_count (w, lets[i].vals.v[pos[i]]);
-      tsv_put_num (w, outs[row].a);
-      tsv_put_num (w, outs[row].b);
-      tsv_end_row (w);
-    }
-  tsv_writer_close (w);
-  free (names);
 }
 
 static int
@@ -986,15 +566,15 @@ cmd_reduce (int argc, const char **argv)
   size_t nfiles = nargs - first_file;
   const char *stdin_only[] = { "-" };
   const char *const *files = args ? args + first_file : NULL;
-  if (nfiles == 0 && reduce_needs_blocks (e))
+  if (nfiles == 0 && hr_needs_blocks (e, lets, nlets))
     {
       files = stdin_only;
       nfiles = 1;
     }
   tsv_reader **rs = xmalloc (nfiles * sizeof *rs);
-  struct blocks bs = { NULL, 0 };
+  struct hr_scope sc = { lets, nlets, NULL, 0 };
   for (size_t f = 0; f < nfiles; f++)
-    reduce_read_blocks (rs[f] = tsv_open (files[f]), &bs);
+    hr_read_blocks (rs[f] = tsv_open (files[f]), &sc, opt_name_col);
 
   /* One row per combination of the --let values, the first varying
      slowest.  Every row is computed before any is written, so that an
@@ -1011,24 +591,24 @@ cmd_reduce (int argc, const char **argv)
   static size_t *pos;
   outs = xmalloc (ncomb * sizeof *outs);
   pos = xcalloc (nlets + 1, sizeof *pos);
-  struct hexpr_env env = { reduce_lookup, &bs };
+  struct hexpr_env env = { hr_lookup, &sc };
   for (size_t row = 0; row < ncomb; row++)
     {
-      reduce_combination (row, pos);
+      hr_combination (&sc, row, pos);
       if (hexpr_eval (e, &env, &outs[row], &err) < 0)
-        reduce_eval_error (where, &err);
+        hr_eval_error (&sc, where, &err);
     }
-  reduce_warn (outs, ncomb);
+  hr_reduce_warn (outs, ncomb);
 
-  reduce_write (rs, nfiles, text, outs, ncomb, pos);
+  hr_reduce_write (&sc, rs, nfiles, text, outs, ncomb, pos);
   free (outs);
   for (size_t f = 0; f < nfiles; f++)
     tsv_close (rs[f]);
   free (rs);
   free (pos);
-  for (size_t i = 0; i < bs.n; i++)
-    free (bs.v[i].name);
-  free (bs.v);
+  for (size_t i = 0; i < sc.nblocks; i++)
+    free (sc.blocks[i].name);
+  free (sc.blocks);
   hexpr_free (e);
   free (owned);
   poptFreeContext (con);
@@ -1037,52 +617,11 @@ cmd_reduce (int argc, const char **argv)
 
 /* ------------------------------------------------------------ fit data */
 
-/* Rows grouped by the text of one column (in order of appearance).  */
-struct group
-{
-  char *key;
-  struct dvec x, t;
-  struct hfit_result *fits;   /* fit: one per segment */
-  size_t nfits;
-};
-
-struct groups
-{
-  struct group *v;
-  size_t n;
-};
-
-static struct group *
-group_get (struct groups *gs, const char *key)
-{
-  for (size_t i = gs->n; i > 0; i--)     /* the last one is the likeliest */
-    if (strcmp (gs->v[i - 1].key, key) == 0)
-      return &gs->v[i - 1];
-  gs->v = xrealloc (gs->v, (gs->n + 1) * sizeof *gs->v);
-  struct group *g = &gs->v[gs->n++];
-  memset (g, 0, sizeof *g);
-  g->key = xstrdup (key);
-  return g;
-}
-
-static void
-groups_free (struct groups *gs)
-{
-  for (size_t i = 0; i < gs->n; i++)
-    {
-      free (gs->v[i].key);
-      free (gs->v[i].x.v);
-      free (gs->v[i].t.v);
-      free (gs->v[i].fits);
-    }
-  free (gs->v);
-}
-
 /* Read (bytes, time) rows from FILES into groups by BY (NULL: one group).
    Rows with NA in bytes or time are skipped (with a warning).  */
 static void
 read_points (const char **files, const char *by, int by_count,
-             struct groups *gs, tsv_reader ***rsp, size_t *nrp)
+             struct hr_groups *gs, tsv_reader ***rsp, size_t *nrp)
 {
   const char *stdin_only[] = { "-", NULL };
   if (!files)
@@ -1123,7 +662,7 @@ read_points (const char **files, const char *by, int by_count,
           if (cg >= 0 && by_count)
             snprintf (count, sizeof count, "%lld",
                       (long long) tsv_int (r, (size_t) cg));
-          struct group *g = group_get (gs, cg < 0 ? ""
+          struct hr_group *g = hr_group_get (gs, cg < 0 ? ""
                                        : by_count ? count
                                        : tsv_field (r, (size_t) cg));
           dvec_push (&g->x, x);
@@ -1132,28 +671,6 @@ read_points (const char **files, const char *by, int by_count,
     }
   *rsp = rs;
   *nrp = nf;
-}
-
-/* The explanation of a refused or failed fit.  */
-static void
-die_fit (const char *what, enum hfit_status st, const struct hfit_result *r)
-{
-  const char *pa = r->model == HFIT_LINEAR ? "alpha" : "a";
-  const char *pb = r->model == HFIT_LINEAR ? "beta" : "b";
-  char va[NUM_BUFSIZE], vb[NUM_BUFSIZE];
-  num_format (r->p[0], 6, va);
-  num_format (r->p[1], 6, vb);
-  if (st == HFIT_NEGATIVE_A)
-    die ("%sthe best fit has %s = %s < 0 (%s = %s): a negative start-up "
-         "time is not physical, so the fit is refused; the times do not "
-         "level off for small messages as the model needs (look for a "
-         "protocol switch and try --segments)", what, pa, va, pb, vb);
-  if (st == HFIT_NEGATIVE_B)
-    die ("%sthe best fit has %s = %s < 0 (%s = %s): the time decreases "
-         "with the message size, which no communication block does, so "
-         "the fit is refused (check the '%s' and '%s' columns, or try "
-         "--segments)", what, pb, vb, pa, va, opt_bytes_col, opt_time_col);
-  die ("%s%s", what, hfit_strerror (st));
 }
 
 /* ------------------------------------------------------------ fit */
@@ -1185,91 +702,8 @@ static const struct poptOption fit_options[] = {
   POPT_TABLEEND
 };
 
-/* A relative residual RMS above this says the model does not fit.  */
-#define FIT_BAD_REL_RMS 0.10
-
 static void
-put_fit (tsv_writer *w, const char *key, int by, int segmented, size_t seg,
-         const struct hfit_result *r)
-{
-  if (by)
-    tsv_put_str (w, key);
-  if (segmented)
-    {
-      tsv_put_int (w, (int64_t) seg + 1);
-      put_count (w, r->x_lo);
-      put_count (w, r->x_hi);
-    }
-  tsv_put_num (w, r->p[0]);
-  tsv_put_num (w, r->p[1]);
-  tsv_put_num (w, r->se[0]);
-  tsv_put_num (w, r->se[1]);
-  tsv_put_num (w, r->rms);
-  tsv_put_num (w, r->rel_rms);
-  tsv_put_num (w, r->r2);
-  tsv_put_int (w, (int64_t) r->n);
-  tsv_end_row (w);
-  char where[300] = "";
-  if (by && segmented)
-    snprintf (where, sizeof where, "group %s='%s', segment %zu: ", opt_by,
-              key, seg + 1);
-  else if (by)
-    snprintf (where, sizeof where, "group %s='%s': ", opt_by, key);
-  else if (segmented)
-    snprintf (where, sizeof where, "segment %zu: ", seg + 1);
-  if (r->rel_rms > FIT_BAD_REL_RMS && isfinite (r->rel_rms))
-    {
-      char v[NUM_BUFSIZE];
-      num_format (100 * r->rel_rms, 3, v);
-      warn ("%sthe residuals are large (relative RMS %s%%): the data do "
-            "not look %s", where, v,
-            r->model == HFIT_LINEAR ? "linear" : "hyperbolic");
-    }
-  if (r->n_rejected > 0)
-    warn ("%sthe robust fit gave weight 0 to %zu of %zu points (relative "
-          "residuals beyond 4.685 times their robust scale: stalls or "
-          "protocol switches); --weight relative keeps them",
-          where, r->n_rejected, r->n);
-  /* A value written NA: say which and why (msgperf(7), NUMBERS).  */
-  int lin = r->model == HFIT_LINEAR;
-  const char *cols[7] = { lin ? "alpha" : "a", lin ? "beta" : "b",
-                          lin ? "alpha_se" : "a_se", lin ? "beta_se" : "b_se",
-                          "rms", "rel_rms", "r2" };
-  double vals[7] = { r->p[0], r->p[1], r->se[0], r->se[1], r->rms,
-                     r->rel_rms, r->r2 };
-  char list[100] = "";
-  size_t len = 0, nna = 0;
-  for (int i = 0; i < 7; i++)
-    if (!isfinite (vals[i]))
-      {
-        len += (size_t) snprintf (list + len, sizeof list - len, "%s%s",
-                                  nna ? ", " : "", cols[i]);
-        nna++;
-      }
-  if (nna == 1 && !isfinite (r->r2))
-    warn_once ("fit-r2", "%sr2 is NA: every time is the same, so r2 = 1 - "
-               "SS_res/SS_tot is undefined", where);
-  else if (nna)
-    warn_once ("fit-overflow", "%s%s %s NA: %s overflow%s a double (values "
-               "near 1e308; rescale the times or sizes, e.g. to a larger "
-               "unit)", where, list, nna > 1 ? "are" : "is",
-               nna > 1 ? "they" : "it", nna > 1 ? "" : "s");
-}
-
-/* How fit fits: the model, the weighting, the segments (--segments auto,
-   K, or at=X1,...).  */
-struct fit_plan
-{
-  struct hfit_options fo;
-  size_t kmax, kfixed;
-  struct dvec at;
-  int search;
-  int segmented;
-  const char *weight_name;
-};
-
-static void
-fit_plan_options (struct fit_plan *pl)
+fit_plan_options (struct hr_fit_plan *pl)
 {
   if (strcmp (opt_model, "hyperbolic") == 0)
     pl->fo.model = HFIT_HYPERBOLIC;
@@ -1324,105 +758,6 @@ fit_plan_options (struct fit_plan *pl)
     }
 }
 
-/* Segments at the given breakpoints: a failed segment is named by its
-   range.  Returns the number of fits in RES.  */
-static size_t
-fit_at (const struct fit_plan *pl, struct group *g, const char *what,
-        struct hfit_result *res)
-{
-  const struct dvec *at = &pl->at;
-  size_t bad = 0;
-  enum hfit_status st = hfit_segments_at (g->x.v, g->t.v, g->x.n, at->v,
-                                          at->n, &pl->fo, res, &bad);
-  if (st == HFIT_NO_MEMORY)
-    die ("%s%s", what, hfit_strerror (st));
-  if (st != HFIT_OK)
-    {
-      char seg[300];
-      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-      if (bad > 0)
-        num_format (at->v[bad - 1], -1, lo);
-      if (bad < at->n)
-        num_format (at->v[bad], -1, hi);
-      snprintf (seg, sizeof seg, "%ssegment %zu (%s%s%s%s): ", what,
-                bad + 1, bad > 0 ? lo : "", bad > 0 ? " <= bytes" : "bytes",
-                bad < at->n ? " < " : "", bad < at->n ? hi : "");
-      die_fit (seg, st, &res[bad]);
-    }
-  return at->n + 1;
-}
-
-/* Fit group G by PL into G->fits (RES and BREAKS: room for the fits).  */
-static void
-fit_group (const struct fit_plan *pl, struct group *g,
-           struct hfit_result *res, double *breaks)
-{
-  char what[300] = "";
-  if (opt_by)
-    snprintf (what, sizeof what, "group %s='%s': ", opt_by, g->key);
-  size_t k = 1;
-  if (!pl->segmented)
-    {
-      enum hfit_status st = hfit_fit (g->x.v, g->t.v, g->x.n, &pl->fo, res);
-      if (st != HFIT_OK)
-        die_fit (what, st, res);
-    }
-  else if (pl->search)
-    {
-      enum hfit_status st = hfit_segments_search (g->x.v, g->t.v, g->x.n,
-                                                  pl->kfixed, pl->kmax,
-                                                  &pl->fo, &k, breaks, res);
-      if (st == HFIT_TOO_FEW)
-        die ("%sno %s%zu-segment fit exists: every segment needs %d "
-             "distinct message sizes and a fit with both parameters "
-             ">= 0", what, pl->kfixed ? "" : "1- to ",
-             pl->kfixed ? pl->kfixed : pl->kmax, HFIT_MIN_DISTINCT);
-      if (st != HFIT_OK)
-        die ("%s%s", what, hfit_strerror (st));
-    }
-  else
-    k = fit_at (pl, g, what, res);
-  g->fits = xmalloc (k * sizeof *g->fits);
-  memcpy (g->fits, res, k * sizeof *g->fits);
-  g->nfits = k;
-}
-
-/* Every fit succeeded: write them.  */
-static void
-fit_write (const struct fit_plan *pl, const struct groups *gs,
-           tsv_reader **rs, size_t nr)
-{
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, rs, nr, "fit");
-  tsv_meta (w, "model", "%s", opt_model);
-  tsv_meta (w, "weight", "%s", pl->weight_name);
-  const char *names[16];
-  size_t nn = 0;
-  if (opt_by)
-    names[nn++] = opt_by;
-  if (pl->segmented)
-    {
-      names[nn++] = "segment";
-      names[nn++] = "bytes_lo";
-      names[nn++] = "bytes_hi";
-    }
-  int lin = pl->fo.model == HFIT_LINEAR;
-  names[nn++] = lin ? "alpha" : "a";
-  names[nn++] = lin ? "beta" : "b";
-  names[nn++] = lin ? "alpha_se" : "a_se";
-  names[nn++] = lin ? "beta_se" : "b_se";
-  names[nn++] = "rms";
-  names[nn++] = "rel_rms";
-  names[nn++] = "r2";
-  names[nn++] = "points";   /* n means the network's dimensions */
-  tsv_write_header (w, nn, names);
-  for (size_t gi = 0; gi < gs->n; gi++)
-    for (size_t s = 0; s < gs->v[gi].nfits; s++)
-      put_fit (w, gs->v[gi].key, opt_by != NULL, pl->segmented, s,
-               &gs->v[gi].fits[s]);
-  tsv_writer_close (w);
-}
-
 static int
 cmd_fit (int argc, const char **argv)
 {
@@ -1430,27 +765,30 @@ cmd_fit (int argc, const char **argv)
   poptContext con = cli_parse (argc, argv, fit_options,
                                "[OPTION...] [FILE...]", NULL);
   time_col_given = strcmp (opt_time_col, "time") != 0;
-  struct fit_plan pl = { .kfixed = 0 };
+  struct hr_fit_plan pl = { .kfixed = 0, .by = opt_by,
+                            .bytes_col = opt_bytes_col,
+                            .time_col = opt_time_col };
   fit_plan_options (&pl);
   if (!tsv_valid_name (opt_bytes_col) || !tsv_valid_name (opt_time_col))
     die_usage ("--bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
-  struct groups gs = { NULL, 0 };
+  struct hr_groups gs = { NULL, 0 };
   tsv_reader **rs;
   size_t nr;
   read_points (poptGetArgs (con), opt_by, 0, &gs, &rs, &nr);
   struct hfit_result *res = xmalloc ((pl.kmax + pl.at.n + 1) * sizeof *res);
   double *breaks = xmalloc ((pl.kmax + 1) * sizeof *breaks);
   for (size_t gi = 0; gi < gs.n; gi++)
-    fit_group (&pl, &gs.v[gi], res, breaks);
-  fit_write (&pl, &gs, rs, nr);
+    hr_fit_group (&pl, &gs.v[gi], res, breaks);
+  hr_fit_write (&gs, rs, nr, opt_model, pl.weight_name, opt_by,
+                pl.segmented, pl.fo.model == HFIT_LINEAR);
   for (size_t f = 0; f < nr; f++)
     tsv_close (rs[f]);
   free (rs);
   free (res);
   free (breaks);
   free (pl.at.v);
-  groups_free (&gs);
+  hr_groups_free (&gs);
   poptFreeContext (con);
   return 0;
 }
@@ -1480,26 +818,12 @@ static const struct poptOption invert_options[] = {
   POPT_TABLEEND
 };
 
-/* Fit eq. (2) to one group and make an observation.  */
-static struct hinv_obs
-observe (const char *what, double n, int rtt, const struct dvec *x,
-         const struct dvec *t)
-{
-  struct hfit_options fo = { HFIT_HYPERBOLIC, HFIT_WEIGHT_RELATIVE };
-  struct hfit_result r;
-  enum hfit_status st = hfit_fit (x->v, t->v, x->n, &fo, &r);
-  if (st != HFIT_OK)
-    die_fit (what, st, &r);
-  struct hinv_obs o = { n, rtt, r.p[0], r.se[0], r.p[1], r.se[1] };
-  return o;
-}
-
 /* --rtt FILE: round trips of one message, whose halves are the one-way
    times of eq. (3), as observation *OBS.  Returns its reader.  */
 static tsv_reader *
 invert_rtt (struct hinv_obs *obs)
 {
-  struct groups rg = { NULL, 0 };
+  struct hr_groups rg = { NULL, 0 };
   tsv_reader **rrs;
   size_t nrr;
   const char *rf[] = { opt_rtt, NULL };
@@ -1512,40 +836,10 @@ invert_rtt (struct hinv_obs *obs)
     rg.v[0].t.v[j] /= 2;
   char what[300];
   snprintf (what, sizeof what, "%s (round trip): ", opt_rtt);
-  *obs = observe (what, 1, 1, &rg.v[0].x, &rg.v[0].t);
-  groups_free (&rg);
+  *obs = hr_observe (what, 1, 1, &rg.v[0].x, &rg.v[0].t, opt_bytes_col,
+                     opt_time_col);
+  hr_groups_free (&rg);
   return rr;
-}
-
-/* The two rows of the solution, with its notes as metadata and
-   warnings.  */
-static void
-invert_write (const struct hinv_result *res, const char *pattern,
-              tsv_reader **inputs, size_t ninputs)
-{
-  tsv_writer *w = tsv_writer_open (NULL);
-  write_common_meta (w, inputs, ninputs, "invert");
-  tsv_meta (w, "pattern", "%s", pattern);
-  for (size_t i = 0; i < res->nnotes; i++)
-    {
-      tsv_meta (w, "note", "%s", res->note[i]);
-      warn ("%s", res->note[i]);
-    }
-  static const char *const names[] = { "name", "a", "b", "a_se", "b_se",
-                                       "a_status", "b_status" };
-  tsv_write_header (w, 7, names);
-  for (int i = 0; i < 2; i++)
-    {
-      tsv_put_str (w, res->name[i]);
-      tsv_put_num (w, res->a[i].value);
-      tsv_put_num (w, res->b[i].value);
-      tsv_put_num (w, res->a[i].se);
-      tsv_put_num (w, res->b[i].se);
-      tsv_put_str (w, hinv_status_name (res->a[i].status));
-      tsv_put_str (w, hinv_status_name (res->b[i].status));
-      tsv_end_row (w);
-    }
-  tsv_writer_close (w);
 }
 
 static int
@@ -1576,7 +870,7 @@ cmd_invert (int argc, const char **argv)
     die_usage ("--n-col, --bytes-col and --time-col take column names "
                "([A-Za-z][A-Za-z0-9_]*)");
 
-  struct groups gs = { NULL, 0 };
+  struct hr_groups gs = { NULL, 0 };
   tsv_reader **rs;
   size_t nr;
   read_points (args[1] ? args + 1 : NULL, opt_n_col, 1, &gs, &rs, &nr);
@@ -1587,7 +881,8 @@ cmd_invert (int argc, const char **argv)
       double n = strtod (gs.v[i].key, NULL);   /* a whole number */
       char what[300];
       snprintf (what, sizeof what, "%s=%s: ", opt_n_col, gs.v[i].key);
-      obs[i] = observe (what, n, 0, &gs.v[i].x, &gs.v[i].t);
+      obs[i] = hr_observe (what, n, 0, &gs.v[i].x, &gs.v[i].t,
+                           opt_bytes_col, opt_time_col);
     }
   tsv_reader *rr = opt_rtt ? invert_rtt (&obs[gs.n]) : NULL;
   struct hinv_result res;
@@ -1598,7 +893,7 @@ cmd_invert (int argc, const char **argv)
   memcpy (all, rs, nr * sizeof *rs);
   if (rr)
     all[nr] = rr;
-  invert_write (&res, args[0], all, nr + (rr ? 1 : 0));
+  hr_invert_write (&res, args[0], all, nr + (rr ? 1 : 0));
   for (size_t f = 0; f < nr; f++)
     tsv_close (rs[f]);
   if (rr)
@@ -1606,7 +901,7 @@ cmd_invert (int argc, const char **argv)
   free (all);
   free (rs);
   free (obs);
-  groups_free (&gs);
+  hr_groups_free (&gs);
   poptFreeContext (con);
   return 0;
 }

@@ -9,20 +9,14 @@
 #include <config.h>
 
 #include <errno.h>
-#include <fcntl.h>
-#include <float.h>
-#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,14 +24,13 @@
 #include "hyperfit.h"
 #include "params.h"
 #include "num.h"
+#include "gnuplot_run.h"
+#include "plotdata.h"
 #include "plotscript.h"
 #include "tsv.h"
 #include "xalloc.h"
 
-extern char **environ;
-
 #define PROGRAM "plotgen"
-#define MAX_GROUPS 100
 #define MAX_SEGMENTS 6    /* --segments auto tries 1..6, as hyper-reduce */
 
 /* ---------------------------------------------------------------- options */
@@ -112,505 +105,19 @@ static struct poptOption options[] = {
   POPT_TABLEEND
 };
 
-/* ---------------------------------------------------------------- memory */
-
-/* Split "a,b,c" into a NULL-terminated array; empty items are a usage
-   error naming OPTION.  */
-static char **
-split_list (const char *option, const char *text, size_t *n)
-{
-  char **v = NULL;
-  size_t k = 0;
-  const char *p = text;
-  for (;;)
-    {
-      const char *e = strchr (p, ',');
-      size_t len = e ? (size_t) (e - p) : strlen (p);
-      if (len == 0)
-        die_usage ("%s: empty column name in '%s'", option, text);
-      v = xrealloc (v, (k + 2) * sizeof *v);
-      v[k] = xrealloc (NULL, len + 1);
-      memcpy (v[k], p, len);
-      v[k][len] = '\0';
-      k++;
-      if (!e)
-        break;
-      p = e + 1;
-    }
-  v[k] = NULL;
-  *n = k;
-  return v;
-}
-
-static void
-free_list (char **v)
-{
-  if (!v)
-    return;
-  for (size_t i = 0; v[i]; i++)
-    free (v[i]);
-  free (v);
-}
-
 /* ---------------------------------------------------------------- data */
-
-/* Rows of STRIDE numbers sharing one value of --by (or one kind).  */
-struct group
-{
-  char *key;
-  double *v;
-  size_t n, cap;       /* rows */
-  char *text;          /* the same rows as gnuplot data: the fields' own
-                          text (checked numbers, or NA), one line a row */
-  size_t tlen, tcap;
-  /* --fit's parameters from the series' own columns (a, b or alpha,
-     beta): the value, where it was read (0: no column, or NA) */
-  double pv[2];
-  long pline[2], pcol[2];
-  const char *pfile;
-};
-
-struct dataset
-{
-  size_t stride;
-  struct group *g;
-  size_t ng;
-  size_t rows;
-};
-
-static struct group *
-group_get (struct dataset *ds, const char *key)
-{
-  for (size_t i = ds->ng; i-- > 0;)
-    if (strcmp (ds->g[i].key, key) == 0)
-      return &ds->g[i];
-  if (ds->ng == MAX_GROUPS)
-    return NULL;
-  ds->g = xrealloc (ds->g, (ds->ng + 1) * sizeof *ds->g);
-  struct group *g = &ds->g[ds->ng++];
-  g->key = xstrdup (key);
-  g->v = NULL;
-  g->n = g->cap = 0;
-  g->text = NULL;
-  g->tlen = g->tcap = 0;
-  g->pline[0] = g->pline[1] = 0;
-  return g;
-}
-
-static double *
-group_push (struct dataset *ds, struct group *g)
-{
-  if (g->n == g->cap)
-    {
-      g->cap = g->cap ? 2 * g->cap : 64;
-      g->v = xrealloc (g->v, g->cap * ds->stride * sizeof *g->v);
-    }
-  ds->rows++;
-  return g->v + g->n++ * ds->stride;
-}
-
-/* Append to G's data text the fields COL[0..N-1] of R's current row, which
-   tsv_num has accepted: a number as the stream wrote it (a strict decimal
-   or scientific literal, which gnuplot reads as the same value) or NA.  */
-static void
-group_text (struct group *g, const tsv_reader *r, const size_t *col,
-            size_t n)
-{
-  size_t need = 0;
-  for (size_t i = 0; i < n; i++)
-    need += tsv_field_len (r, col[i]) + 1;
-  if (g->tlen + need + 1 > g->tcap)
-    {
-      size_t cap = g->tcap ? g->tcap : 4096;
-      while (cap < g->tlen + need + 1)
-        cap *= 2;
-      g->text = xrealloc (g->text, cap);
-      g->tcap = cap;
-    }
-  for (size_t i = 0; i < n; i++)
-    {
-      size_t len = tsv_field_len (r, col[i]);
-      memcpy (g->text + g->tlen, tsv_field (r, col[i]), len);
-      g->tlen += len;
-      g->text[g->tlen++] = i + 1 < n ? ' ' : '\n';
-    }
-}
-
-static void
-dataset_free (struct dataset *ds)
-{
-  for (size_t i = 0; i < ds->ng; i++)
-    {
-      free (ds->g[i].key);
-      free (ds->g[i].v);
-      free (ds->g[i].text);
-    }
-  free (ds->g);
-}
-
-/* gnuplot takes any value of magnitude DBL_MAX/2 or more for undefined
-   (VERYLARGE in its syscfg.h) and leaves the point out: say so, once.  */
-static double
-drawable (const tsv_reader *r, size_t col, double v)
-{
-  if (fabs (v) >= DBL_MAX / 2 && !isnan (v))
-    warn_once ("verylarge", "%s:%ld:%zu: column '%s': '%s' is beyond "
-               "gnuplot's range (magnitude below about 8.9e307): such "
-               "points are left out of the plot (rescale the column)",
-               tsv_name (r), tsv_lineno (r), col + 1, tsv_colname (r, col),
-               tsv_field (r, col));
-  return v;
-}
-
-/* The open inputs, kept for the time unit check (metadata may follow
-   rows).  */
-static tsv_reader **readers;
-static size_t nreaders;
-
-static tsv_reader *
-open_input (const char *path)
-{
-  tsv_reader *r = tsv_open (path);
-  readers = xrealloc (readers, (nreaders + 1) * sizeof *readers);
-  readers[nreaders++] = r;
-  return r;
-}
-
-static const char *
-base_name (const char *path)
-{
-  const char *s = strrchr (path, '/');
-  return s ? s + 1 : path;
-}
-
-/* What to read from an XY stream.  */
-struct xyspec
-{
-  const char *x;
-  char **y;
-  size_t ny;
-  const char *lo, *hi;   /* error bar columns, or NULL */
-  const char *by;        /* --by column, or NULL */
-  int by_optional;       /* the overlay: --by only if it has the column */
-  int by_used;           /* set by read_xy */
-  int by_source;         /* no --by: one series per 'label' value, or per
-                            input file when there are several */
-  int source_used;       /* set by read_xy: series are sources */
-};
-
-/* Without -y: the time column of the stream, by the names the msgperf
-   programs write (the first input decides), else t.  */
-static void
-default_y (const tsv_reader *r, struct xyspec *sp)
-{
-  static const char *const names[] = {
-    "t", "time", "makespan", "t_mean", "rtt", "g", "measured", NULL
-  };
-  for (size_t i = 0; names[i]; i++)
-    if (tsv_col (r, names[i]) >= 0)
-      {
-        sp->y = split_list ("-y", names[i], &sp->ny);
-        return;
-      }
-  /* none: the usual error for a missing 't', with the columns there are */
-  sp->y = split_list ("-y", "t", &sp->ny);
-}
 
 /* --fit's parameters: a and b (hyperbolic) or alpha and beta (linear).  */
 static int fit_ids[2] = { PARAM_A, PARAM_B };
 
-/* Parameter I of --fit in column C of R's row, for series G: NA leaves
-   it to --set and --params; a series has one curve, so its rows must
-   agree.  */
-static void
-fit_column (const tsv_reader *r, size_t c, int i, struct group *g)
-{
-  if (tsv_is_na (r, c))
-    return;
-  double v = tsv_num (r, c, 0);
-  int k = fit_ids[i];
-  if (!param_in_range (k, v))
-    tsv_die_field (r, c, "'%s' is out of range (%s expected for %s)",
-                   tsv_field (r, c), param_range_text (k),
-                   param_defs[k].help);
-  if (g->pline[i] && v != g->pv[i])
-    tsv_die_field (r, c, "'%s' differs from the series' %s at line %ld: "
-                   "one series, one curve (separate them with --by)",
-                   tsv_field (r, c), param_defs[k].name, g->pline[i]);
-  if (!g->pline[i])
-    {
-      g->pv[i] = v;
-      g->pline[i] = tsv_lineno (r);
-      g->pcol[i] = (long) c + 1;
-      g->pfile = tsv_name (r);
-    }
-}
-
-/* Read the XY columns of PATH into DS (stride 1 + ny [+ 2]).  */
-static void
-read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
-{
-  tsv_reader *r = open_input (path);
-  if (!sp->y)
-    default_y (r, sp);
-  size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
-  /* Static: still reachable when a bad row ends the program.  */
-  static size_t *col;
-  col = xrealloc (NULL, nc * sizeof *col);
-  size_t k = 0;
-  col[k++] = tsv_col_required (r, sp->x);
-  for (size_t j = 0; j < sp->ny; j++)
-    col[k++] = tsv_col_required (r, sp->y[j]);
-  if (sp->lo)
-    {
-      col[k++] = tsv_col_required (r, sp->lo);
-      col[k++] = tsv_col_required (r, sp->hi);
-    }
-  long bycol = -1;
-  if (sp->by)
-    bycol = sp->by_optional ? tsv_col (r, sp->by)
-      : (long) tsv_col_required (r, sp->by);
-  sp->by_used |= bycol >= 0;
-  long labcol = -1;
-  const char *source = "";
-  if (!sp->by && sp->by_source)
-    {
-      labcol = tsv_col (r, "label");
-      if (labcol < 0 && sp->by_source > 1)
-        source = base_name (path);
-      sp->source_used |= labcol >= 0 || source[0];
-    }
-  if (labcol >= 0)
-    bycol = labcol;
-  /* --fit's parameters in the stream's own columns (the main inputs) */
-  long pc[2] = { -1, -1 };
-  if (opt_fit && !sp->by_optional)
-    for (int i = 0; i < 2; i++)
-      pc[i] = tsv_col (r, param_defs[fit_ids[i]].name);
-  ds->stride = nc;
-  struct group *last = NULL;
-  while (tsv_next (r))
-    {
-      const char *key = bycol >= 0 ? tsv_field (r, (size_t) bycol) : source;
-      struct group *g = last && strcmp (last->key, key) == 0
-        ? last : group_get (ds, key);
-      if (!g && bycol < 0)
-        die ("%s: more than %d inputs: one series each is too many (give "
-             "--by COLUMN)", tsv_name (r), MAX_GROUPS);
-      if (!g)
-        tsv_die_field (r, (size_t) bycol,
-                       "more than %d distinct values: --by is for a few "
-                       "series", MAX_GROUPS);
-      last = g;
-      double *row = group_push (ds, g);
-      for (size_t i = 0; i < nc; i++)
-        row[i] = drawable (r, col[i], tsv_num (r, col[i], 1));
-      group_text (g, r, col, nc);
-      for (int i = 0; i < 2; i++)
-        if (pc[i] >= 0)
-          fit_column (r, (size_t) pc[i], i, g);
-    }
-  free (col);
-  col = NULL;
-}
-
-/* dag-predict --gantt: proc, start, end, kind.  One group per kind, in
-   this order; rows are start, end, proc.  */
-static const char *const gantt_kinds[] = { "compute", "send", "recv", "wait" };
+/* dag-predict --gantt: the colours of the kinds (plotdata.h).  */
 static const char *const gantt_colors[] = {
   "#4c72b0", "#dd8452", "#55a868", "#c0c0c0"
 };
-enum { NKINDS = 4 };
-
-static void
-read_gantt (const char *path, struct dataset *ds)
-{
-  tsv_reader *r = open_input (path);
-  size_t cproc = tsv_col_required (r, "proc");
-  size_t cstart = tsv_col_required (r, "start");
-  size_t cend = tsv_col_required (r, "end");
-  size_t ckind = tsv_col_required (r, "kind");
-  ds->stride = 3;
-  if (ds->ng == 0)
-    for (size_t i = 0; i < NKINDS; i++)
-      group_get (ds, gantt_kinds[i]);
-  while (tsv_next (r))
-    {
-      const char *kind = tsv_field (r, ckind);
-      size_t i = 0;
-      while (i < NKINDS && strcmp (kind, gantt_kinds[i]) != 0)
-        i++;
-      if (i == NKINDS)
-        tsv_die_field (r, ckind, "unknown kind '%s' (expected compute, "
-                       "send, recv or wait)", kind);
-      double *row = group_push (ds, &ds->g[i]);
-      row[0] = drawable (r, cstart, tsv_num (r, cstart, 0));
-      row[1] = drawable (r, cend, tsv_num (r, cend, 0));
-      row[2] = tsv_num (r, cproc, 0);
-      size_t col[3] = { cstart, cend, cproc };
-      group_text (&ds->g[i], r, col, 3);
-      if (row[1] < row[0])
-        tsv_die_field (r, cend, "end %s is before start %s",
-                       tsv_field (r, cend), tsv_field (r, cstart));
-    }
-}
-
-/* logp-measure --all-pairs: src, dst, VALUE.  */
-static void
-read_matrix (const char *path, const char *value, struct dataset *ds)
-{
-  tsv_reader *r = open_input (path);
-  size_t csrc = tsv_col_required (r, "src");
-  size_t cdst = tsv_col_required (r, "dst");
-  size_t cval = tsv_col_required (r, value);
-  ds->stride = 3;
-  struct group *g = group_get (ds, "");
-  while (tsv_next (r))
-    {
-      double *row = group_push (ds, g);
-      row[0] = tsv_num (r, csrc, 0);
-      row[1] = tsv_num (r, cdst, 0);
-      row[2] = drawable (r, cval, tsv_num (r, cval, 1));
-      size_t col[3] = { csrc, cdst, cval };
-      group_text (g, r, col, 3);
-    }
-}
-
-static int
-cmp_pair (const void *a, const void *b)
-{
-  const double *x = a, *y = b;
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* A heat map has one value per (src, dst) pair: a stream with several
-   (one row per message size, as logp-measure --all-pairs writes) is an
-   error that says how to choose.  */
-static void
-check_pairs_unique (const struct dataset *ds, const char *value)
-{
-  const struct group *g = &ds->g[0];
-  double *p = xrealloc (NULL, 2 * g->n * sizeof *p);
-  for (size_t i = 0; i < g->n; i++)
-    {
-      p[2 * i] = g->v[i * ds->stride];
-      p[2 * i + 1] = g->v[i * ds->stride + 1];
-    }
-  qsort (p, g->n, 2 * sizeof *p, cmp_pair);
-  for (size_t i = 1; i < g->n; i++)
-    if (p[2 * i] == p[2 * i - 2] && p[2 * i + 1] == p[2 * i - 1])
-      {
-        char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
-        num_format (p[2 * i], -1, s);
-        num_format (p[2 * i + 1], -1, d);
-        free (p);
-        die ("--matrix: the pair src=%s dst=%s has several '%s' values "
-             "(one row per pair is needed: select one message size first, "
-             "e.g. with awk)", s, d, value);
-      }
-  free (p);
-}
-
-/* Rows of G with finite values in columns A and B.  */
-static size_t
-count_finite (const struct dataset *ds, const struct group *g, size_t a,
-              size_t b)
-{
-  size_t n = 0;
-  for (size_t i = 0; i < g->n; i++)
-    {
-      const double *row = g->v + i * ds->stride;
-      n += isfinite (row[a]) && isfinite (row[b]);
-    }
-  return n;
-}
-
-/* Are all values of column C integers within a span of at most 40?  */
-static int
-small_integer_column (const struct dataset *ds, size_t c)
-{
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t k = 0; k < ds->ng; k++)
-    for (size_t i = 0; i < ds->g[k].n; i++)
-      {
-        double v = ds->g[k].v[i * ds->stride + c];
-        if (!isfinite (v))
-          continue;
-        if (v != floor (v))
-          return 0;
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-      }
-  return lo <= hi && hi - lo <= 40;
-}
 
 /* ---------------------------------------------------------------- text */
 
 static struct plot_text datatext;
-
-static void
-text_add (struct plot_text *t, const char *s, size_t n)
-{
-  if (t->len + n + 1 > t->cap)
-    {
-      size_t cap = t->cap ? t->cap : 4096;
-      while (cap < t->len + n + 1)
-        cap *= 2;
-      t->s = xrealloc (t->s, cap);
-      t->cap = cap;
-    }
-  memcpy (t->s + t->len, s, n);
-  t->len += n;
-  t->s[t->len] = '\0';
-}
-
-/* G's rows above --max-points: every k-th line of its text, and the
-   last, so that gnuplot draws about that many points (it slows down
-   well before a million; the fit still sees every point).  */
-static void
-emit_thinned (const struct group *g)
-{
-  size_t k = (g->n + (size_t) opt_max_points - 1) / (size_t) opt_max_points;
-  warn ("%s%s%zu points in one series: 1 in %zu drawn (--max-points 0 "
-        "draws them all)", g->key, g->key[0] ? ": " : "", g->n, k);
-  const char *p = g->text, *end = g->text + g->tlen;
-  for (size_t i = 0; p < end; i++)
-    {
-      const char *nl = memchr (p, '\n', (size_t) (end - p));
-      size_t len = (size_t) (nl - p) + 1;
-      if (i % k == 0 || i + 1 == g->n)
-        text_add (&datatext, p, len);
-      p += len;
-    }
-}
-
-/* Append the groups of DS as blocks (separated by two blank lines, which
-   gnuplot numbers with "index").  Returns the number of blocks written;
-   empty groups are skipped and their index set to SIZE_MAX.  */
-static size_t
-emit_blocks (const struct dataset *ds, size_t first_block, size_t *index)
-{
-  size_t b = first_block;
-  for (size_t k = 0; k < ds->ng; k++)
-    {
-      const struct group *g = &ds->g[k];
-      if (g->n == 0)
-        {
-          index[k] = SIZE_MAX;
-          continue;
-        }
-      if (b > 0)
-        text_add (&datatext, "\n\n", 2);
-      index[k] = b++;
-      if (opt_max_points > 0 && g->n > (size_t) opt_max_points)
-        emit_thinned (g);
-      else
-        text_add (&datatext, g->text, g->tlen);
-    }
-  return b - first_block;
-}
 
 /* Strings made here (titles, labels), freed at the end.  */
 static char **owned;
@@ -625,19 +132,13 @@ own (char *s)
 }
 
 static char *
-xasprintf (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+own_printf (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 static char *
-xasprintf (const char *fmt, ...)
+own_printf (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  int n = vsnprintf (NULL, 0, fmt, ap);
-  va_end (ap);
-  if (n < 0)
-    die ("out of memory");
-  char *s = xrealloc (NULL, (size_t) n + 1);
-  va_start (ap, fmt);
-  vsnprintf (s, (size_t) n + 1, fmt, ap);
+  char *s = xvasprintf (fmt, ap);
   va_end (ap);
   return own (s);
 }
@@ -660,7 +161,7 @@ axis_label (char **names, size_t n, const char *unit)
     }
   if (unit && time)
     {
-      char *t = xasprintf ("%s (%s)", s, unit);
+      char *t = own_printf ("%s (%s)", s, unit);
       free (s);
       return t;
     }
@@ -789,7 +290,7 @@ legend_num (double v)
 {
   char b[NUM_BUFSIZE];
   num_format (v, 4, b);
-  return xasprintf ("%s", b);
+  return own_printf ("%s", b);
 }
 
 static void
@@ -809,8 +310,8 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
         .kind = kind, .p1 = given[0], .p2 = given[1],
         .linetype = linetype,
         .title = kind == PLOT_CURVE_LINEAR
-          ? xasprintf ("%s: alpha=%s beta=%s (given)", title, p1, p2)
-          : xasprintf ("%s: a=%s b=%s (given)", title, p1, p2) };
+          ? own_printf ("%s: alpha=%s beta=%s (given)", title, p1, p2)
+          : own_printf ("%s: a=%s b=%s (given)", title, p1, p2) };
       *nc += 1;
       return;
     }
@@ -855,9 +356,9 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
     {
       /* segment i holds breaks[i-1] <= x < breaks[i] (hyperfit.h) */
       const char *range = k == 1 ? ""
-        : i == 0 ? xasprintf (", x < %s", legend_num (breaks[0]))
-        : i + 1 == k ? xasprintf (", x >= %s", legend_num (breaks[i - 1]))
-        : xasprintf (", %s <= x < %s", legend_num (breaks[i - 1]),
+        : i == 0 ? own_printf (", x < %s", legend_num (breaks[0]))
+        : i + 1 == k ? own_printf (", x >= %s", legend_num (breaks[i - 1]))
+        : own_printf (", %s <= x < %s", legend_num (breaks[i - 1]),
                      legend_num (breaks[i]));
       const char *p1 = legend_num (res[i].p[0]), *p2 = legend_num (res[i].p[1]);
       c[i] = (struct plot_curve) {
@@ -866,225 +367,18 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
         .has_lo = k > 1 && i > 0, .lo = i > 0 ? breaks[i - 1] : 0,
         .has_hi = k > 1 && i + 1 < k, .hi = i + 1 < k ? breaks[i] : 0,
         .title = kind == PLOT_CURVE_LINEAR
-          ? xasprintf ("%s%s: alpha=%s beta=%s", title, range, p1, p2)
-          : xasprintf ("%s%s: a=%s b=%s", title, range, p1, p2) };
+          ? own_printf ("%s%s: alpha=%s beta=%s", title, range, p1, p2)
+          : own_printf ("%s%s: a=%s b=%s", title, range, p1, p2) };
     }
   *nc += k;
 }
 
-/* ---------------------------------------------------------------- files */
-
-/* Temporary files also go when an interrupt (^C, a kill) ends the
-   program while gnuplot draws: err.h's cleanup runs only on die().  */
-#define MAX_TEMPS 4
-static const char *volatile temps[MAX_TEMPS];
-
-static void
-on_signal (int sig)
-{
-  for (size_t i = 0; i < MAX_TEMPS; i++)
-    if (temps[i])
-      unlink (temps[i]);
-  signal (sig, SIG_DFL);
-  raise (sig);
-}
-
-static void
-temp_add (const char *path)
-{
-  static int installed;
-  if (!installed)
-    {
-      static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-      for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        {
-          struct sigaction sa;
-          memset (&sa, 0, sizeof sa);
-          sa.sa_handler = on_signal;
-          sigemptyset (&sa.sa_mask);
-          sigaction (sigs[i], &sa, NULL);
-        }
-      installed = 1;
-    }
-  err_cleanup_add (path);
-  for (size_t i = 0; i < MAX_TEMPS; i++)
-    if (!temps[i])
-      {
-        temps[i] = path;
-        return;
-      }
-}
-
-static void
-temp_remove (const char *path)
-{
-  for (size_t i = 0; i < MAX_TEMPS; i++)
-    if (temps[i] == path)
-      temps[i] = NULL;
-  err_cleanup_remove (path);
-}
-
-/* A temporary file beside PATH ("DIR/.NAME.XXXXXX"), registered for
-   removal if the program dies.  Dies naming PATH when the directory does
-   not exist or is not writable.  */
-static char *
-temp_beside (const char *path)
-{
-  const char *base = base_name (path);
-  size_t dirlen = (size_t) (base - path);
-  char *tmp = xasprintf ("%.*s.%s.XXXXXX", (int) dirlen, path, base);
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    die ("cannot create '%s': %s", path, strerror (errno));
-  close (fd);
-  temp_add (tmp);
-  return tmp;
-}
-
-/* Give TMP the usual permissions of a new file and rename it to PATH.  */
-static void
-commit_temp (char *tmp, const char *path)
-{
-  mode_t mask = umask (0);
-  umask (mask);
-  if (chmod (tmp, 0666 & ~mask) != 0 || rename (tmp, path) != 0)
-    die ("cannot write '%s': %s", path, strerror (errno));
-  temp_remove (tmp);
-}
-
-static void
-write_all (int fd, const char *s, size_t n, const char *what)
-{
-  while (n > 0)
-    {
-      ssize_t w = write (fd, s, n);
-      if (w < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          die ("cannot write %s: %s", what, strerror (errno));
-        }
-      s += w;
-      n -= (size_t) w;
-    }
-}
-
-static void
-write_file (const char *path, const char *s, size_t n)
-{
-  char *tmp = temp_beside (path);
-  int fd = open (tmp, O_WRONLY | O_TRUNC);
-  if (fd < 0)
-    die ("cannot write '%s': %s", path, strerror (errno));
-  write_all (fd, s, n, path);
-  if (close (fd) != 0)
-    die ("cannot write '%s': %s", path, strerror (errno));
-  commit_temp (tmp, path);
-}
-
 /* ---------------------------------------------------------------- gnuplot */
-
-/* The gnuplot program: $GNUPLOT, else the one configure found.  */
-static const char *
-gnuplot_program (void)
-{
-  const char *gp = getenv ("GNUPLOT");
-  return gp && *gp ? gp : GNUPLOT_PATH;
-}
 
 /* Run gnuplot on SCRIPT, written to a temporary file first: gnuplot reads
    a file much faster than a pipe, whose lines it takes a few bytes at a
    time.  gnuplot's standard output is ours (the dumb terminal).  Dies
    when gnuplot cannot be started or fails.  */
-
-/* Why PROGRAM cannot be executed, as posix_spawnp would say (an errno
-   value), or 0 when it looks executable.  Some posix_spawnp
-   implementations (a fork-based fallback, or under valgrind) report a
-   failed exec only as the child's exit status 127, without the reason.  */
-static int
-exec_failure (const char *program)
-{
-  if (strchr (program, '/'))
-    return access (program, X_OK) == 0 ? 0 : errno;
-  const char *path = getenv ("PATH");
-  if (!path || !*path)
-    path = "/bin:/usr/bin";
-  int why = ENOENT;
-  while (*path)
-    {
-      size_t n = strcspn (path, ":");
-      /* An empty element is the current directory.  */
-      char *full = n ? xasprintf ("%.*s/%s", (int) n, path, program)
-                     : xasprintf ("./%s", program);
-      int ok = access (full, X_OK) == 0;
-      if (!ok && errno == EACCES)
-        why = EACCES;
-      free (full);
-      if (ok)
-        return 0;
-      path += n + (path[n] == ':');
-    }
-  return why;
-}
-
-static void
-run_gnuplot (const char *script, size_t len)
-{
-  const char *gp = gnuplot_program ();
-  const char *dir = getenv ("TMPDIR");
-  char *path = xasprintf ("%s/plotgen.XXXXXX.gp", dir && *dir ? dir : "/tmp");
-  int fd = mkstemps (path, 3);
-  if (fd < 0)
-    die ("cannot create a temporary file in '%s': %s",
-         dir && *dir ? dir : "/tmp", strerror (errno));
-  temp_add (path);
-  write_all (fd, script, len, "the gnuplot script");
-  if (close (fd) != 0)
-    die ("cannot write the gnuplot script: %s", strerror (errno));
-
-  posix_spawnattr_t attr;
-  sigset_t def;
-  posix_spawnattr_init (&attr);
-  sigemptyset (&def);
-  sigaddset (&def, SIGPIPE);
-  posix_spawnattr_setsigdefault (&attr, &def);
-  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGDEF);
-  /* -d: ignore the user's ~/.gnuplot, so that it cannot change a result */
-  char *argv[] = { (char *) gp, (char *) "-d", path, NULL };
-  fflush (stdout);
-  pid_t pid;
-  int rc = posix_spawnp (&pid, gp, NULL, &attr, argv, environ);
-  posix_spawnattr_destroy (&attr);
-  if (rc != 0)
-    {
-      if (rc == ENOENT || rc == EACCES || rc == ENOTDIR)
-        die ("cannot run gnuplot '%s': %s; install it (Debian/Ubuntu: "
-             "apt-get install gnuplot-nox) or set GNUPLOT to its path",
-             gp, strerror (rc));
-      die ("cannot run gnuplot '%s': %s", gp, strerror (rc));
-    }
-  int status;
-  while (waitpid (pid, &status, 0) < 0)
-    if (errno != EINTR)
-      die ("cannot wait for gnuplot: %s", strerror (errno));
-  unlink (path);
-  temp_remove (path);
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
-    {
-      int why = exec_failure (gp);
-      if (why)
-        die ("cannot run gnuplot '%s': %s; install it (Debian/Ubuntu: "
-             "apt-get install gnuplot-nox) or set GNUPLOT to its path",
-             gp, strerror (why));
-      die ("cannot run gnuplot '%s'; install it (Debian/Ubuntu: "
-           "apt-get install gnuplot-nox) or set GNUPLOT to its path", gp);
-    }
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    die ("gnuplot failed (%s %d); nothing was written (plotgen --script "
-         "shows the script)",
-         WIFEXITED (status) ? "exit status" : "signal",
-         WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status));
-}
 
 /* ---------------------------------------------------------------- main */
 
@@ -1094,7 +388,7 @@ parse_size (const char *text, unsigned *w, unsigned *h, int dumb)
   const char *x = strchr (text, 'x');
   if (!x || x == text || !x[1])
     die_usage ("--size: '%s' is not WIDTHxHEIGHT (e.g. 800x600)", text);
-  char *wt = xasprintf ("%.*s", (int) (x - text), text);
+  char *wt = own_printf ("%.*s", (int) (x - text), text);
   int64_t lo = dumb ? 10 : 16;
   int64_t hi = dumb ? 1000 : 20000;
   /* cli_int adds the dashes ("----size" before).  */
@@ -1218,23 +512,23 @@ xy_columns (struct plotjob *j)
   sp->x = opt_x ? opt_x : "bytes";
   sp->ny = 1;                  /* without -y: one, chosen by default_y */
   if (opt_y)
-    sp->y = split_list ("-y", opt_y, &sp->ny);
+    sp->y = plot_split_list ("-y", opt_y, &sp->ny);
   sp->by = opt_by;
   if (!opt_errorbars)
     return;
   size_t n;
-  char **lh = j->errorbar_cols = split_list ("--errorbars", opt_errorbars, &n);
+  char **lh = j->errorbar_cols = plot_split_list ("--errorbars", opt_errorbars, &n);
   /* Freed before dying: no pointer to them may be left for the
      leak checker to miss (the fuzz/tool.c harness).  */
   if (n != 2)
     {
-      free_list (lh);
+      plot_free_list (lh);
       die_usage ("--errorbars: '%s' is not two columns LO,HI",
                  opt_errorbars);
     }
   if (sp->ny != 1)
     {
-      free_list (lh);
+      plot_free_list (lh);
       die_usage ("--errorbars goes with a single -y column");
     }
   sp->lo = lh[0];
@@ -1252,14 +546,15 @@ read_inputs (struct plotjob *j, const char **files)
     {
       xy_columns (j);
       j->sp.by_source = nfiles > 1 ? 2 : 1;
+      j->sp.fit_ids = opt_fit ? fit_ids : NULL;
       for (size_t i = 0; files[i]; i++)
-        read_xy (files[i], &j->sp, &j->main_ds);
+        plot_read_xy (files[i], &j->sp, &j->main_ds);
       if (opt_overlay)
         {
           struct xyspec *osp = &j->osp;
           osp->x = opt_overlay_x ? opt_overlay_x : j->sp.x;
           if (opt_overlay_y)
-            osp->y = split_list ("--overlay-y", opt_overlay_y, &osp->ny);
+            osp->y = plot_split_list ("--overlay-y", opt_overlay_y, &osp->ny);
           else
             {
               osp->y = j->sp.y;
@@ -1267,30 +562,30 @@ read_inputs (struct plotjob *j, const char **files)
             }
           osp->by = j->sp.by;
           osp->by_optional = 1;
-          read_xy (opt_overlay, osp, &j->over_ds);
+          plot_read_xy (opt_overlay, osp, &j->over_ds);
         }
     }
   else if (j->mode == PLOT_MODE_GANTT)
     for (size_t i = 0; files[i]; i++)
-      read_gantt (files[i], &j->main_ds);
+      plot_read_gantt (files[i], &j->main_ds);
   else
     {
       if (!opt_y || strchr (opt_y, ','))
         die_usage ("--matrix needs one value column: -y COL");
       for (size_t i = 0; files[i]; i++)
-        read_matrix (files[i], opt_y, &j->main_ds);
+        plot_read_matrix (files[i], opt_y, &j->main_ds);
       if (j->main_ds.rows)
-        check_pairs_unique (&j->main_ds, opt_y);
+        plot_check_pairs_unique (&j->main_ds, opt_y);
     }
   if (j->main_ds.rows == 0)
     {
       if (nfiles == 1)
-        die ("%s: no rows to plot", tsv_name (readers[0]));
+        die ("%s: no rows to plot", tsv_name (plot_readers[0]));
       die ("no rows to plot in the %zu inputs", nfiles);
     }
   if (opt_overlay && j->over_ds.rows == 0)
     warn ("%s: no rows: nothing to overlay", opt_overlay);
-  j->unit = tsv_time_unit (readers, nreaders);
+  j->unit = tsv_time_unit (plot_readers, plot_nreaders);
   if (opt_fit)
     fit_params_read (j->unit);
 }
@@ -1307,12 +602,12 @@ xy_main_series (struct plotjob *j, size_t *ns, size_t *nc)
       {
         const struct group *g = &j->main_ds.g[k];
         const char *title = sp->by
-          ? (sp->ny > 1 ? xasprintf ("%s %s=%s", sp->y[c], sp->by, g->key)
-             : xasprintf ("%s=%s", sp->by, g->key))
+          ? (sp->ny > 1 ? own_printf ("%s %s=%s", sp->y[c], sp->by, g->key)
+             : own_printf ("%s=%s", sp->by, g->key))
           : sp->source_used
-          ? (sp->ny > 1 ? xasprintf ("%s %s", sp->y[c], g->key) : g->key)
+          ? (sp->ny > 1 ? own_printf ("%s %s", sp->y[c], g->key) : g->key)
           : sp->y[c];
-        size_t good = count_finite (&j->main_ds, g, 0, 1 + c);
+        size_t good = plot_count_finite (&j->main_ds, g, 0, 1 + c);
         if (good == 0)
           {
             warn ("series '%s' has no numeric point: not drawn", title);
@@ -1346,11 +641,11 @@ xy_overlay_series (struct plotjob *j, unsigned lt, size_t *ns)
     for (size_t c = 0; c < osp->ny; c++)
       {
         const struct group *g = &j->over_ds.g[k];
-        const char *name = base_name (opt_overlay);
+        const char *name = plot_base_name (opt_overlay);
         const char *title = osp->by_used
-          ? xasprintf ("%s: %s %s=%s", name, osp->y[c], osp->by, g->key)
-          : xasprintf ("%s: %s", name, osp->y[c]);
-        if (count_finite (&j->over_ds, g, 0, 1 + c) == 0)
+          ? own_printf ("%s: %s %s=%s", name, osp->y[c], osp->by, g->key)
+          : own_printf ("%s: %s", name, osp->y[c]);
+        if (plot_count_finite (&j->over_ds, g, 0, 1 + c) == 0)
           {
             warn ("series '%s' has no numeric point: not drawn", title);
             continue;
@@ -1374,10 +669,12 @@ describe (struct plotjob *j)
   const struct xyspec *sp = &j->sp;
   size_t nmain = j->main_ds.ng, nover = j->over_ds.ng;
   j->index = xrealloc (NULL, (nmain + nover + 1) * sizeof *j->index);
-  size_t nblocks = emit_blocks (&j->main_ds, 0, j->index);
+  size_t nblocks = plot_emit_blocks (&datatext, &j->main_ds, 0, j->index,
+                                    opt_max_points);
   if (nover)
-    emit_blocks (&j->over_ds, nblocks, j->index + nmain);
-  size_t maxseries = (nmain * sp->ny * 2) + (nover * j->osp.ny) + NKINDS + 1;
+    plot_emit_blocks (&datatext, &j->over_ds, nblocks, j->index + nmain,
+                      opt_max_points);
+  size_t maxseries = (nmain * sp->ny * 2) + (nover * j->osp.ny) + PLOT_NKINDS + 1;
   j->series = xrealloc (NULL, maxseries * sizeof *j->series);
   j->curves = xrealloc (NULL, (nmain * sp->ny * MAX_SEGMENTS + 1)
                         * sizeof *j->curves);
@@ -1399,15 +696,15 @@ describe (struct plotjob *j)
     }
   else if (j->mode == PLOT_MODE_GANTT)
     {
-      for (size_t k = 0; k < NKINDS; k++)
+      for (size_t k = 0; k < PLOT_NKINDS; k++)
         if (j->index[k] != SIZE_MAX)
           j->series[ns++] = (struct plot_series) {
-            .title = gantt_kinds[k], .block = j->index[k], .ycol = 3,
+            .title = plot_gantt_kinds[k], .block = j->index[k], .ycol = 3,
             .draw = PLOT_DRAW_BOXES, .color = gantt_colors[k] };
       d->xlabel = opt_xlabel ? opt_xlabel
-        : unit ? xasprintf ("time (%s)", unit) : "time";
+        : unit ? own_printf ("time (%s)", unit) : "time";
       d->ylabel = opt_ylabel ? opt_ylabel : "proc";
-      d->integer_ytics = small_integer_column (&j->main_ds, 2);
+      d->integer_ytics = plot_small_integer_column (&j->main_ds, 2);
     }
   else
     {
@@ -1416,8 +713,8 @@ describe (struct plotjob *j)
       d->xlabel = opt_xlabel ? opt_xlabel : "src";
       d->ylabel = opt_ylabel ? opt_ylabel : "dst";
       d->cblabel = axis_label (&opt_y, 1, unit);
-      d->integer_xtics = small_integer_column (&j->main_ds, 0);
-      d->integer_ytics = small_integer_column (&j->main_ds, 1);
+      d->integer_xtics = plot_small_integer_column (&j->main_ds, 0);
+      d->integer_ytics = plot_small_integer_column (&j->main_ds, 1);
     }
   d->title = opt_title;
   d->version = PROGRAM " (" PACKAGE_NAME ") " PACKAGE_VERSION;
@@ -1446,7 +743,7 @@ draw (struct plot_desc *d)
       if (opt_script)
         d->output = opt_output;
       else
-        d->output = tmp = temp_beside (opt_output);
+        d->output = tmp = own (plot_temp_beside (opt_output));
     }
   struct plot_text script = { 0 };
   if (plot_script (d, &script) != 0)
@@ -1454,19 +751,19 @@ draw (struct plot_desc *d)
   if (opt_script)
     {
       if (opt_data)
-        write_file (opt_data, datatext.s, datatext.len);
+        plot_write_file (opt_data, datatext.s, datatext.len);
       if (fwrite (script.s, 1, script.len, stdout) != script.len)
         die ("cannot write the script: %s", strerror (errno));
     }
   else
     {
-      run_gnuplot (script.s, script.len);
+      plot_run_gnuplot (script.s, script.len);
       if (tmp)
         {
           struct stat st;
           if (stat (tmp, &st) != 0 || st.st_size == 0)
             die ("gnuplot wrote nothing to '%s'", opt_output);
-          commit_temp (tmp, opt_output);
+          plot_commit_temp (tmp, opt_output);
         }
     }
   plot_text_free (&script);
@@ -1475,16 +772,16 @@ draw (struct plot_desc *d)
 static void
 plotjob_free (struct plotjob *j)
 {
-  dataset_free (&j->main_ds);
-  dataset_free (&j->over_ds);
+  plot_dataset_free (&j->main_ds);
+  plot_dataset_free (&j->over_ds);
   free (j->series);
   free (j->curves);
   free (j->index);
   free (j->main_lt);
   if (j->osp.y != j->sp.y)
-    free_list (j->osp.y);
-  free_list (j->sp.y);
-  free_list (j->errorbar_cols);
+    plot_free_list (j->osp.y);
+  plot_free_list (j->sp.y);
+  plot_free_list (j->errorbar_cols);
 }
 
 int
@@ -1508,9 +805,9 @@ main (int argc, char **argv)
   draw (&j.d);
 
   plot_text_free (&datatext);
-  for (size_t i = 0; i < nreaders; i++)
-    tsv_close (readers[i]);
-  free (readers);
+  for (size_t i = 0; i < plot_nreaders; i++)
+    tsv_close (plot_readers[i]);
+  free (plot_readers);
   plotjob_free (&j);
   param_file_free (fit_file);
   for (size_t i = 0; i < nowned; i++)

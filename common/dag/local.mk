@@ -22,6 +22,12 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dag_apps.c common/dag/dag_apps.h \
 	common/dag/diamond.c common/dag/diamond.h \
 	common/dag/noise.c common/dag/noise.h \
+	common/dag/noise_read.c common/dag/noise_read.h \
+	common/dag/dag_report.c common/dag/dag_report.h \
+	common/dag/dag_input.c common/dag/dag_input.h \
+	common/dag/dag_progress.c common/dag/dag_progress.h \
+	common/dag/dag_gen_write.c common/dag/dag_gen_write.h \
+	common/dag/diamond_write.c common/dag/diamond_write.h \
 	common/dag/topology.c common/dag/topology.h
 
 ## The big arrays' allocator, in memory and in files (bigmem.c).

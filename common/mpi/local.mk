@@ -11,5 +11,7 @@ common_mpi_libmsgperf_mpi_a_SOURCES = \
 	common/mpi/mpiutil.c common/mpi/mpiutil.h \
 	common/mpi/logp_proto.c common/mpi/logp_proto.h \
 	common/mpi/overlay.c common/mpi/overlay.h \
-	common/mpi/clocksync.c common/mpi/clocksync.h
+	common/mpi/clocksync.c common/mpi/clocksync.h \
+	common/mpi/logp_gather.c common/mpi/logp_report.c \
+	common/mpi/logp_report.h
 common_mpi_libmsgperf_mpi_a_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)

@@ -4,4 +4,6 @@
 noinst_LIBRARIES += common/plot/libplot.a
 common_plot_libplot_a_SOURCES = \
 	common/plot/gpquote.c common/plot/gpquote.h \
-	common/plot/plotscript.c common/plot/plotscript.h
+	common/plot/plotscript.c common/plot/plotscript.h \
+	common/plot/plotdata.c common/plot/plotdata.h \
+	common/plot/gnuplot_run.c common/plot/gnuplot_run.h

@@ -3,7 +3,9 @@
 #include <config.h>
 #include "xalloc.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +46,30 @@ xstrdup (const char *s)
 {
   size_t n = strlen (s) + 1;
   return memcpy (xmalloc (n), s, n);
+}
+
+char *
+xvasprintf (const char *fmt, va_list ap)
+{
+  va_list aq;
+  va_copy (aq, ap);
+  int n = vsnprintf (NULL, 0, fmt, aq);
+  va_end (aq);
+  if (n < 0)
+    die ("out of memory");
+  char *s = xrealloc (NULL, (size_t) n + 1);
+  vsnprintf (s, (size_t) n + 1, fmt, ap);
+  return s;
+}
+
+char *
+xasprintf (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *s = xvasprintf (fmt, ap);
+  va_end (ap);
+  return s;
 }
 
 void *

@@ -5,6 +5,7 @@
 #ifndef MSGPERF_XALLOC_H
 #define MSGPERF_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 void *xmalloc (size_t n);
@@ -12,6 +13,10 @@ void *xmalloc (size_t n);
 void *xcalloc (size_t n, size_t size);
 void *xrealloc (void *p, size_t n);
 char *xstrdup (const char *s);
+/* A new string printed from FMT (free with free()).  */
+char *xasprintf (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+char *xvasprintf (const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 1, 0)));
 /* N bytes starting on a page boundary, for message buffers: an MPI
    library's copy paths (shared-memory single copy, NIC DMA) can be several
    times slower into a misaligned buffer.  Free with free().  */

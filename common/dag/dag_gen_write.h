@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dag_gen_write.h: dag-predict gen's output: a generator's DAG (a
+   pattern of dag_gen.h or a collective of dag_coll.h) written as native
+   TSV while it is generated, and the list of the collectives.  */
+#ifndef MSGPERF_DAG_GEN_WRITE_H
+#define MSGPERF_DAG_GEN_WRITE_H
+
+#include "dag.h"
+#include "dag_coll.h"
+#include "dag_gen.h"
+#include "tsv.h"
+
+/* Run GEN's pattern into S: a collective (C: its root, segment and
+   reduce_cost; its name, procs and bytes are GEN's) or a pattern of
+   dag_gen.h.  Returns NULL, or what is wrong with the options.  */
+const char *dag_gen_any (const struct dag_gen *gen, const struct dag_coll *c,
+                         const struct dag_sink *s);
+
+/* GEN's DAG on standard output: its metadata (the pattern, the options
+   it used, TIME_UNIT) and a row per task, message and dependency (kind
+   id proc work from to bytes).  The options must have been checked (a
+   dry run of dag_gen_any): an error here leaves the stream short.  */
+void dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
+                    const char *time_unit);
+
+/* gen coll:list on standard output: pattern, description.  */
+void dag_coll_write_list (void);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dag_report.h: what dag-predict writes of a simulation (dagsim.h) as
+   TSV tables: the schedule (--gantt), the critical path, the per-rank
+   times, the matching queues, the links of a topology, and the summary
+   row of the model and its parameters.  */
+#ifndef MSGPERF_DAG_REPORT_H
+#define MSGPERF_DAG_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dag.h"
+#include "dagmodel.h"
+#include "dagsim.h"
+#include "topology.h"
+#include "tsv.h"
+
+/* --gantt: proc, start, end, kind, task, with the waits between a
+   rank's operations; sorts R's intervals.  */
+void dag_write_gantt (tsv_writer *w, const struct dag *d,
+                      struct dagsim_result *r);
+/* --critical-path: step, proc, kind, task, start, end.  */
+void dag_write_critical (tsv_writer *w, const struct dag *d,
+                         const struct dagsim_result *r);
+/* --per-proc: finish, compute, send, recv, idle, sent, received.  */
+void dag_write_per_proc (tsv_writer *w, const struct dag *d,
+                         const struct dagsim_result *r);
+/* --qstat: the matching queues of each rank.  */
+void dag_write_qstat (tsv_writer *w, const struct dag *d,
+                      const struct dagsim_result *r);
+/* --link-stats: what each link of TOPO carried, in its file's order.  */
+void dag_write_link_stats (tsv_writer *w, const struct dagsim_result *r,
+                           const struct dag_topo *topo);
+
+/* The summary's header: the NKEYS KEYS (--each), the SWEEP column if
+   any, makespan procs events messages model iterations, then M's
+   parameters but SWEEP, and cs when CORES (--cores) is set.  */
+void dag_summary_header (tsv_writer *w, enum dag_model m, const char *sweep,
+                         size_t nkeys, const char *const *keys, int cores);
+/* Its row for D's result R under PARAMS (NA events and messages when R
+   is stuck).  */
+void dag_summary_row (tsv_writer *w, enum dag_model m, const char *sweep,
+                      double sweep_value, const struct dag *d,
+                      const struct dagsim_result *r, int iterations,
+                      const struct dag_params *params, int cores);
+
+/* --timing: the program's clocks (dag_progress.h) at its start (0), the
+   schedule read and indexed, the simulation's start (1) and end (2):
+   wall (t), CPU (c) and system (k) seconds.  */
+struct dag_timing
+{
+  double t0, c0, k0, c_read, k_read, c_index, t1, c1, k1, t2, c2, k2;
+};
+
+/* T as metadata, with EVENTS simulated per second, and --save-mem's
+   directory and peak.  */
+void dag_write_timing (tsv_writer *w, const struct dag_timing *t,
+                       uint64_t events);
+
+#endif

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* plotdata.c: plotgen's inputs read into numeric series (plotdata.h),
+   and the series written as gnuplot's inline data.  */
+#include <config.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "num.h"
+#include "params.h"
+#include "plotdata.h"
+#include "xalloc.h"
+
+const char *const plot_gantt_kinds[PLOT_NKINDS] = { "compute", "send", "recv",
+                                                    "wait" };
+
+/* The open inputs, kept for the time unit check (metadata may follow
+   rows).  */
+tsv_reader **plot_readers;
+size_t plot_nreaders;
+
+/* Split "a,b,c" into a NULL-terminated array; empty items are a usage
+   error naming OPTION.  */
+char **
+plot_split_list (const char *option, const char *text, size_t *n)
+{
+  char **v = NULL;
+  size_t k = 0;
+  const char *p = text;
+  for (;;)
+    {
+      const char *e = strchr (p, ',');
+      size_t len = e ? (size_t) (e - p) : strlen (p);
+      if (len == 0)
+        die_usage ("%s: empty column name in '%s'", option, text);
+      v = xrealloc (v, (k + 2) * sizeof *v);
+      v[k] = xrealloc (NULL, len + 1);
+      memcpy (v[k], p, len);
+      v[k][len] = '\0';
+      k++;
+      if (!e)
+        break;
+      p = e + 1;
+    }
+  v[k] = NULL;
+  *n = k;
+  return v;
+}
+
+void
+plot_free_list (char **v)
+{
+  if (!v)
+    return;
+  for (size_t i = 0; v[i]; i++)
+    free (v[i]);
+  free (v);
+}
+
+tsv_reader *
+plot_open_input (const char *path)
+{
+  tsv_reader *r = tsv_open (path);
+  plot_readers = xrealloc (plot_readers,
+                           (plot_nreaders + 1) * sizeof *plot_readers);
+  plot_readers[plot_nreaders++] = r;
+  return r;
+}
+
+const char *
+plot_base_name (const char *path)
+{
+  const char *s = strrchr (path, '/');
+  return s ? s + 1 : path;
+}
+
+static struct group *
+group_get (struct dataset *ds, const char *key)
+{
+  for (size_t i = ds->ng; i-- > 0;)
+    if (strcmp (ds->g[i].key, key) == 0)
+      return &ds->g[i];
+  if (ds->ng == PLOT_MAX_GROUPS)
+    return NULL;
+  ds->g = xrealloc (ds->g, (ds->ng + 1) * sizeof *ds->g);
+  struct group *g = &ds->g[ds->ng++];
+  g->key = xstrdup (key);
+  g->v = NULL;
+  g->n = g->cap = 0;
+  g->text = NULL;
+  g->tlen = g->tcap = 0;
+  g->pline[0] = g->pline[1] = 0;
+  return g;
+}
+
+static double *
+group_push (struct dataset *ds, struct group *g)
+{
+  if (g->n == g->cap)
+    {
+      g->cap = g->cap ? 2 * g->cap : 64;
+      g->v = xrealloc (g->v, g->cap * ds->stride * sizeof *g->v);
+    }
+  ds->rows++;
+  return g->v + g->n++ * ds->stride;
+}
+
+/* Append to G's data text the fields COL[0..N-1] of R's current row, which
+   tsv_num has accepted: a number as the stream wrote it (a strict decimal
+   or scientific literal, which gnuplot reads as the same value) or NA.  */
+static void
+group_text (struct group *g, const tsv_reader *r, const size_t *col,
+            size_t n)
+{
+  size_t need = 0;
+  for (size_t i = 0; i < n; i++)
+    need += tsv_field_len (r, col[i]) + 1;
+  if (g->tlen + need + 1 > g->tcap)
+    {
+      size_t cap = g->tcap ? g->tcap : 4096;
+      while (cap < g->tlen + need + 1)
+        cap *= 2;
+      g->text = xrealloc (g->text, cap);
+      g->tcap = cap;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t len = tsv_field_len (r, col[i]);
+      memcpy (g->text + g->tlen, tsv_field (r, col[i]), len);
+      g->tlen += len;
+      g->text[g->tlen++] = i + 1 < n ? ' ' : '\n';
+    }
+}
+
+void
+plot_dataset_free (struct dataset *ds)
+{
+  for (size_t i = 0; i < ds->ng; i++)
+    {
+      free (ds->g[i].key);
+      free (ds->g[i].v);
+      free (ds->g[i].text);
+    }
+  free (ds->g);
+}
+
+/* gnuplot takes any value of magnitude DBL_MAX/2 or more for undefined
+   (VERYLARGE in its syscfg.h) and leaves the point out: say so, once.  */
+static double
+drawable (const tsv_reader *r, size_t col, double v)
+{
+  if (fabs (v) >= DBL_MAX / 2 && !isnan (v))
+    warn_once ("verylarge", "%s:%ld:%zu: column '%s': '%s' is beyond "
+               "gnuplot's range (magnitude below about 8.9e307): such "
+               "points are left out of the plot (rescale the column)",
+               tsv_name (r), tsv_lineno (r), col + 1, tsv_colname (r, col),
+               tsv_field (r, col));
+  return v;
+}
+
+/* Without -y: the time column of the stream, by the names the msgperf
+   programs write (the first input decides), else t.  */
+static void
+default_y (const tsv_reader *r, struct xyspec *sp)
+{
+  static const char *const names[] = {
+    "t", "time", "makespan", "t_mean", "rtt", "g", "measured", NULL
+  };
+  for (size_t i = 0; names[i]; i++)
+    if (tsv_col (r, names[i]) >= 0)
+      {
+        sp->y = plot_split_list ("-y", names[i], &sp->ny);
+        return;
+      }
+  /* none: the usual error for a missing 't', with the columns there are */
+  sp->y = plot_split_list ("-y", "t", &sp->ny);
+}
+
+/* Parameter I of --fit in column C of R's row, for series G: NA leaves
+   it to --set and --params; a series has one curve, so its rows must
+   agree.  */
+static void
+fit_column (const tsv_reader *r, size_t c, int i, struct group *g,
+            const int *fit_ids)
+{
+  if (tsv_is_na (r, c))
+    return;
+  double v = tsv_num (r, c, 0);
+  int k = fit_ids[i];
+  if (!param_in_range (k, v))
+    tsv_die_field (r, c, "'%s' is out of range (%s expected for %s)",
+                   tsv_field (r, c), param_range_text (k),
+                   param_defs[k].help);
+  if (g->pline[i] && v != g->pv[i])
+    tsv_die_field (r, c, "'%s' differs from the series' %s at line %ld: "
+                   "one series, one curve (separate them with --by)",
+                   tsv_field (r, c), param_defs[k].name, g->pline[i]);
+  if (!g->pline[i])
+    {
+      g->pv[i] = v;
+      g->pline[i] = tsv_lineno (r);
+      g->pcol[i] = (long) c + 1;
+      g->pfile = tsv_name (r);
+    }
+}
+
+/* Read the XY columns of PATH into DS (stride 1 + ny [+ 2]).  */
+void
+plot_read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
+{
+  tsv_reader *r = plot_open_input (path);
+  if (!sp->y)
+    default_y (r, sp);
+  size_t nc = 1 + sp->ny + (sp->lo ? 2 : 0);
+  /* Static: still reachable when a bad row ends the program.  */
+  static size_t *col;
+  col = xrealloc (NULL, nc * sizeof *col);
+  size_t k = 0;
+  col[k++] = tsv_col_required (r, sp->x);
+  for (size_t j = 0; j < sp->ny; j++)
+    col[k++] = tsv_col_required (r, sp->y[j]);
+  if (sp->lo)
+    {
+      col[k++] = tsv_col_required (r, sp->lo);
+      col[k++] = tsv_col_required (r, sp->hi);
+    }
+  long bycol = -1;
+  if (sp->by)
+    bycol = sp->by_optional ? tsv_col (r, sp->by)
+      : (long) tsv_col_required (r, sp->by);
+  sp->by_used |= bycol >= 0;
+  long labcol = -1;
+  const char *source = "";
+  if (!sp->by && sp->by_source)
+    {
+      labcol = tsv_col (r, "label");
+      if (labcol < 0 && sp->by_source > 1)
+        source = plot_base_name (path);
+      sp->source_used |= labcol >= 0 || source[0];
+    }
+  if (labcol >= 0)
+    bycol = labcol;
+  /* --fit's parameters in the stream's own columns (the main inputs) */
+  long pc[2] = { -1, -1 };
+  if (sp->fit_ids && !sp->by_optional)
+    for (int i = 0; i < 2; i++)
+      pc[i] = tsv_col (r, param_defs[sp->fit_ids[i]].name);
+  ds->stride = nc;
+  struct group *last = NULL;
+  while (tsv_next (r))
+    {
+      const char *key = bycol >= 0 ? tsv_field (r, (size_t) bycol) : source;
+      struct group *g = last && strcmp (last->key, key) == 0
+        ? last : group_get (ds, key);
+      if (!g && bycol < 0)
+        die ("%s: more than %d inputs: one series each is too many (give "
+             "--by COLUMN)", tsv_name (r), PLOT_MAX_GROUPS);
+      if (!g)
+        tsv_die_field (r, (size_t) bycol,
+                       "more than %d distinct values: --by is for a few "
+                       "series", PLOT_MAX_GROUPS);
+      last = g;
+      double *row = group_push (ds, g);
+      for (size_t i = 0; i < nc; i++)
+        row[i] = drawable (r, col[i], tsv_num (r, col[i], 1));
+      group_text (g, r, col, nc);
+      for (int i = 0; i < 2; i++)
+        if (pc[i] >= 0)
+          fit_column (r, (size_t) pc[i], i, g, sp->fit_ids);
+    }
+  free (col);
+  col = NULL;
+}
+
+void
+plot_read_gantt (const char *path, struct dataset *ds)
+{
+  tsv_reader *r = plot_open_input (path);
+  size_t cproc = tsv_col_required (r, "proc");
+  size_t cstart = tsv_col_required (r, "start");
+  size_t cend = tsv_col_required (r, "end");
+  size_t ckind = tsv_col_required (r, "kind");
+  ds->stride = 3;
+  if (ds->ng == 0)
+    for (size_t i = 0; i < PLOT_NKINDS; i++)
+      group_get (ds, plot_gantt_kinds[i]);
+  while (tsv_next (r))
+    {
+      const char *kind = tsv_field (r, ckind);
+      size_t i = 0;
+      while (i < PLOT_NKINDS && strcmp (kind, plot_gantt_kinds[i]) != 0)
+        i++;
+      if (i == PLOT_NKINDS)
+        tsv_die_field (r, ckind, "unknown kind '%s' (expected compute, "
+                       "send, recv or wait)", kind);
+      double *row = group_push (ds, &ds->g[i]);
+      row[0] = drawable (r, cstart, tsv_num (r, cstart, 0));
+      row[1] = drawable (r, cend, tsv_num (r, cend, 0));
+      row[2] = tsv_num (r, cproc, 0);
+      size_t col[3] = { cstart, cend, cproc };
+      group_text (&ds->g[i], r, col, 3);
+      if (row[1] < row[0])
+        tsv_die_field (r, cend, "end %s is before start %s",
+                       tsv_field (r, cend), tsv_field (r, cstart));
+    }
+}
+
+/* logp-measure --all-pairs: src, dst, VALUE.  */
+void
+plot_read_matrix (const char *path, const char *value, struct dataset *ds)
+{
+  tsv_reader *r = plot_open_input (path);
+  size_t csrc = tsv_col_required (r, "src");
+  size_t cdst = tsv_col_required (r, "dst");
+  size_t cval = tsv_col_required (r, value);
+  ds->stride = 3;
+  struct group *g = group_get (ds, "");
+  while (tsv_next (r))
+    {
+      double *row = group_push (ds, g);
+      row[0] = tsv_num (r, csrc, 0);
+      row[1] = tsv_num (r, cdst, 0);
+      row[2] = drawable (r, cval, tsv_num (r, cval, 1));
+      size_t col[3] = { csrc, cdst, cval };
+      group_text (g, r, col, 3);
+    }
+}
+
+static int
+cmp_pair (const void *a, const void *b)
+{
+  const double *x = a, *y = b;
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* A heat map has one value per (src, dst) pair: a stream with several
+   (one row per message size, as logp-measure --all-pairs writes) is an
+   error that says how to choose.  */
+void
+plot_check_pairs_unique (const struct dataset *ds, const char *value)
+{
+  const struct group *g = &ds->g[0];
+  double *p = xrealloc (NULL, 2 * g->n * sizeof *p);
+  for (size_t i = 0; i < g->n; i++)
+    {
+      p[2 * i] = g->v[i * ds->stride];
+      p[2 * i + 1] = g->v[i * ds->stride + 1];
+    }
+  qsort (p, g->n, 2 * sizeof *p, cmp_pair);
+  for (size_t i = 1; i < g->n; i++)
+    if (p[2 * i] == p[2 * i - 2] && p[2 * i + 1] == p[2 * i - 1])
+      {
+        char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
+        num_format (p[2 * i], -1, s);
+        num_format (p[2 * i + 1], -1, d);
+        free (p);
+        die ("--matrix: the pair src=%s dst=%s has several '%s' values "
+             "(one row per pair is needed: select one message size first, "
+             "e.g. with awk)", s, d, value);
+      }
+  free (p);
+}
+
+/* Rows of G with finite values in columns A and B.  */
+size_t
+plot_count_finite (const struct dataset *ds, const struct group *g, size_t a,
+                   size_t b)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < g->n; i++)
+    {
+      const double *row = g->v + i * ds->stride;
+      n += isfinite (row[a]) && isfinite (row[b]);
+    }
+  return n;
+}
+
+/* Are all values of column C integers within a span of at most 40?  */
+int
+plot_small_integer_column (const struct dataset *ds, size_t c)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t k = 0; k < ds->ng; k++)
+    for (size_t i = 0; i < ds->g[k].n; i++)
+      {
+        double v = ds->g[k].v[i * ds->stride + c];
+        if (!isfinite (v))
+          continue;
+        if (v != floor (v))
+          return 0;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+      }
+  return lo <= hi && hi - lo <= 40;
+}
+
+static void
+text_add (struct plot_text *t, const char *s, size_t n)
+{
+  if (t->len + n + 1 > t->cap)
+    {
+      size_t cap = t->cap ? t->cap : 4096;
+      while (cap < t->len + n + 1)
+        cap *= 2;
+      t->s = xrealloc (t->s, cap);
+      t->cap = cap;
+    }
+  memcpy (t->s + t->len, s, n);
+  t->len += n;
+  t->s[t->len] = '\0';
+}
+
+/* G's rows above --max-points: every k-th line of its text, and the
+   last, so that gnuplot draws about that many points (it slows down
+   well before a million; the fit still sees every point).  */
+static void
+emit_thinned (struct plot_text *out, const struct group *g, long max_points)
+{
+  size_t k = (g->n + (size_t) max_points - 1) / (size_t) max_points;
+  warn ("%s%s%zu points in one series: 1 in %zu drawn (--max-points 0 "
+        "draws them all)", g->key, g->key[0] ? ": " : "", g->n, k);
+  const char *p = g->text, *end = g->text + g->tlen;
+  for (size_t i = 0; p < end; i++)
+    {
+      const char *nl = memchr (p, '\n', (size_t) (end - p));
+      size_t len = (size_t) (nl - p) + 1;
+      if (i % k == 0 || i + 1 == g->n)
+        text_add (out, p, len);
+      p += len;
+    }
+}
+
+/* Append the groups of DS as blocks (separated by two blank lines, which
+   gnuplot numbers with "index").  Returns the number of blocks written;
+   empty groups are skipped and their index set to SIZE_MAX.  */
+size_t
+plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
+                  size_t first_block, size_t *index, long max_points)
+{
+  size_t b = first_block;
+  for (size_t k = 0; k < ds->ng; k++)
+    {
+      const struct group *g = &ds->g[k];
+      if (g->n == 0)
+        {
+          index[k] = SIZE_MAX;
+          continue;
+        }
+      if (b > 0)
+        text_add (out, "\n\n", 2);
+      index[k] = b++;
+      if (max_points > 0 && g->n > (size_t) max_points)
+        emit_thinned (out, g, max_points);
+      else
+        text_add (out, g->text, g->tlen);
+    }
+  return b - first_block;
+}
