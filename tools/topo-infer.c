@@ -28,8 +28,8 @@ static struct poptOption options[] = {
     "a two-pair test was slowed when its pairs got less than this share "
     "of their rates alone (default 0.75)", "X" },
   { "min-share", '\0', POPT_ARG_STRING, &opt_min_share, 0,
-    "a pair crosses a shared link when this share of its tests, and 2, "
-    "were slowed (default 0.05)", "X" },
+    "a pair crosses a shared link when this share of its tests, and one "
+    "at least, were slowed (default 0.1)", "X" },
   { "rates", '\0', POPT_ARG_NONE, &opt_rates, 0,
     "write each link's rate in Mbit/s and its evidence instead of the "
     "topology file", NULL },
@@ -247,7 +247,7 @@ main (int argc, char **argv)
   cli_init (PROGRAM, argc, argv);
   poptContext con = cli_parse (argc, (const char **) argv, options,
                                "[FILE]", NULL);
-  struct topo_infer_opts o = { 0.75, 0.05 };
+  struct topo_infer_opts o = { 0.75, 0.1 };
   if (opt_slow)
     o.slow = cli_double ("--slow", opt_slow, 0.01, 0.99);
   if (opt_min_share)

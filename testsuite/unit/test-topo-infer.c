@@ -135,7 +135,7 @@ near (double x, double want, double tol)
   return fabs (x - want) <= tol * want;
 }
 
-static const struct topo_infer_opts opts = { 0.75, 0.05 };
+static const struct topo_infer_opts opts = { 0.75, 0.1 };
 
 /* Infer C from its made-up measurements and compare: the grouping
    (switch of every host), every host link and every switch link.  */

@@ -4,14 +4,15 @@
 
    Steps: (1) a test of two pairs was slowed when its pairs got on
    average less than opt->slow of their rates alone; (2) hosts a and c
-   share a switch when neither a -> c nor c -> a was slowed by other
-   pairs (a route inside one switch crosses no shared link), closed
+   share a switch unless a -> c or c -> a was slowed in opt->min_share
+   of its tests, and one at least (a route inside one switch crosses no shared link), closed
    transitively; (3) for three switches g, x, h the routes g -> x and
    g -> h share their first link unless g is where the routes from g, x
    and h meet (the tree's median of the three), which tests with two
    hosts of g show; g and h are neighbours when no third switch lies
    between them; (4) a host's link runs at the median of its rates
-   alone to the hosts of its own switch, a link between switches at the
+   alone to the hosts of its own switch and to those of others that no
+   slower link limits, a link between switches at the
    median of the summed rates of two pairs that filled it (tests whose
    routes share that one link and no other).  */
 #include <config.h>
@@ -91,7 +92,7 @@ group_hosts (struct ti *t)
         for (int k = 0; k < 2; k++)
           {
             size_t p = k ? (size_t) c * n + a : (size_t) a * n + c;
-            if (hit[p] >= 2 && hit[p] >= t->opt->min_share * cnt[p])
+            if (hit[p] > 0 && hit[p] >= t->opt->min_share * cnt[p])
               cross = 1;
           }
         if (!cross)
@@ -311,7 +312,9 @@ switch_link_rate (const struct ti *t, int u, int v, double *buf,
 }
 
 /* Step (4) for host A's links: the median rate alone to (from) the
-   other hosts of its switch, or all hosts if it has none.  */
+   other hosts of its switch and to (from) the hosts of other switches
+   at least 0.9 of the slowest of those (a route no slower link
+   limits), or all hosts if it has none on its switch.  */
 static void
 host_link_rates (const struct ti *t, int a, double *buf,
                  struct topo_link *up, struct topo_link *down)
@@ -319,11 +322,18 @@ host_link_rates (const struct ti *t, int a, double *buf,
   for (int dir = 0; dir < 2; dir++)
     {
       size_t k = 0;
-      int same = t->gsize[t->group[a]] > 1;
+      double low = INFINITY;
       for (int b = 0; b < t->n; b++)
         {
           double r = dir ? t->solo[b * t->n + a] : t->solo[a * t->n + b];
-          if (b != a && r > 0 && (!same || t->group[b] == t->group[a]))
+          if (b != a && r > 0 && t->group[b] == t->group[a] && r < low)
+            low = r;
+        }
+      for (int b = 0; b < t->n; b++)
+        {
+          double r = dir ? t->solo[b * t->n + a] : t->solo[a * t->n + b];
+          if (b != a && r > 0 && (t->group[b] == t->group[a]
+                                  || isinf (low) || r >= 0.9 * low))
             buf[k++] = r;
         }
       struct topo_link *l = dir ? down : up;

@@ -51,8 +51,8 @@ struct topo_infer_opts
   double slow;       /* a test whose pairs got on average less than this
                         share of their rates alone was slowed (0.75) */
   double min_share;  /* a pair crosses a shared link when at least this
-                        share of its tests, and 2 of them, were slowed
-                        (0.05) */
+                        share of its tests, and one at least, were
+                        slowed (0.1: 3 of 30 tests) */
 };
 
 /* Infer the tree from N hosts' rates alone SOLO[a * N + b] (NaN: not
