@@ -95,7 +95,9 @@ group_hosts (struct ti *t)
             if (hit[p] > 0 && hit[p] >= t->opt->min_share * cnt[p])
               cross = 1;
           }
-        if (!cross)
+        /* a pair no test measured tells nothing (unless none was) */
+        size_t seen = cnt[(size_t) a * n + c] + cnt[(size_t) c * n + a];
+        if (!cross && (seen > 0 || t->nc == 0))
           parent[find (parent, c)] = find (parent, a);
       }
   int *id = malloc ((size_t) n * sizeof *id);
