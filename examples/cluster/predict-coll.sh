@@ -36,18 +36,18 @@ col () { awk -F '\t' -v k="$1" -v p="$2" '/^#/ { next } !h++ { for (i = 1; i <= 
   p == "" || $c["proc"] == p { print $c[k]; exit }'; }
 echo "#@loggp=$set_"
 printf 'kernel\tbytes\tmeasured\tnetwork\tpredicted\terror\n'
-awk -F '\t' '/^#/ { next } FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+awk -F '\t' 'FNR == 1 { h = 0 } /^#/ { next } !h++ { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
   { print $c["kernel"], $c["bytes"], $c["t"] }' "$dir"/coll-*.tsv | sort -k1,1 -k2,2n -k3,3g |
 awk '{ k = $1 " " $2; v[k, ++n[k]] = $3 } END { for (k in n) { m = n[k]; print k, (m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2) } }' |
 sort -k1,1 -k2,2n | while read -r k b t; do
   for net in nic bus "topology:$topo"; do
     case $k in
       bcast) p=$($DAG gen coll:bcast:binomial -P 8 -B "$b" --root 0 | acked |
-               $DAG -m loggp --set "$set_" --network "$net" --per-proc | col finish 0) ;;
+               $DAG -m loggp --time-unit us --set "$set_" --network "$net" --per-proc | col finish 0) ;;
       allreduce) p=$($DAG gen coll:allreduce:nonoverlapping -P 8 -B "$b" |
-               $DAG -m loggp --set "$set_" --network "$net" | col makespan) ;;
+               $DAG -m loggp --time-unit us --set "$set_" --network "$net" | col makespan) ;;
       alltoall) p=$($DAG gen coll:alltoall:pairwise -P 8 -B "$b" |
-               $DAG -m loggp --set "$set_" --network "$net" | col makespan) ;;
+               $DAG -m loggp --time-unit us --set "$set_" --network "$net" | col makespan) ;;
       *) continue ;;
     esac
     n=${net%%:*}
