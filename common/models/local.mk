@@ -7,6 +7,7 @@
 ##   logp/   LogP/LogGP parameter rules (Kielmann, Bal, Verstoep)
 ##   logpc/  LoGPC contention on k-ary n-cubes (Moritz and Frank)
 ##   trees/  MRNet-style tree topologies, filters and costs
+##   topo/   a cluster's switches and links from pairs' rates
 noinst_LIBRARIES += common/models/libmodels.a
 common_models_libmodels_a_SOURCES = \
 	common/models/hyper/hyperbolic.c common/models/hyper/hyperbolic.h \
@@ -25,4 +26,5 @@ common_models_libmodels_a_SOURCES = \
 	common/models/trees/treespec.c common/models/trees/treespec.h \
 	common/models/trees/treefilter.c common/models/trees/treefilter.h \
 	common/models/trees/treecost.c common/models/trees/treecost.h \
-	common/models/trees/clockskew.c common/models/trees/clockskew.h
+	common/models/trees/clockskew.c common/models/trees/clockskew.h \
+	common/models/topo/topo_infer.c common/models/topo/topo_infer.h

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* pair-measure: the rate of every ordered pair of ranks (one per host),
+ * alone and two pairs at a time, the per-pair matrix of a cluster.
+ *
+ * A test is one pair, or two pairs with four distinct ranks measured at
+ * the same time: two pairs that cross one link share it and each get
+ * about half its rate, which no pair measured alone shows (and what
+ * topo-infer reads the shared links from).  In a test every sender
+ * posts --count messages of --bytes at once; its receiver notes when
+ * each one completes, and the rate is (count - 1) * bytes over the time
+ * from the first completion to the last: the first message pays the
+ * start (latency, the rendezvous, a token bucket's burst, TCP's slow
+ * start), the others flow at the rate of the path.  Ranks out of a test
+ * wait in a sleeping barrier, so that on a machine with fewer cores
+ * than ranks the measured ranks get the CPUs.  Every test is run --reps
+ * times (a pair alone after one warm-up, which opens its connection);
+ * the median is reported.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "err.h"
+#include "mpiutil.h"
+#include "num.h"
+#include "stats.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+#define PROGRAM "pair-measure"
+
+static char *opt_bytes, *opt_count, *opt_reps, *opt_max_pairs;
+static char *opt_max_concurrent, *opt_seed, *opt_timeout;
+static int opt_no_concurrent, opt_progress, opt_no_progress;
+
+static struct poptOption options[] = {
+  { "bytes", 'b', POPT_ARG_STRING, &opt_bytes, 0,
+    "size of each message (default 65536)", "BYTES" },
+  { "count", 'n', POPT_ARG_STRING, &opt_count, 0,
+    "messages per sample, at least 2 (default 4)", "N" },
+  { "reps", 'r', POPT_ARG_STRING, &opt_reps, 0,
+    "samples per test, median reported (default 3)",
+    "N" },
+  { "max-pairs", '\0', POPT_ARG_STRING, &opt_max_pairs, 0,
+    "measure alone a random sample of N ordered pairs (default: all)",
+    "N" },
+  { "max-concurrent", '\0', POPT_ARG_STRING, &opt_max_concurrent, 0,
+    "measure a random sample of N two-pair tests (default: all)", "N" },
+  { "no-concurrent", '\0', POPT_ARG_NONE, &opt_no_concurrent, 0,
+    "measure pairs alone only", NULL },
+  { "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
+    "seed of the samples' generator (default 1)", "N" },
+  { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
+    "progress lines on stderr even when it is no terminal", NULL },
+  { "no-progress", '\0', POPT_ARG_NONE, &opt_no_progress, 0,
+    "no progress lines", NULL },
+  { "timeout", '\0', POPT_ARG_STRING, &opt_timeout, 0,
+    "end the job after SECONDS (default 0: no bound)", "SECONDS" },
+  CLI_COMMON_OPTIONS,
+  POPT_TABLEEND
+};
+
+struct config
+{
+  int64_t bytes, count, reps, max_pairs, max_conc;
+  uint64_t seed;
+  double timeout;
+};
+
+/* A test: pair (a[0] -> b[0]) and, when two, (a[1] -> b[1]).  */
+struct test
+{
+  int n, a[2], b[2];
+};
+
+static void
+parse (int argc, char **argv, struct config *c)
+{
+  poptContext con = cli_parse (argc, (const char **) argv, options,
+                               NULL, NULL);
+  if (poptPeekArg (con) != NULL)
+    die_usage ("unexpected operand '%s' (the program reads no file)",
+               poptPeekArg (con));
+  c->bytes = opt_bytes ? cli_int ("--bytes", opt_bytes, 1, INT32_MAX) : 65536;
+  c->count = opt_count ? cli_int ("--count", opt_count, 2, 1000) : 4;
+  c->reps = opt_reps ? cli_int ("--reps", opt_reps, 1, 1000) : 3;
+  c->max_pairs = opt_max_pairs
+                 ? cli_int ("--max-pairs", opt_max_pairs, 1, INT64_MAX) : -1;
+  c->max_conc = opt_max_concurrent
+                ? cli_int ("--max-concurrent", opt_max_concurrent, 0,
+                           INT64_MAX) : -1;
+  if (opt_no_concurrent)
+    c->max_conc = 0;
+  c->seed = opt_seed ? (uint64_t) cli_int ("--seed", opt_seed, 0, INT64_MAX)
+                     : 1;
+  c->timeout = opt_timeout ? cli_double ("--timeout", opt_timeout, 0, 1e9)
+                           : 0;
+  poptFreeContext (con);
+}
+
+/* splitmix64: the samples' generator, the same on every rank.  */
+static uint64_t
+next_random (uint64_t *s)
+{
+  uint64_t z = (*s += UINT64_C (0x9e3779b97f4a7c15));
+  z = (z ^ (z >> 30)) * UINT64_C (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* Keep a random MAX of the N tests T (all when MAX < 0 or >= N), in
+   their first order.  */
+static size_t
+sample_tests (struct test *t, size_t n, int64_t max, uint64_t *seed)
+{
+  if (max < 0 || (uint64_t) max >= n)
+    return n;
+  char *keep = xcalloc (n, 1);
+  size_t *idx = xmalloc (n * sizeof *idx);
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  /* the first MAX of a Fisher-Yates shuffle */
+  for (size_t i = 0; i < (size_t) max; i++)
+    {
+      size_t j = i + (size_t) (next_random (seed) % (n - i));
+      size_t x = idx[i];
+      idx[i] = idx[j];
+      idx[j] = x;
+      keep[idx[i]] = 1;
+    }
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (keep[i])
+      t[m++] = t[i];
+  free (keep);
+  free (idx);
+  return m;
+}
+
+/* Every ordered pair alone, then every two disjoint ordered pairs (each
+   set of two once), sampled as asked.  */
+static struct test *
+make_tests (int P, const struct config *c, size_t *nsolo, size_t *nconc)
+{
+  size_t np = (size_t) P * (size_t) (P - 1);
+  struct test *solo = xmalloc (np * sizeof *solo);
+  size_t k = 0;
+  for (int a = 0; a < P; a++)
+    for (int b = 0; b < P; b++)
+      if (a != b)
+        solo[k++] = (struct test) { 1, { a, 0 }, { b, 0 } };
+  uint64_t seed = c->seed;
+  *nsolo = sample_tests (solo, np, c->max_pairs, &seed);
+  size_t cap = c->max_conc == 0 ? 0 : np * (np - 1) / 2;
+  struct test *all = xmalloc ((*nsolo + cap + 1) * sizeof *all);
+  memcpy (all, solo, *nsolo * sizeof *all);
+  k = 0;
+  struct test *conc = all + *nsolo;
+  /* the pairs by number: p -> (p / (P - 1), the p % (P - 1)-th other) */
+  for (size_t i = 0; i < np && cap; i++)
+    for (size_t j = i + 1; j < np; j++)
+      {
+        int a0 = (int) (i / (size_t) (P - 1)), r0 = (int) (i % (size_t) (P - 1));
+        int a1 = (int) (j / (size_t) (P - 1)), r1 = (int) (j % (size_t) (P - 1));
+        int b0 = r0 < a0 ? r0 : r0 + 1, b1 = r1 < a1 ? r1 : r1 + 1;
+        if (a0 == a1 || a0 == b1 || b0 == a1 || b0 == b1)
+          continue;
+        conc[k++] = (struct test) { 2, { a0, a1 }, { b0, b1 } };
+      }
+  *nconc = sample_tests (conc, k, c->max_conc, &seed);
+  free (solo);
+  return all;
+}
+
+/* Wait for REQ, sleeping NAP ns between tests: a waiting rank leaves
+   the CPU to the ranks that measure.  */
+static void
+lazy_wait (MPI_Request *req, long ns)
+{
+  struct timespec nap = { 0, ns };
+  for (;;)
+    {
+      int done = 0;
+      mpu_check (MPI_Test (req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done)
+        return;
+      nanosleep (&nap, NULL);
+    }
+}
+
+static void
+lazy_barrier (void)
+{
+  MPI_Request req;
+  mpu_check (MPI_Ibarrier (MPI_COMM_WORLD, &req), "MPI_Ibarrier");
+  /* 0.5 ms: the ranks out of a test wake up seldom; two pairs start
+     within that of each other, against tens of ms of a test */
+  lazy_wait (&req, 500000);
+}
+
+/* One sample of test T on this rank; a receiver returns its rate in
+   bytes per us, others NaN.  */
+static double
+sample (const struct test *t, const struct config *c, char *buf,
+        MPI_Request *req, double *done)
+{
+  int role = -1;       /* 0..1 send, 2..3 receive */
+  for (int i = 0; i < t->n; i++)
+    {
+      if (t->a[i] == mpu_rank)
+        role = i;
+      if (t->b[i] == mpu_rank)
+        role = 2 + i;
+    }
+  lazy_barrier ();
+  if (role < 0)
+    return NAN;
+  int peer = role < 2 ? t->b[role] : t->a[role - 2];
+  for (int64_t m = 0; m < c->count; m++)
+    {
+      char *p = buf + m * c->bytes;
+      if (role < 2)
+        mpu_check (MPI_Isend (p, (int) c->bytes, MPI_CHAR, peer, 7,
+                              MPI_COMM_WORLD, &req[m]), "MPI_Isend");
+      else
+        mpu_check (MPI_Irecv (p, (int) c->bytes, MPI_CHAR, peer, 7,
+                              MPI_COMM_WORLD, &req[m]), "MPI_Irecv");
+    }
+  /* messages of one pair complete in order (MPI's non-overtaking) */
+  for (int64_t m = 0; m < c->count; m++)
+    {
+      lazy_wait (&req[m], 20000);
+      done[m] = MPI_Wtime ();
+    }
+  if (role < 2)
+    return NAN;
+  return (double) (c->count - 1) * (double) c->bytes
+         / ((done[c->count - 1] - done[0]) * 1e6);
+}
+
+/* Run every test: RATE[test * 2 + pair] the median on its receiver
+   (0 elsewhere), summed into rank 0.  Also the min and max.  */
+static void
+run_tests (const struct test *t, size_t n, const struct config *c,
+           double *rate)
+{
+  char *buf = xmalloc ((size_t) (c->count * c->bytes));
+  memset (buf, 1, (size_t) (c->count * c->bytes));
+  MPI_Request *req = xmalloc ((size_t) c->count * sizeof *req);
+  double *done = xmalloc ((size_t) c->count * sizeof *done);
+  double *s = xmalloc ((size_t) c->reps * sizeof *s);
+  int mode = cli_progress_mode (opt_progress, opt_no_progress);
+  for (size_t i = 0; i < n; i++)
+    {
+      double v = NAN;
+      if (t[i].n == 1)
+        sample (&t[i], c, buf, req, done);     /* warm-up: connections */
+      for (int64_t r = 0; r < c->reps; r++)
+        s[r] = v = sample (&t[i], c, buf, req, done);
+      if (!isnan (v))
+        {
+          struct stats_summary sum;
+          stats_summarize (s, (size_t) c->reps, &sum);
+          int k = t[i].b[0] == mpu_rank ? 0 : 1;
+          rate[3 * (2 * i + k)] = sum.median;
+          rate[3 * (2 * i + k) + 1] = sum.min;
+          rate[3 * (2 * i + k) + 2] = sum.max;
+        }
+      if (mpu_rank == 0 && cli_progress_now (mode))
+        fprintf (stderr, "%s: test %zu of %zu\n", PROGRAM, i + 1, n);
+    }
+  free (buf);
+  free (req);
+  free (done);
+  free (s);
+}
+
+/* A derived value to 6 digits (msgperf(7), NUMBERS); NA unless > 0.  */
+static void
+put_derived (tsv_writer *w, double v)
+{
+  char buf[NUM_BUFSIZE];
+  if (!(v > 0) || !isfinite (v))
+    {
+      tsv_put_na (w);
+      return;
+    }
+  num_format_measured (v, 0, NUM_DERIVED_DIGITS, buf);
+  tsv_put_str (w, buf);
+}
+
+/* Mbit/s (10^6 bits a second) from bytes per us.  */
+static void
+put_mbit (tsv_writer *w, double bpus)
+{
+  put_derived (w, bpus * 8);
+}
+
+static void
+write_rows (tsv_writer *w, const struct test *t, size_t n,
+            const struct config *c, const double *rate)
+{
+  static const char *const cols[] = {
+    "src", "dst", "with_src", "with_dst", "bytes", "msgs", "t",
+    "mbit_s", "mbit_s_min", "mbit_s_max", "reps"
+  };
+  tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < t[i].n; k++)
+      {
+        const double *r = &rate[3 * (2 * i + k)];
+        tsv_put_int (w, t[i].a[k]);
+        tsv_put_int (w, t[i].b[k]);
+        if (t[i].n == 2)
+          {
+            tsv_put_int (w, t[i].a[1 - k]);
+            tsv_put_int (w, t[i].b[1 - k]);
+          }
+        else
+          {
+            tsv_put_na (w);
+            tsv_put_na (w);
+          }
+        tsv_put_int (w, c->bytes);
+        tsv_put_int (w, c->count - 1);
+        /* the time of one message at the median rate, us */
+        put_derived (w, c->bytes / r[0]);
+        put_mbit (w, r[0]);
+        put_mbit (w, r[1]);
+        put_mbit (w, r[2]);
+        tsv_put_int (w, c->reps);
+        tsv_end_row (w);
+      }
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_init (PROGRAM, argc, argv);
+  mpu_preinit (&argc, &argv);
+  struct config c;
+  parse (argc, argv, &c);
+  if (mpu_size < 2)
+    die ("needs at least 2 MPI processes, the job has %d (run it as "
+         "'mpirun -np 2 %s')", mpu_size, PROGRAM);
+  if ((double) c.count * (double) c.bytes > 1e9)
+    die_usage ("--count times --bytes is over 1e9 bytes of buffer");
+  mpu_init (&argc, &argv);
+  mpu_timeout (c.timeout);
+  size_t nsolo, nconc;
+  struct test *t = make_tests (mpu_size, &c, &nsolo, &nconc);
+  size_t n = nsolo + nconc;
+  double *rate = xcalloc (6 * n + 1, sizeof *rate);
+  tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
+  if (w)
+    tsv_write_tool_meta (w, NULL);
+  mpu_write_meta (w);
+  double t0 = MPI_Wtime ();
+  run_tests (t, n, &c, rate);
+  double total = MPI_Wtime () - t0;
+  double *sum = mpu_rank == 0 ? xcalloc (6 * n + 1, sizeof *sum) : NULL;
+  mpu_check (MPI_Reduce (rate, sum, (int) (6 * n), MPI_DOUBLE, MPI_SUM, 0,
+                         MPI_COMM_WORLD), "MPI_Reduce");
+  if (w)
+    {
+      tsv_meta (w, "seed", "%s", opt_seed ? opt_seed : "1");
+      tsv_meta (w, "tests_alone", "%zu", nsolo);
+      tsv_meta (w, "tests_concurrent", "%zu", nconc);
+      tsv_meta (w, "measure_time", "%.3g s", total);
+      tsv_meta_time_unit (w, "us");
+      write_rows (w, t, n, &c, sum);
+      tsv_writer_close (w);
+    }
+  free (sum);
+  free (rate);
+  free (t);
+  mpu_finalize ();
+  return 0;
+}
