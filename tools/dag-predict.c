@@ -34,6 +34,7 @@
 #include "dag_gen.h"
 #include "dag_image.h"
 #include "dag_parse.h"
+#include "dagcost.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
@@ -56,7 +57,7 @@ enum
 {
   OPT_SET = 1, OPT_GEN_N, OPT_PROCS, OPT_BLOCKS, OPT_ROUNDS, OPT_WORK,
   OPT_ALPHA, OPT_BYTES, OPT_DEGREE, OPT_NONLOCAL, OPT_SPAN, OPT_PX, OPT_PY,
-  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES,
+  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES, OPT_PROGRESS,
   OPT_SAVE_MEM
 };
 
@@ -78,6 +79,8 @@ static struct dag_netspec net_spec;
 static int64_t opt_cores;
 static struct dag_gen gen;
 static struct dag_params params;
+/* --progress-rule (dag_params' progress; NULL: a progress thread) */
+static const struct dagcost_progress *opt_rule;
 static char *opt_where;
 static int opt_each;
 /* The parameter layers (common/stream/params.h): built-in defaults < --params
@@ -166,6 +169,12 @@ handle (int val, poptContext con)
       }
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
+    case OPT_PROGRESS:
+      opt_rule = dagcost_progress_named (a);
+      if (!opt_rule)
+        die_usage ("option '--progress-rule': '%s': expected mpi or "
+                   "thread", a);
+      break;
     case OPT_SAVE_MEM:
       opt_save_mem = 1;
       free (opt_save_dir);
@@ -285,6 +294,11 @@ static struct poptOption predict_options[] = {
     "topology:FILE (the links from, to, G, L of FILE, first come first "
     "served), or fattree:H[:R] (leaf switches of H ranks, H/R uplinks "
     "each) (default nic)", "NET" },
+  { "progress-rule", '\0', POPT_ARG_STRING, NULL, OPT_PROGRESS,
+    "what moves a message above S after its receive matched: thread (a "
+    "progress thread, LogGOPSim's rule) or mpi (only both ranks' MPI "
+    "calls: the sender is held while the bytes move) (default thread)",
+    "RULE" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each); "
     "a core's switch between ranks costs --set cs=T (default 0)",
@@ -640,6 +654,7 @@ apply_network (const struct dag *d)
   params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
   params.net = net_spec.net;
   params.net_arg = net_spec.arg;
+  params.progress = opt_rule;
   params.cores = opt_cores;
   if (!opt_cores && param_given (&p_set, PARAM_CS))
     die_usage ("option '--set': cs is the switch time of a core that "
