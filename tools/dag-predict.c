@@ -43,6 +43,7 @@
 #include "listopt.h"
 #include "num.h"
 #include "params.h"
+#include "paramsizes.h"
 #include "plogp.h"
 #include "readfile.h"
 #include "treespec.h"
@@ -1214,7 +1215,12 @@ check_predict_options (struct predict_job *j)
         die_usage ("option '--format': '%s' (expected native, goal or "
                    "binary)", opt_format);
     }
-  j->model = dag_model_parse (opt_model ? opt_model : "loggops");
+  /* without -m: per-size rows, when --params has them, for plogp */
+  j->model = dag_model_parse (opt_model ? opt_model
+                              : opt_params && !opt_where && !opt_each
+                                && strcmp (opt_params, "-") != 0
+                                && param_file_per_size (opt_params)
+                              ? "plogp" : "loggops");
   plogp_signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
