@@ -32,6 +32,7 @@
 #include "dag_parse.h"
 #include "dag_progress.h"
 #include "dag_report.h"
+#include "dagcost.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
@@ -42,6 +43,7 @@
 #include "listopt.h"
 #include "num.h"
 #include "params.h"
+#include "paramsizes.h"
 #include "plogp.h"
 #include "readfile.h"
 #include "treespec.h"
@@ -56,7 +58,7 @@ enum
 {
   OPT_SET = 1, OPT_GEN_N, OPT_PROCS, OPT_BLOCKS, OPT_ROUNDS, OPT_WORK,
   OPT_ALPHA, OPT_BYTES, OPT_DEGREE, OPT_NONLOCAL, OPT_SPAN, OPT_PX, OPT_PY,
-  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES,
+  OPT_SEED, OPT_TOL, OPT_MAXIT, OPT_HEADER, OPT_NETWORK, OPT_CORES, OPT_PROGRESS,
   OPT_SAVE_MEM
 };
 
@@ -78,6 +80,8 @@ static struct dag_netspec net_spec;
 static int64_t opt_cores;
 static struct dag_gen gen;
 static struct dag_params params;
+/* --progress-rule (dag_params' progress; NULL: a progress thread) */
+static const struct dagcost_progress *opt_rule;
 static char *opt_where;
 static int opt_each;
 /* The parameter layers (common/stream/params.h): built-in defaults < --params
@@ -166,6 +170,12 @@ handle (int val, poptContext con)
       }
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
+    case OPT_PROGRESS:
+      opt_rule = dagcost_progress_named (a);
+      if (!opt_rule)
+        die_usage ("option '--progress-rule': '%s': expected mpi or "
+                   "thread", a);
+      break;
     case OPT_SAVE_MEM:
       opt_save_mem = 1;
       free (opt_save_dir);
@@ -285,6 +295,11 @@ static struct poptOption predict_options[] = {
     "topology:FILE (the links from, to, G, L of FILE, first come first "
     "served), or fattree:H[:R] (leaf switches of H ranks, H/R uplinks "
     "each) (default nic)", "NET" },
+  { "progress-rule", '\0', POPT_ARG_STRING, NULL, OPT_PROGRESS,
+    "what moves a message above S after its receive matched: thread (a "
+    "progress thread, LogGOPSim's rule) or mpi (only both ranks' MPI "
+    "calls: the sender is held while the bytes move) (default thread)",
+    "RULE" },
   { "cores", '\0', POPT_ARG_STRING, NULL, OPT_CORES,
     "ranks share N cores, rank r on core r mod N (default: a core each); "
     "a core's switch between ranks costs --set cs=T (default 0)",
@@ -640,6 +655,7 @@ apply_network (const struct dag *d)
   params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
   params.net = net_spec.net;
   params.net_arg = net_spec.arg;
+  params.progress = opt_rule;
   params.cores = opt_cores;
   if (!opt_cores && param_given (&p_set, PARAM_CS))
     die_usage ("option '--set': cs is the switch time of a core that "
@@ -825,7 +841,12 @@ check_predict_options (struct predict_job *j)
         die_usage ("option '--format': '%s' (expected native, goal or "
                    "binary)", opt_format);
     }
-  j->model = dag_model_parse (opt_model ? opt_model : "loggops");
+  /* without -m: per-size rows, when --params has them, for plogp */
+  j->model = dag_model_parse (opt_model ? opt_model
+                              : opt_params && !opt_where && !opt_each
+                                && strcmp (opt_params, "-") != 0
+                                && param_file_per_size (opt_params)
+                              ? "plogp" : "loggops");
   plogp_signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "

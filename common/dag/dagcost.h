@@ -88,6 +88,30 @@ struct dagcost_net
   const char *syntax;
 };
 
+/* What moves the bytes of a rendezvous message (above the cost's S)
+   once its receive is matched: a progress thread, or only the MPI calls
+   of both ranks (progress.c).  */
+struct dagcost_progress
+{
+  const char *name;
+  /* The message of BYTES costed by MODEL, matched at T_MATCH, whose
+     receiver's handling ends at T_FIN by the model's rules: sets
+     *SND_DONE, when the sender is free again (its CPU and NIC held till
+     then; it comes in as T_MATCH), and *RCV_DONE, when the receive
+     completes (it comes in as max (T_FIN, T_MATCH)).  */
+  void (*matched) (const struct dagsim_cost *c,
+                   const struct dagcost_model *model, int64_t bytes,
+                   double t_match, double *snd_done, double *rcv_done);
+};
+
+extern const struct dagcost_progress dagcost_progress_thread,
+  dagcost_progress_mpi;
+
+/* The progress rule named NAME, else NULL; the I-th (NULL past the
+   last).  */
+const struct dagcost_progress *dagcost_progress_named (const char *name);
+const struct dagcost_progress *dagcost_progress_arg (size_t i);
+
 /* The model and the network cost C asks for (first row that uses it).  */
 const struct dagcost_model *dagcost_model_of (const struct dagsim_cost *c);
 const struct dagcost_net *dagcost_net_of (const struct dagsim_cost *c);

@@ -342,6 +342,7 @@ dag_model_cost (enum dag_model m, const struct dag_params *p,
     }
   c->cores = p->cores;
   c->cs = p->cs;
+  c->progress = p->progress;
   switch (m)
     {
     case MODEL_LOGP:

@@ -12,6 +12,7 @@
 #include "topology.h"
 
 struct dagcost_net;
+struct dagcost_progress;
 
 enum dag_model
 {
@@ -35,6 +36,7 @@ struct dag_params
   struct dag_topo *topo;            /* DAG_NET_TOPOLOGY: the links */
   const struct dagcost_net *net;    /* DAG_NET_TABLE: the network and */
   const void *net_arg;              /* its parameters (dagcost.h) */
+  const struct dagcost_progress *progress; /* NULL: a progress thread */
   int64_t cores;                    /* processors share cores p mod
                                        CORES; 0: a core each */
   double cs;                        /* with cores: a core's switch from

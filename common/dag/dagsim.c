@@ -671,7 +671,15 @@ match_pair (struct sim *s, int32_t snd, int32_t rcv, double t_match,
       s->t_start[rcv] = t_match;
     }
   if ((double) s->d->node[snd].u.bytes > s->c->S)
-    rendezvous_done (s, snd, rcv, t_match);
+    {
+      /* the progress rule may hold the sender, and the receive, while
+         the bytes move after the match (dagcost.h) */
+      double t_snd = t_match;
+      if (s->c->progress)
+        s->c->progress->matched (s->c, s->model, s->d->node[snd].u.bytes,
+                                 t_match, &t_snd, &t_done);
+      rendezvous_done (s, snd, rcv, t_snd);
+    }
   mark_done (s, rcv, t_done);
 }
 

@@ -40,6 +40,7 @@
 struct plogp;
 struct dag_topo;
 struct dagcost_net;
+struct dagcost_progress;
 
 struct dagsim_cost
 {
@@ -77,6 +78,9 @@ struct dagsim_cost
      (the network's parse).  */
   const struct dagcost_net *net;
   const void *net_arg;
+  /* What moves a rendezvous message's bytes (dagcost.h; NULL: a
+     progress thread, the rules above).  */
+  const struct dagcost_progress *progress;
   /* Parameterized LogP (Kielmann, Bal, Verstoep; dag-predict -m plogp):
      when not NULL, a message of s bytes costs os(s), or(s), g(s) and
      L' = L + g(s) - os(s) - or(s) read from this table at its size

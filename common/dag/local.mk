@@ -10,7 +10,7 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dagsim.c common/dag/dagsim.h \
 	common/dag/evqueue.c common/dag/evqueue.h \
 	common/dag/matchq.c common/dag/matchq.h \
-	common/dag/dagcost.c common/dag/dagcost.h \
+	common/dag/dagcost.c common/dag/dagcost.h common/dag/progress.c \
 	common/dag/cost_loggops.c common/dag/cost_plogp.c \
 	common/dag/cost_logpc.c common/dag/cost_hyperbolic.c \
 	common/dag/net_bus.c common/dag/net_topology.c \

@@ -20,6 +20,7 @@ common_models_libmodels_a_SOURCES = \
 	common/models/logp/logp_classes.c common/models/logp/logp_classes.h \
 	common/models/logp/logp_eager.c common/models/logp/logp_eager.h \
 	common/models/logp/plogp.c common/models/logp/plogp.h \
+	common/models/logp/smpi_calib.c common/models/logp/smpi_calib.h \
 	common/models/logpc/kcube.c common/models/logpc/kcube.h \
 	common/models/logpc/netspec.c common/models/logpc/netspec.h \
 	common/models/logpc/logpc.c common/models/logpc/logpc.h \

@@ -12,4 +12,5 @@ common_stream_libstream_a_SOURCES = \
 	common/stream/params.c common/stream/params.h \
 	common/stream/sizelist.c common/stream/sizelist.h \
 	common/stream/listopt.c common/stream/listopt.h \
-	common/stream/readfile.c common/stream/readfile.h
+	common/stream/readfile.c common/stream/readfile.h \
+	common/stream/paramsizes.c common/stream/paramsizes.h

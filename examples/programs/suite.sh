@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# suite.sh: trace each program of PROGS once over shared memory, then on
+# every platform of PLATFORMS measure logp-measure's parameters, predict
+# the trace with them (dag-predict), and run the program LAUNCHES times.
+#
+#   suite.sh OUTDIR [PLATFORM...]     (default: shm tcp shaped)
+#
+# Writes OUTDIR/results.tsv: program, platform, recipe, predicted_us,
+# and the measured launches' median and range, in us.  PROGS (default
+# "halo ring"), LAUNCHES (default 5), DAG, LOGP, TRACE (the programs,
+# default from PATH), SMPIPLAT (smpi-platform), MPIEXEC (default
+# mpiexec).  With smpicc and smpirun (SimGrid), each program is also
+# compiled with smpicc and run by SMPI on the platform smpi-platform
+# makes of the same per-size rows (recipe smpi).
+#
+# Recipes: loggp-summary, LogGP from logp-measure --summary (its o from
+# 1-byte messages); plogp-thread, the per-size rows with the platform's
+# eager limit as S and a progress thread; plogp-mpi, the same with
+# --progress-rule=mpi (Open MPI's rule, the recipe for traces).
+# S is Open MPI's eager limit of the platform's transport (ompi_info).
+# shaped: TCP over a private loopback shaped by tbf to 100 Mbit/s, MTU
+# 1500 (needs root: unshare -n, tc).
+set -e
+inside=
+test "$1" = --inside && { inside=1; shift; }
+out=$1
+shift
+test $# -gt 0 || set -- shm tcp shaped
+PROGS=${PROGS:-halo ring}
+LAUNCHES=${LAUNCHES:-5}
+DAG=${DAG:-dag-predict}
+LOGP=${LOGP:-logp-measure}
+TRACE=${TRACE:-msgperf-trace}
+SMPIPLAT=${SMPIPLAT:-smpi-platform}
+MPIEXEC=${MPIEXEC:-mpiexec}
+src=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$out"
+args_halo='400 8192 2'
+args_ring='400 2048 8'
+
+mca () {
+  case $1 in
+    shm) echo "--mca btl self,vader" ;;
+    *) echo "--mca btl self,tcp --mca btl_tcp_if_include lo" ;;
+  esac
+}
+eager () {
+  case $1 in
+    shm) ompi_info --param btl vader --level 9 --parsable \
+           | sed -n 's/.*btl_vader_eager_limit:value:\([0-9]*\)$/\1/p' ;;
+    *) ompi_info --param btl tcp --level 9 --parsable \
+         | sed -n 's/.*btl_tcp_eager_limit:value:\([0-9]*\)$/\1/p' ;;
+  esac
+}
+
+# The programs, and one trace of each over shared memory.
+test -x halo || mpicc -O2 -I"$src/../trace" -o halo "$src/halo.c"
+test -x ring || mpicc -O2 -o ring "$src/../trace/ring.c" -lm
+for p in $PROGS; do
+  eval a=\$args_$p
+  if ! test -s "$p.goal"; then
+    rm -rf "trace-$p"
+    $MPIEXEC -np 2 $(mca shm) $TRACE --dir "trace-$p" ./$p $a > "traced-$p.txt"
+    $TRACE goal "trace-$p" > "$p.goal"
+  fi
+done
+
+# On platform $1 (inside its network): parameters, launches.
+platform () {
+  t=$1
+  m=$(mca "$t")
+  $MPIEXEC -np 2 $m $LOGP --summary --quiet > "params-$t.tsv" 2>/dev/null
+  $MPIEXEC -np 2 $m $LOGP --quiet --start-bytes 65536 --max-bytes 65536 \
+    --max-reps-large 40 > "sizes-$t.tsv" 2>/dev/null
+  for i in $(seq "$LAUNCHES"); do
+    for p in $PROGS; do
+      eval a=\$args_$p
+      $MPIEXEC -np 2 $m ./$p $a \
+        | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }' >> "runs-$p-$t.txt"
+    done
+  done
+}
+
+if test -n "$inside"; then
+  platform "$1"
+  exit 0
+fi
+
+for t in "$@"; do
+  for p in $PROGS; do rm -f "runs-$p-$t.txt"; done
+  case $t in
+    shaped)
+      unshare -n sh -c "ip link set lo up; ip link set lo mtu 1500;
+        tc qdisc add dev lo root tbf rate 100mbit burst 4kb latency 50ms;
+        PROGS='$PROGS' LAUNCHES=$LAUNCHES DAG='$DAG' LOGP='$LOGP' \
+        TRACE='$TRACE' MPIEXEC='$MPIEXEC' '$0' --inside '$out' shaped" ;;
+    *) platform "$t" ;;
+  esac
+done
+
+# The predictions and the table (predict_s: the seconds each took).
+printf 'program\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\n' > results.tsv
+row () {
+  echo "$@" | awk -v OFS='\t' '{ print $1, $2, $3, $4, $5, $6, $7, $4 / $5, $9 - $8 }' >> results.tsv
+}
+smpi=
+command -v smpicc > /dev/null && command -v smpirun > /dev/null && smpi=smpi
+for t in "$@"; do
+  S=$(eager "$t")
+  for p in $PROGS; do
+    eval a=\$args_$p
+    med=$(sort -g "runs-$p-$t.txt" | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }')
+    for r in loggp-summary plogp-thread plogp-mpi $smpi; do
+      case $r in
+        loggp-summary) o="-m loggp --params params-$t.tsv" ;;
+        plogp-thread) o="--params sizes-$t.tsv --set S=$S --progress-rule=thread" ;;
+        plogp-mpi) o="--params sizes-$t.tsv --set S=$S --progress-rule=mpi" ;;
+      esac
+      t0=$(date +%s.%N)
+      if test $r = smpi; then
+        # SMPI runs the program's own code on the calibrated platform
+        $SMPIPLAT --eager "$S" --hostfile "hosts-$t" "sizes-$t.tsv" > "smpi-$t.xml"
+        test -x "${p}_smpi" || case $p in
+          halo) smpicc -O2 -I"$src/../trace" -o halo_smpi "$src/halo.c" ;;
+          ring) smpicc -O2 -o ring_smpi "$src/../trace/ring.c" -lm ;;
+        esac
+        t0=$(date +%s.%N)
+        pr=$(smpirun -np 2 -platform "smpi-$t.xml" -hostfile "hosts-$t" \
+               ./${p}_smpi $a 2>/dev/null \
+             | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }')
+      else
+        pr=$($DAG -f goal --time-unit us $o "$p.goal" | awk -F '\t' '/^#/ { next } !h++ { next } { print $1; exit }')
+      fi
+      t1=$(date +%s.%N)
+      row "$p $t $r $pr $med $t0 $t1"
+    done
+  done
+done
+cat results.tsv
