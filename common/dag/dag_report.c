@@ -9,6 +9,8 @@
 
 #include "bigmem.h"
 #include "dag_report.h"
+#include "err.h"
+#include "num.h"
 
 static const char *kind_names[] = { "compute", "send", "recv", "wait" };
 
@@ -260,4 +262,26 @@ dag_write_timing (tsv_writer *w, const struct dag_timing *j,
       tsv_meta (w, "save_mem_dir", "%s", big_dir ());
       tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
     }
+}
+
+void
+dag_warn_unconverged (const struct dag_fixpoint *fx, int n)
+{
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], wt[NUM_BUFSIZE];
+  char where[2 * NUM_BUFSIZE + 64];
+  num_format (fx->lo, -1, lo);
+  num_format (fx->damping, -1, wt);
+  if (isfinite (fx->hi))
+    {
+      num_format (fx->hi, -1, hi);
+      snprintf (where, sizeof where, "lies between %s and %s", lo, hi);
+    }
+  else
+    snprintf (where, sizeof where, "is at least %s, the contention-free "
+              "makespan", lo);
+  warn ("logpc: the contention iteration did not converge in %d "
+        "simulation%s (--max-iterations)%s: the makespan's fixed point "
+        "%s (last step weight %s); the row shows the last simulation",
+        fx->iterations, fx->iterations == 1 ? "" : "s",
+        n > 1 ? " in some runs, the first shown" : "", where, wt);
 }

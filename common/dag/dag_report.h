@@ -57,4 +57,9 @@ struct dag_timing
 void dag_write_timing (tsv_writer *w, const struct dag_timing *t,
                        uint64_t events);
 
+/* After the output: a LoGPC iteration that did not converge, FX the
+   first of N such runs (its rows show the last simulation), as a
+   warning with the bracket of its fixed point.  */
+void dag_warn_unconverged (const struct dag_fixpoint *fx, int n);
+
 #endif
