@@ -36,6 +36,7 @@
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "diamond_sim.h"
 #include "diamond_write.h"
 #include "noise.h"
 #include "noise_read.h"
@@ -44,6 +45,7 @@
 #include "num.h"
 #include "params.h"
 #include "plogp.h"
+#include "predict_meta.h"
 #include "readfile.h"
 #include "topo_read.h"
 #include "treespec.h"
@@ -148,20 +150,7 @@ handle (int val, poptContext con)
       opt_header = cli_double ("header", a, 0, HUGE_VAL);
       break;
     case OPT_NETWORK:
-      {
-        int col;
-        const char *why;
-        free (net_spec.arg);
-        if (dag_network_parse (a, &net_spec, &col, &why) != 0)
-          die_usage ("option '--network': '%s': column %d: expected %s", a,
-                     col, why);
-        free (opt_network);
-        opt_network = strdup (a);
-        if (!opt_network)
-          die ("out of memory");
-        if (net_spec.kind == DAG_NET_TOPOLOGY)
-          net_spec.file = opt_network + strlen ("topology:");
-      }
+      opt_network = dag_bind_network_option (a, &net_spec, opt_network);
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
     case OPT_SAVE_MEM:
@@ -390,16 +379,6 @@ load_topology (void)
   gen.topology_text = read_option_file ("topology", path);
 }
 
-/* Run the generator gen.pattern into S: a collective coll:OP:ALGO
-   (dag_coll.h) or a pattern of dag_gen.h.  */
-static const char *
-gen_run (const struct dag_sink *s)
-{
-  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
-                        opt_coll_segment, opt_reduce_cost };
-  return dag_gen_any (&gen, &c, s);
-}
-
 static void
 generate (struct dag *d)
 {
@@ -409,30 +388,15 @@ generate (struct dag *d)
   gen.pattern = opt_gen;
   dag_init (d, "gen");
   dag_sink_dag_init (&sink, &ctx, d);
-  const char *err = gen_run (&sink);
+  /* a collective coll:OP:ALGO (dag_coll.h) or a pattern of dag_gen.h */
+  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+                        opt_coll_segment, opt_reduce_cost };
+  const char *err = dag_gen_any (&gen, &c, &sink);
   if (err)
     die_usage ("gen %s: %s", opt_gen, err);
 }
 
-/* ------------------------------------------------------------ writing */
-
 /* ------------------------------------------------------------ predict */
-
-static int64_t *
-gen_field (const char *name)
-{
-  if (strcmp (name, "procs") == 0 || strcmp (name, "P") == 0)
-    return &gen.procs;
-  if (strcmp (name, "blocks") == 0)
-    return &gen.blocks;
-  if (strcmp (name, "n") == 0 && opt_gen)
-    return &gen.n;
-  if (strcmp (name, "rounds") == 0)
-    return &gen.rounds;
-  if (strcmp (name, "bytes") == 0)
-    return &gen.bytes;
-  return NULL;
-}
 
 /* One run of dag-predict: the options checked, the schedule, the
    parameters, the simulations and their timings.  */
@@ -485,16 +449,9 @@ check_predict_options (struct predict_job *j)
   if (opt_link_stats && net_spec.kind != DAG_NET_TOPOLOGY)
     die_usage ("--link-stats tells what each link of a topology carried: "
                "give --network topology:FILE");
-  if (opt_format)
-    {
-      if (strcmp (opt_format, "goal") == 0)
-        j->in.goal = 1;
-      else if (strcmp (opt_format, "binary") == 0)
-        j->in.binary = 1;
-      else if (strcmp (opt_format, "native") != 0)
-        die_usage ("option '--format': '%s' (expected native, goal or "
-                   "binary)", opt_format);
-    }
+  if (opt_format && dag_input_format (&j->in, opt_format) != 0)
+    die_usage ("option '--format': '%s' (expected native, goal or "
+               "binary)", opt_format);
   j->model = dag_model_parse (opt_model ? opt_model : "loggops");
   bind.signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
@@ -572,7 +529,7 @@ parse_sweep (struct predict_job *j)
     die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
                opt_sweep);
   *eq = '\0';
-  j->gfield = gen_field (j->sweep_name);
+  j->gfield = dag_gen_field (&gen, j->sweep_name, opt_gen != NULL);
   if (!j->gfield)
     dag_bind_sweep_name (&bind, j->model, j->sweep_name);
   if (j->gfield && !opt_gen)
@@ -597,15 +554,7 @@ read_schedule (struct predict_job *j)
   if (opt_gen)
     generate (&j->d);
   else if (opt_tasks)
-    {
-      tsv_reader *t = tsv_open (opt_tasks);
-      tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
-      dag_init (&j->d, tsv_name (t));
-      dag_read_native2 (t, e, &j->d);
-      j->in.rd[j->in.nrd++] = t;
-      if (e)
-        j->in.rd[j->in.nrd++] = e;
-    }
+    dag_input_native (&j->in, &j->d, opt_tasks, opt_edges);
   else
     dag_input_read (&j->in, &j->d, j->nfiles ? j->files[0] : NULL,
                     opt_format != NULL);
@@ -654,14 +603,9 @@ simulate_sweep (struct predict_job *j)
       double val = j->sweep_vals[i];
       if (j->gfield)
         {
-          if (val != floor (val) || val < 0)
+          if (dag_gen_set_field (&gen, j->gfield, val) != 0)
             die_usage ("option '--sweep': %s needs whole numbers",
                        j->sweep_name);
-          *j->gfield = (int64_t) val;
-          if (j->gfield == &gen.procs)
-            gen.procs_given = 1;
-          if (j->gfield == &gen.rounds)
-            gen.rounds_given = 1;
           generate (&j->ds[i]);
           dag_finalize (&j->ds[i]);
           dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
@@ -670,12 +614,8 @@ simulate_sweep (struct predict_job *j)
       else
         {
           j->ds[i] = j->d;
-          if (dag_params_set (&bind.params, j->sweep_name, val) != 0)
-            die_usage ("option '--sweep': %s out of range", j->sweep_name);
-          if (j->model == MODEL_PLOGP && strcmp (j->sweep_name, "L") == 0)
-            j->plogp.L = val;   /* >= 0, as every g(m) of the table */
-          if (strcmp (j->sweep_name, "S") == 0)
-            bind.params.S_given = 1;
+          dag_bind_sweep_set (&bind, j->sweep_name, val,
+                              j->model == MODEL_PLOGP ? &j->plogp : NULL);
         }
       char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
       num_format (val, -1, v);
@@ -746,75 +686,26 @@ simulate (struct predict_job *j)
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
   size_t nruns = opt_each ? bind.nprow : opt_sweep ? j->nsweep : 1;
-  for (size_t i = 0; i < nruns; i++)
-    if (isinf (opt_sweep || opt_each ? j->ms[i] : j->r.makespan))
-      {
-        warn ("the makespan is above the largest double (about 1.8e308) "
-              "and is written NA, as are the times past it: rescale the "
-              "work or the parameters, e.g. to a larger time unit");
-        break;
-      }
+  dag_warn_infinite (opt_sweep || opt_each ? j->ms : &j->r.makespan, nruns);
 }
 
 /* The metadata: the schedule's, the model's, the parameters'.  */
 static void
 write_predict_meta (tsv_writer *w, const struct predict_job *j)
 {
-  for (size_t i = 0; i < j->in.nrd; i++)
-    tsv_copy_meta (w, j->in.rd[i]);
-  tsv_write_tool_meta (w, "predict");
-  tsv_meta (w, "model", "%s", dag_model_name (j->model));
-  tsv_meta (w, "tie_order", "%s", j->tie == DAGSIM_TIE_CLASS ? "class"
-                                                            : "creation");
-  if (opt_network)
-    tsv_meta (w, "network", "%s", opt_network);
-  dag_topo_write_meta (w, &topo);
-  if (opt_cores)
-    tsv_meta (w, "cores", "%ld", (long) opt_cores);
-  dag_noise_meta (w, &noise, &noise_opts);
-  tsv_meta_time_unit (w, j->u.unit);
-  if (j->d.mapped)
-    tsv_meta (w, "binary_schedule", "%s (of %s)", j->in.image_name,
-              j->d.source);
-  if (opt_save_binary)
-    tsv_meta (w, "saved_binary", "%s (%llu bytes)", opt_save_binary,
-              (unsigned long long) j->in.saved_bytes);
-  if (j->u.goal_default_unit)
-    tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
-              "--time-unit)");
-  if (bind.pfile)
-    {
-      param_file_write_meta (bind.pfile, w);
-      if (opt_where)
-        tsv_meta (w, "params_where", "%s", opt_where);
-      if (j->u.conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", j->u.conversion);
-    }
-  if (j->model == MODEL_PLOGP)
-    dag_bind_plogp_meta (w, &bind, &j->plogp, j->ds ? j->ds : &j->d,
-                         j->ds ? j->nsweep : 1);
+  struct dag_predict_meta m = {
+    &j->in, &j->d, j->ds, j->ds ? j->nsweep : 0, j->model, j->tie,
+    opt_network, &topo, &noise, &noise_opts, &j->u, opt_save_binary, &bind,
+    opt_where, &j->plogp
+  };
+  dag_predict_write_meta (w, &m);
 }
 
 /* --each: one summary row per parameter row, led by its key columns.  */
 static void
 write_each (tsv_writer *w, struct predict_job *j)
 {
-  long keys[8];
-  size_t nk = param_file_keys (bind.pfile, keys);
-  const char *kn[8];
-  for (size_t k = 0; k < nk; k++)
-    kn[k] = bind.pfile->col[keys[k]];
-  dag_summary_header (w, j->model, NULL, nk, kn, opt_cores != 0);
-  for (size_t i = 0; i < bind.nprow; i++)
-    {
-      for (size_t k = 0; k < nk; k++)
-        tsv_put_str (w, bind.pfile->cell[bind.prow[i] * bind.pfile->ncols
-                                    + (size_t) keys[k]]);
-      bind.params = j->each_params[i];
-      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i],
-                       &bind.params, opt_cores != 0);
-      dagsim_result_free (&j->rs[i]);
-    }
+  dag_write_each (w, &bind, j->model, &j->d, j->rs, j->its, j->each_params);
 }
 
 /* One run: the table asked for, or the summary row.  */
@@ -962,13 +853,9 @@ run_gen (int argc, const char **argv)
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     {
-      char list[512] = "";
-      for (size_t i = 0; dag_gen_patterns[i][0]; i++)
-        {
-          strcat (list, i ? ", " : "");
-          strcat (list, dag_gen_patterns[i][0]);
-        }
-      die_usage ("gen: missing PATTERN (one of: %s)", list);
+      char list[512];
+      die_usage ("gen: missing PATTERN (one of: %s)",
+                 dag_gen_pattern_list (list, sizeof list));
     }
   if (args[1])
     die_usage ("gen: one PATTERN only (extra '%s')", args[1]);
@@ -983,21 +870,12 @@ run_gen (int argc, const char **argv)
       return 0;
     }
   load_topology ();
-  /* Check the parameters on a dry run into a DAG first, so a usage error
-     never leaves a half-written stream.  */
-  {
-    struct dag probe;
-    struct dag_sink ps;
-    struct dag_sink_dag pc;
-    dag_init (&probe, "gen");
-    dag_sink_dag_init (&ps, &pc, &probe);
-    const char *err = gen_run (&ps);
-    dag_free (&probe);
-    if (err)
-      die_usage ("gen %s: %s", gen.pattern, err);
-  }
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
+  /* a usage error never leaves a half-written stream */
+  const char *err = dag_gen_check (&gen, &c);
+  if (err)
+    die_usage ("gen %s: %s", gen.pattern, err);
   dag_gen_write (&gen, &c, opt_time_unit);
   poptFreeContext (con);
   return 0;
@@ -1015,16 +893,7 @@ diamond_simulated (const struct diamond_out *o)
   opt_gen = "diamond";
   generate (&d);
   dag_finalize (&d);
-  struct dagsim_cost c;
-  diamond_cost (o, &c);
-  struct dagsim_result r;
-  /* Eq. (15) follows a block's computation, which starts before a
-     message handled at the same instant: the class order.  */
-  struct dagsim_opts so = { .tie_order = DAGSIM_TIE_CLASS };
-  if (dagsim_run (&d, &c, &so, &r) != 0)
-    die ("%s", r.stuck);
-  double m = r.makespan;
-  dagsim_result_free (&r);
+  double m = diamond_simulate (&d, o);
   dag_free (&d);
   return m;
 }
@@ -1051,19 +920,7 @@ run_diamond (int argc, const char **argv)
     {
       bind.pfile = param_file_read (opt_params);
       bind.nprow = param_file_select (bind.pfile, opt_where, 0, NULL, &bind.prow);
-      const char *pu = bind.pfile->time_unit;
-      if (pu && unit && strcmp (pu, unit) != 0)
-        {
-          if (param_time_scale (pu, unit, &scale) != 0)
-            die ("%s: its times are in %s, --time-unit says %s: only s, ms, "
-                 "us and ns convert", bind.pfile->name, pu, unit);
-          char f[NUM_BUFSIZE];
-          num_format (scale, -1, f);
-          snprintf (conversion, sizeof conversion, "%s to %s (x%s)", pu,
-                    unit, f);
-        }
-      if (!unit)
-        unit = pu;
+      unit = dag_bind_file_unit (&bind, unit, &scale, conversion);
     }
   else if (opt_where)
     die_usage ("--where selects rows of --params FILE: give --params");
@@ -1091,14 +948,7 @@ run_diamond (int argc, const char **argv)
   tsv_writer *w = tsv_writer_open (NULL);
   tsv_write_tool_meta (w, "diamond");
   tsv_meta_time_unit (w, unit);
-  if (bind.pfile)
-    {
-      param_file_write_meta (bind.pfile, w);
-      if (opt_where)
-        tsv_meta (w, "params_where", "%s", opt_where);
-      if (conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", conversion);
-    }
+  dag_bind_write_meta (w, &bind, opt_where, conversion);
   diamond_write_row (w, &gen, &o, b_real, b_best, m_best, m_sim,
                      opt_closed);
   tsv_writer_close (w);

@@ -373,3 +373,64 @@ dag_bind_plogp_meta (tsv_writer *w, const struct dag_bind *b,
   param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
                           small == INFINITY ? -1 : small, big, NULL);
 }
+
+void
+dag_bind_write_meta (tsv_writer *w, const struct dag_bind *b,
+                     const char *where, const char *conversion)
+{
+  if (!b->pfile)
+    return;
+  param_file_write_meta (b->pfile, w);
+  if (where)
+    tsv_meta (w, "params_where", "%s", where);
+  if (conversion[0])
+    tsv_meta (w, "params_time_conversion", "%s", conversion);
+}
+
+const char *
+dag_bind_file_unit (const struct dag_bind *b, const char *unit,
+                    double *scale, char *conversion)
+{
+  const char *pu = b->pfile->time_unit;
+  if (pu && unit && strcmp (pu, unit) != 0)
+    {
+      if (param_time_scale (pu, unit, scale) != 0)
+        die ("%s: its times are in %s, --time-unit says %s: only s, ms, "
+             "us and ns convert", b->pfile->name, pu, unit);
+      char f[NUM_BUFSIZE];
+      num_format (*scale, -1, f);
+      snprintf (conversion, 128, "%s to %s (x%s)", pu, unit, f);
+    }
+  return unit ? unit : pu;
+}
+
+void
+dag_bind_sweep_set (struct dag_bind *b, const char *name, double val,
+                    struct plogp *t)
+{
+  if (dag_params_set (&b->params, name, val) != 0)
+    die_usage ("option '--sweep': %s out of range", name);
+  if (t && strcmp (name, "L") == 0)
+    t->L = val;   /* >= 0, as every g(m) of the table */
+  if (strcmp (name, "S") == 0)
+    b->params.S_given = 1;
+}
+
+char *
+dag_bind_network_option (const char *text, struct dag_netspec *ns,
+                         char *old)
+{
+  int col;
+  const char *why;
+  free (ns->arg);
+  if (dag_network_parse (text, ns, &col, &why) != 0)
+    die_usage ("option '--network': '%s': column %d: expected %s", text,
+               col, why);
+  free (old);
+  char *copy = strdup (text);
+  if (!copy)
+    die ("out of memory");
+  if (ns->kind == DAG_NET_TOPOLOGY)
+    ns->file = copy + strlen ("topology:");
+  return copy;
+}

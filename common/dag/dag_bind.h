@@ -87,4 +87,27 @@ void dag_bind_plogp_meta (tsv_writer *w, const struct dag_bind *b,
                           const struct plogp *t, const struct dag *ds,
                           size_t nd);
 
+/* The parameter file's metadata (B->pfile, if any), the --where
+   selection WHERE and the conversion of its times CONVERSION ("" for
+   none).  */
+void dag_bind_write_meta (tsv_writer *w, const struct dag_bind *b,
+                          const char *where, const char *conversion);
+
+/* The parameter file's times into UNIT (--time-unit; NULL: the file's
+   own unit, which is returned): SCALE and its CONVERSION (128 bytes)
+   set when they differ.  Returns the unit.  */
+const char *dag_bind_file_unit (const struct dag_bind *b, const char *unit,
+                                double *scale, char *conversion);
+
+/* --sweep NAME=VAL of a parameter: B->params changed (T: -m plogp's
+   table, whose L it may be; NULL otherwise).  */
+void dag_bind_sweep_set (struct dag_bind *b, const char *name, double val,
+                         struct plogp *t);
+
+/* --network TEXT into NS (dies with the column of an error); returns a
+   copy of TEXT, which NS's file points into, and frees OLD, the copy of
+   an earlier --network.  */
+char *dag_bind_network_option (const char *text, struct dag_netspec *ns,
+                               char *old);
+
 #endif

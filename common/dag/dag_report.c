@@ -285,3 +285,40 @@ dag_warn_unconverged (const struct dag_fixpoint *fx, int n)
         fx->iterations, fx->iterations == 1 ? "" : "s",
         n > 1 ? " in some runs, the first shown" : "", where, wt);
 }
+
+/* The schedule's times are finite when the makespan is.  */
+void
+dag_warn_infinite (const double *ms, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (isinf (ms[i]))
+      {
+        warn ("the makespan is above the largest double (about 1.8e308) "
+              "and is written NA, as are the times past it: rescale the "
+              "work or the parameters, e.g. to a larger time unit");
+        break;
+      }
+}
+
+void
+dag_write_each (tsv_writer *w, struct dag_bind *b, int model,
+                const struct dag *d, struct dagsim_result *rs,
+                const int *its, const struct dag_params *each)
+{
+  long keys[8];
+  size_t nk = param_file_keys (b->pfile, keys);
+  const char *kn[8];
+  for (size_t k = 0; k < nk; k++)
+    kn[k] = b->pfile->col[keys[k]];
+  dag_summary_header (w, model, NULL, nk, kn, b->cores != 0);
+  for (size_t i = 0; i < b->nprow; i++)
+    {
+      for (size_t k = 0; k < nk; k++)
+        tsv_put_str (w, b->pfile->cell[b->prow[i] * b->pfile->ncols
+                                       + (size_t) keys[k]]);
+      b->params = each[i];
+      dag_summary_row (w, model, NULL, 0, d, &rs[i], its[i], &b->params,
+                       b->cores != 0);
+      dagsim_result_free (&rs[i]);
+    }
+}
