@@ -28,6 +28,7 @@
 #include "dag_gen.h"
 #include "dag_gen_write.h"
 #include "dag_image.h"
+#include "dag_bind.h"
 #include "dag_input.h"
 #include "dag_parse.h"
 #include "dag_progress.h"
@@ -36,6 +37,7 @@
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
+#include "diamond_sim.h"
 #include "diamond_write.h"
 #include "noise.h"
 #include "noise_read.h"
@@ -45,7 +47,9 @@
 #include "params.h"
 #include "paramsizes.h"
 #include "plogp.h"
+#include "predict_meta.h"
 #include "readfile.h"
+#include "topo_read.h"
 #include "treespec.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -78,19 +82,15 @@ static int opt_maxit = 50;
 static char *opt_network;
 static struct dag_netspec net_spec;
 static int64_t opt_cores;
-static struct dag_gen gen;
-static struct dag_params params;
 /* --progress-rule (dag_params' progress; NULL: a progress thread) */
 static const struct dagcost_progress *opt_rule;
+static struct dag_gen gen;
 static char *opt_where;
 static int opt_each;
-/* The parameter layers (common/stream/params.h): built-in defaults < --params
-   FILE < --set.  */
-static struct param_set p_default, p_file, p_set;
-static struct param_file *pfile;
-static size_t *prow, nprow;
-
-static const unsigned char *dag_usable (void);
+/* The parameters and their layers (dag_bind.h); --network
+   topology:FILE's links (topo_read.h).  */
+static struct dag_bind bind;
+static struct dag_topo_file topo;
 
 /* The collectives' options (dag_coll.h): -1 and 0 when not given.  */
 enum { OPT_COLL_ROOT = 100, OPT_COLL_SEGMENT, OPT_COLL_REDUCE_COST, OPT_NWAY };
@@ -117,7 +117,7 @@ handle (int val, poptContext con)
       gen.nway = cli_int ("nway", a, 1, INT32_MAX);
       break;
     case OPT_SET:
-      param_set_parse (&p_set, a, "--set", dag_usable ());
+      param_set_parse (&bind.p_set, a, "--set", dag_bind_usable ());
       break;
     case OPT_GEN_N: gen.n = cli_int ("n", a, 1, INT64_C (1) << 40); break;
     case OPT_PROCS:
@@ -154,20 +154,7 @@ handle (int val, poptContext con)
       opt_header = cli_double ("header", a, 0, HUGE_VAL);
       break;
     case OPT_NETWORK:
-      {
-        int col;
-        const char *why;
-        free (net_spec.arg);
-        if (dag_network_parse (a, &net_spec, &col, &why) != 0)
-          die_usage ("option '--network': '%s': column %d: expected %s", a,
-                     col, why);
-        free (opt_network);
-        opt_network = strdup (a);
-        if (!opt_network)
-          die ("out of memory");
-        if (net_spec.kind == DAG_NET_TOPOLOGY)
-          net_spec.file = opt_network + strlen ("topology:");
-      }
+      opt_network = dag_bind_network_option (a, &net_spec, opt_network);
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
     case OPT_PROGRESS:
@@ -363,321 +350,6 @@ static struct poptOption diamond_options[] = {
   POPT_TABLEEND
 };
 
-/* ----------------------------------------------------------- parameters */
-
-/* The parameters the models here use (for --set).  */
-static const unsigned char *
-dag_usable (void)
-{
-  static unsigned char u[PARAM_NPARAM];
-  struct dag_params d;
-  for (int k = 0; k < PARAM_NPARAM; k++)
-    u[k] = dag_params_field (&d, k) != NULL;
-  return u;
-}
-
-/* LogGOPSim's defaults and the rest of dag_params_default, as the lowest
-   layer.  A time default is in LogGOPSim's nanoseconds: it is converted to
-   the schedule's unit (SCALE), and with a parameter file a nonzero time
-   default is dropped, so a time the file lacks is an error rather than a
-   number from another unit (zero, sizes and counts are the same in every
-   unit).  */
-static void
-set_defaults (double scale, int with_file)
-{
-  struct dag_params d;
-  dag_params_default (&d);
-  param_set_clear (&p_default);
-  for (int k = 0; k < PARAM_NPARAM; k++)
-    {
-      double *f = dag_params_field (&d, k);
-      if (!f || isnan (*f))
-        continue;
-      int timed = param_defs[k].unit != PUNIT_NONE
-                  && param_defs[k].unit != PUNIT_BYTES && *f != 0;
-      if (timed && with_file)
-        continue;
-      param_set_value (&p_default, k,
-                       timed ? param_scale_value (*f, scale) : *f,
-                       PORIGIN_DEFAULT);
-    }
-}
-
-/* Set by -m plogp: its L may be negative (plogp_negative_L).  */
-static int plogp_signed_L;
-
-/* With plogp_signed_L, parameter row ROW's L when it is a finite number
-   below 0 (and USE[PARAM_L] cleared, so that param_file_apply does not
-   refuse it); else 0, USE unchanged.  */
-static double
-plogp_negative_L (size_t row, unsigned char *use)
-{
-  const char *text = plogp_signed_L && use[PARAM_L]
-                     ? param_file_get (pfile, row, "L") : NULL;
-  double v;
-  if (!text || num_parse (text, strlen (text), &v) != NUM_OK
-      || !isfinite (v) || !(v < 0))
-    return 0;
-  use[PARAM_L] = 0;
-  return v;
-}
-
-/* The parameters in effect for parameter row R (of pfile, if any) and
-   model M: every parameter M needs must be given (the NA policy), the
-   others keep dag_params_default's value.  */
-static void
-resolve_params (const char *const *need, size_t r, double file_scale)
-{
-  struct param_set ps = p_default;
-  if (pfile)
-    {
-      /* only the columns of the parameters the model needs, and --set
-         does not give, are read: a negative g the measurement left in a
-         row is no error for a model without g or with --set g=...  */
-      unsigned char use[PARAM_NPARAM] = { 0 };
-      for (const char *const *n = need; *n; n++)
-        {
-          int ks[2];
-          if (param_lookup (*n, ks, NULL) == 1
-              && !param_given (&p_set, ks[0]))
-            use[ks[0]] = 1;
-        }
-      /* -m plogp: a negative L in the row is pLogP's own (g(0) >
-         RTT(0)/2, as over TCP): read it here, past the L >= 0 check of
-         the other models; plogp_init checks L + g(m) >= 0.  */
-      /* --cores: a core's switch time, where the file has it (0, free
-         switches, where it has not) */
-      if (opt_cores && !param_given (&p_set, PARAM_CS))
-        use[PARAM_CS] = 1;
-      double neg_L = plogp_negative_L (prow[r], use);
-      param_set_clear (&p_file);
-      param_file_apply (pfile, prow[r], &p_file, file_scale, use);
-      if (neg_L < 0)
-        param_set_value (&p_file, PARAM_L,
-                         param_scale_value (neg_L, file_scale),
-                         PORIGIN_FILE);
-      param_set_over (&ps, &p_file);
-    }
-  param_set_over (&ps, &p_set);
-  dag_params_default (&params);
-  for (const char *const *n = need; *n; n++)
-    {
-      int ks[2];
-      param_lookup (*n, ks, NULL);
-      char hint[64];
-      snprintf (hint, sizeof hint, "--set %s=VALUE", *n);
-      /* Gc unset means G (logpc_gc_default) */
-      if (ks[0] == PARAM_GC && !param_given (&ps, PARAM_GC) && !ps.na[ks[0]])
-        continue;
-      *dag_params_field (&params, ks[0]) = param_need (&ps, ks[0], hint);
-    }
-  /* the diamond closed form reads L, os and G whatever the model */
-  for (int k = 0; k < PARAM_NPARAM; k++)
-    if (dag_params_field (&params, k) && param_given (&ps, k))
-      *dag_params_field (&params, k) = ps.v[k];
-  /* S from --set (or a file): LogGOPSim's default 65535 is not -m
-     plogp's, which has no rendezvous unless told.  */
-  params.S_given = param_given (&ps, PARAM_S)
-                   && ps.origin[PARAM_S] != PORIGIN_DEFAULT;
-}
-
-/* --network topology:FILE: its links, the input line of each, and the
-   columns of the link's ends (for errors found once the schedule is
-   known).  */
-static struct dag_topo topo;
-static long *topo_line;
-static const char *topo_name;
-static size_t topo_cfrom, topo_cto;
-static char topo_conversion[128];   /* "us to ns (x1000)", or empty */
-static char **topo_meta;            /* its metadata lines, without "#@" */
-static size_t ntopo_meta;
-
-/* Column I of the current row of R, a time (per byte for G) >= 0 or NA
-   (NaN).  */
-static double
-topo_time (tsv_reader *r, long i)
-{
-  if (i < 0)
-    return NAN;
-  double v = tsv_num (r, (size_t) i, 1);
-  if (v < 0)
-    tsv_die_field (r, (size_t) i, "'%s' is negative (expected a time %s>= "
-                   "0, or NA)", tsv_field (r, (size_t) i),
-                   strcmp (tsv_colname (r, (size_t) i), "G") == 0
-                   ? "per byte " : "");
-  return v;
-}
-
-/* Every column of R's header is one of from, to, G, L.  */
-static void
-topo_columns (tsv_reader *r)
-{
-  static const char *const known[] = { "from", "to", "G", "L" };
-  for (size_t i = 0; i < tsv_ncols (r); i++)
-    {
-      size_t k = 0;
-      while (k < 4 && strcmp (tsv_colname (r, i), known[k]) != 0)
-        k++;
-      if (k == 4)
-        die_at (tsv_name (r), tsv_lineno (r), (long) i + 1, "unknown column "
-                "'%s' (a topology has from, to, and optionally G and L)",
-                tsv_colname (r, i));
-    }
-  topo_cfrom = tsv_col_required (r, "from");
-  topo_cto = tsv_col_required (r, "to");
-}
-
-/* One row of R as a link; dies on a link to itself, a second copy of a
-   link, or a number that names no rank.  */
-static void
-topo_row (tsv_reader *r, long cG, long cL)
-{
-  double G = topo_time (r, cG), L = topo_time (r, cL);
-  const char *from = tsv_field (r, topo_cfrom), *to = tsv_field (r, topo_cto);
-  size_t which;
-  switch (dag_topo_add (&topo, from, to, G, isnan (L) ? 0 : L, &which))
-    {
-    case DAG_TOPO_OK:
-      break;
-    case DAG_TOPO_SELF:
-      tsv_die_field (r, topo_cto, "a link from '%s' to itself (links join "
-                     "two different nodes)", from);
-    case DAG_TOPO_DUPLICATE:
-      tsv_die_field (r, topo_cto, "the link '%s' -> '%s' again (first on "
-                     "line %ld; one row per directed link)", from, to,
-                     topo_line[which]);
-    case DAG_TOPO_BADRANK:
-      tsv_die_field (r, which ? topo_cto : topo_cfrom, "'%s' is a number "
-                     "but no rank (ranks are 0, 1, 2 ... without leading "
-                     "zeros, below 2147483647)", which ? to : from);
-    default:
-      die ("internal error: dag_topo_add");
-    }
-  static size_t cap;
-  if (topo.nlinks > cap)
-    {
-      cap = topo.link_cap;
-      topo_line = xrealloc (topo_line, cap * sizeof *topo_line);
-    }
-  topo_line[topo.nlinks - 1] = tsv_lineno (r);
-}
-
-/* The times of the topology R into the schedule's unit UNIT.  TIMED:
-   the line of the first link with a time (0: none, and then the units
-   do not matter).  */
-static void
-topo_units (tsv_reader *r, const char *unit, long timed)
-{
-  const char *tu = tsv_meta_get (r, "time_unit");
-  double scale = 1;
-  if (!timed || (tu && unit && strcmp (tu, unit) == 0))
-    return;
-  if (!tu)
-    die_at (tsv_name (r), timed, 0, "a link time, but no #@time_unit line, "
-            "and the schedule's times are in %s: declare the file's unit "
-            "with a '#@time_unit=UNIT' line (s, ms, us, ns)",
-            unit ? unit : "no unit");
-  if (!unit)
-    die ("%s: its times are in %s, and the schedule has no time unit: give "
-         "--time-unit UNIT", tsv_name (r), tu);
-  if (param_time_scale (tu, unit, &scale) != 0)
-    die ("%s: its times are in %s and the schedule's in %s: only s, ms, us "
-         "and ns convert", tsv_name (r), tu, unit);
-  char f[NUM_BUFSIZE];
-  num_format (scale, -1, f);
-  snprintf (topo_conversion, sizeof topo_conversion, "%s to %s (x%s)", tu,
-            unit, f);
-  for (size_t i = 0; i < topo.nlinks; i++)
-    {
-      topo.link[i].G = param_scale_value (topo.link[i].G, scale);
-      topo.link[i].L = param_scale_value (topo.link[i].L, scale);
-    }
-}
-
-/* Read --network topology:FILE, its times in UNIT.  */
-static void
-read_topology (const char *unit)
-{
-  if (net_spec.kind != DAG_NET_TOPOLOGY)
-    return;
-  tsv_reader *r = tsv_open (net_spec.file);
-  topo_name = xstrdup (tsv_name (r));
-  topo_columns (r);
-  long cG = tsv_col (r, "G"), cL = tsv_col (r, "L");
-  long timed = 0;
-  dag_topo_init (&topo);
-  while (tsv_next (r))
-    {
-      topo_row (r, cG, cL);
-      const struct dag_topo_link *l = &topo.link[topo.nlinks - 1];
-      if (!timed && (l->G > 0 || l->L > 0))
-        timed = tsv_lineno (r);
-    }
-  topo_units (r, unit, timed);
-  dag_topo_finish (&topo);
-  ntopo_meta = tsv_nmeta (r);
-  topo_meta = xmalloc ((ntopo_meta ? ntopo_meta : 1) * sizeof *topo_meta);
-  for (size_t i = 0; i < ntopo_meta; i++)
-    topo_meta[i] = xstrdup (tsv_meta_line (r, i));
-  tsv_close (r);
-}
-
-/* The topology against the schedule D: every rank it names is one of
-   D's, and every message has a route.  */
-static void
-check_topology (const struct dag *d)
-{
-  if (params.network != DAG_NET_TOPOLOGY)
-    return;
-  int32_t u = dag_topo_rank_over (&topo, d->nprocs);
-  if (u >= 0)
-    {
-      size_t i = topo.first_link[u];
-      size_t col = topo.link[i].from == u ? topo_cfrom : topo_cto;
-      die_at (topo_name, topo_line[i], (long) col + 1, "rank '%s', but the "
-              "schedule has %ld ranks (0 to %ld)", dag_topo_name (&topo, u),
-              (long) d->nprocs, (long) d->nprocs - 1);
-    }
-  int32_t a, b;
-  if (dag_topo_route_dag (&topo, d, &a, &b) != DAG_TOPO_OK)
-    die ("%s: no route from rank %ld to rank %ld, and the schedule sends "
-         "from one to the other (link them, through switches if need be)",
-         topo_name, (long) a, (long) b);
-}
-
-/* --network and --cores into PARAMS, for the schedule D: a mesh gives
-   LoGPC's n and kd (eq. (11)).  */
-static void
-apply_network (const struct dag *d)
-{
-  int64_t P = d->nprocs;
-  params.network = net_spec.kind;
-  params.topo = net_spec.kind == DAG_NET_TOPOLOGY ? &topo : NULL;
-  params.net = net_spec.net;
-  params.net_arg = net_spec.arg;
-  params.progress = opt_rule;
-  params.cores = opt_cores;
-  if (!opt_cores && param_given (&p_set, PARAM_CS))
-    die_usage ("option '--set': cs is the switch time of a core that "
-               "ranks share: it needs --cores");
-  /* --cores shares one CPU between ranks: which of a rank's several
-     CPUs would it be?  */
-  if (opt_cores && (d->maxcpu > 0 || d->maxnic > 0))
-    die_usage ("option '--cores': %s gives its ranks several CPUs or "
-               "NICs (cpu up to %ld, nic up to %ld): ranks that share "
-               "cores have one of each", d->source, (long) d->maxcpu,
-               (long) d->maxnic);
-  if (net_spec.kind != DAG_NET_MESH)
-    return;
-  struct kcube t;
-  if (dag_network_mesh (&net_spec, P, &t) != 0)
-    die_usage ("option '--network': '%s' has %ld nodes, fewer than the "
-               "schedule's %ld processors", opt_network,
-               (long) kcube_nodes (&t), (long) P);
-  params.n = t.n;
-  params.kd = dag_network_kd (&t);
-}
-
 /* dag_predict_fix, remembering the first LoGPC iteration that did not
    converge (reported after the output, exit status 1).  */
 static struct dag_fixpoint unconverged;
@@ -695,8 +367,9 @@ predict (const struct dag *d, int model, const struct dagsim_opts *so,
          struct dagsim_result *r, int *iterations, const char *at)
 {
   struct dag_fixpoint fx;
-  check_topology (d);
-  if (dag_predict_fix (d, model, &params, so, opt_tol, opt_maxit, r, &fx))
+  if (bind.params.network == DAG_NET_TOPOLOGY)
+    dag_topo_check (&topo, d);
+  if (dag_predict_fix (d, model, &bind.params, so, opt_tol, opt_maxit, r, &fx))
     {
       if (!at)
         die ("%s", r->stuck);
@@ -706,18 +379,6 @@ predict (const struct dag *d, int model, const struct dagsim_opts *so,
   *iterations = fx.iterations;
   if (!fx.converged && !r->stuck && !nunconverged++)
     unconverged = fx;
-}
-
-/* A parameter name for --sweep: one dag_params field.  */
-static int
-sweep_param (const char *name)
-{
-  int ks[2];
-  int n = param_lookup (name, ks, NULL);
-  if (n != 1)
-    return -1;
-  struct dag_params d;
-  return dag_params_field (&d, ks[0]) ? ks[0] : -1;
 }
 
 /* ------------------------------------------------------------- reading */
@@ -733,16 +394,6 @@ load_topology (void)
   gen.topology_text = read_option_file ("topology", path);
 }
 
-/* Run the generator gen.pattern into S: a collective coll:OP:ALGO
-   (dag_coll.h) or a pattern of dag_gen.h.  */
-static const char *
-gen_run (const struct dag_sink *s)
-{
-  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
-                        opt_coll_segment, opt_reduce_cost };
-  return dag_gen_any (&gen, &c, s);
-}
-
 static void
 generate (struct dag *d)
 {
@@ -752,30 +403,15 @@ generate (struct dag *d)
   gen.pattern = opt_gen;
   dag_init (d, "gen");
   dag_sink_dag_init (&sink, &ctx, d);
-  const char *err = gen_run (&sink);
+  /* a collective coll:OP:ALGO (dag_coll.h) or a pattern of dag_gen.h */
+  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+                        opt_coll_segment, opt_reduce_cost };
+  const char *err = dag_gen_any (&gen, &c, &sink);
   if (err)
     die_usage ("gen %s: %s", opt_gen, err);
 }
 
-/* ------------------------------------------------------------ writing */
-
 /* ------------------------------------------------------------ predict */
-
-static int64_t *
-gen_field (const char *name)
-{
-  if (strcmp (name, "procs") == 0 || strcmp (name, "P") == 0)
-    return &gen.procs;
-  if (strcmp (name, "blocks") == 0)
-    return &gen.blocks;
-  if (strcmp (name, "n") == 0 && opt_gen)
-    return &gen.n;
-  if (strcmp (name, "rounds") == 0)
-    return &gen.rounds;
-  if (strcmp (name, "bytes") == 0)
-    return &gen.bytes;
-  return NULL;
-}
 
 /* One run of dag-predict: the options checked, the schedule, the
    parameters, the simulations and their timings.  */
@@ -793,10 +429,7 @@ struct predict_job
   size_t nsweep;
   int64_t *gfield;
   struct dag d;
-  const char *unit;           /* the output's time unit */
-  int goal_default_unit;      /* ns because GOAL has none */
-  double file_scale;          /* --params times into UNIT */
-  char conversion[128];
+  struct dag_units u;         /* the output's time unit, --params' */
   struct plogp plogp;         /* -m plogp: the per-size table */
   struct dagsim_opts so;
   /* results: one run, or one per sweep value or parameter row */
@@ -831,23 +464,16 @@ check_predict_options (struct predict_job *j)
   if (opt_link_stats && net_spec.kind != DAG_NET_TOPOLOGY)
     die_usage ("--link-stats tells what each link of a topology carried: "
                "give --network topology:FILE");
-  if (opt_format)
-    {
-      if (strcmp (opt_format, "goal") == 0)
-        j->in.goal = 1;
-      else if (strcmp (opt_format, "binary") == 0)
-        j->in.binary = 1;
-      else if (strcmp (opt_format, "native") != 0)
-        die_usage ("option '--format': '%s' (expected native, goal or "
-                   "binary)", opt_format);
-    }
+  if (opt_format && dag_input_format (&j->in, opt_format) != 0)
+    die_usage ("option '--format': '%s' (expected native, goal or "
+               "binary)", opt_format);
   /* without -m: per-size rows, when --params has them, for plogp */
   j->model = dag_model_parse (opt_model ? opt_model
                               : opt_params && !opt_where && !opt_each
                                 && strcmp (opt_params, "-") != 0
                                 && param_file_per_size (opt_params)
                               ? "plogp" : "loggops");
-  plogp_signed_L = j->model == MODEL_PLOGP;
+  bind.signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
                "loggops, hyperbolic, logpc or plogp)", opt_model);
@@ -856,7 +482,7 @@ check_predict_options (struct predict_job *j)
                "with -m logpc (nic or bus with the other models)",
                opt_network);
   if (net_spec.kind == DAG_NET_MESH
-      && (param_given (&p_set, PARAM_N) || param_given (&p_set, PARAM_KD)))
+      && (param_given (&bind.p_set, PARAM_N) || param_given (&bind.p_set, PARAM_KD)))
     die_usage ("option '--network': '%s' sets n and kd: not with --set n "
                "or kd", opt_network);
   if (j->nfiles > 1)
@@ -913,21 +539,6 @@ check_predict_options (struct predict_job *j)
                "--params cannot both be standard input");
 }
 
-/* Does model M read parameter NAME (-m plogp: L and a given S; its
-   overheads and gaps come from the table)?  */
-static int
-model_uses (enum dag_model m, const char *name)
-{
-  if (m == MODEL_PLOGP && strcmp (name, "S") == 0)
-    return 1;
-  if (opt_cores && strcmp (name, "cs") == 0)
-    return 1;
-  for (const char *const *p = dag_model_param_names (m); *p; p++)
-    if (strcmp (*p, name) == 0)
-      return 1;
-  return 0;
-}
-
 /* --sweep NAME=V1,V2,...  */
 static void
 parse_sweep (struct predict_job *j)
@@ -938,45 +549,18 @@ parse_sweep (struct predict_job *j)
     die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
                opt_sweep);
   *eq = '\0';
-  j->gfield = gen_field (j->sweep_name);
-  if (!j->gfield && sweep_param (j->sweep_name) < 0
-      && strcmp (j->sweep_name, "o") != 0)
-    die_usage ("option '--sweep': unknown parameter '%s' (a model "
-               "parameter, or procs, n, blocks, rounds, bytes with "
-               "--gen)", j->sweep_name);
+  j->gfield = dag_gen_field (&gen, j->sweep_name, opt_gen != NULL);
+  if (!j->gfield)
+    dag_bind_sweep_name (&bind, j->model, j->sweep_name);
   if (j->gfield && !opt_gen)
     die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
                j->sweep_name);
-  if (!j->gfield && strcmp (j->sweep_name, "o") == 0)
-    die_usage ("option '--sweep': sweep os or or, not o");
-  if (!j->gfield && !model_uses (j->model, j->sweep_name))
-    {
-      char list[128] = "";
-      size_t n = 0;
-      for (const char *const *p = dag_model_param_names (j->model); *p; p++)
-        n += (size_t) snprintf (list + n, sizeof list - n, "%s%s",
-                                n ? ", " : "", *p);
-      if (j->model == MODEL_PLOGP)
-        snprintf (list + n, sizeof list - n, ", S; os, or and g per size "
-                  "from --params");
-      die_usage ("option '--sweep': -m %s does not use %s: every row would "
-                 "be the same (its parameters: %s)", dag_model_name (j->model),
-                 j->sweep_name, list);
-    }
   /* a generator's field is a whole number (a size may have K, M, G); a
      parameter is checked against the parameter table's range */
   j->sweep_vals = opt_list ("sweep", eq + 1, j->gfield != NULL,
                             (double) (INT64_C (1) << 50), &j->nsweep);
-  int k = j->gfield ? -1 : sweep_param (j->sweep_name);
-  for (size_t i = 0; k >= 0 && i < j->nsweep; i++)
-    if (!param_in_range (k, j->sweep_vals[i]))
-      {
-        char v[NUM_BUFSIZE];
-        num_format (j->sweep_vals[i], -1, v);
-        die_usage ("option '--sweep': %s=%s is out of range (%s expected "
-                   "for %s)", j->sweep_name, v, param_range_text (k),
-                   param_defs[k].help);
-      }
+  if (!j->gfield)
+    dag_bind_sweep_range (j->sweep_name, j->sweep_vals, j->nsweep);
 }
 
 /* The schedule: generated, native --tasks/--edges, or a FILE.  */
@@ -990,15 +574,7 @@ read_schedule (struct predict_job *j)
   if (opt_gen)
     generate (&j->d);
   else if (opt_tasks)
-    {
-      tsv_reader *t = tsv_open (opt_tasks);
-      tsv_reader *e = opt_edges ? tsv_open (opt_edges) : NULL;
-      dag_init (&j->d, tsv_name (t));
-      dag_read_native2 (t, e, &j->d);
-      j->in.rd[j->in.nrd++] = t;
-      if (e)
-        j->in.rd[j->in.nrd++] = e;
-    }
+    dag_input_native (&j->in, &j->d, opt_tasks, opt_edges);
   else
     dag_input_read (&j->in, &j->d, j->nfiles ? j->files[0] : NULL,
                     opt_format != NULL);
@@ -1011,127 +587,20 @@ read_schedule (struct predict_job *j)
     dag_input_save (&j->in, &j->d, opt_save_binary);
 }
 
-/* The output's time unit (the schedule's, --time-unit's, LogGOPSim's ns
-   for GOAL), --params' times converted to it, the defaults scaled.  */
-static void
-resolve_units (struct predict_job *j)
-{
-  const char *unit = tsv_time_unit (j->in.rd, j->in.nrd);
-  if (opt_time_unit && unit && strcmp (unit, opt_time_unit) != 0)
-    die ("--time-unit %s, but the input says #@time_unit=%s", opt_time_unit,
-         unit);
-  if (!unit && j->in.goal_unit[0])
-    {
-      unit = j->in.goal_unit;   /* its "// #@time_unit=" line */
-      if (!tsv_time_unit_valid (unit))
-        die ("the schedule's '// #@time_unit=%s': not a time unit (s, ms, "
-             "us, ns, cycles)", unit);
-      if (opt_time_unit && strcmp (unit, opt_time_unit) != 0)
-        die ("--time-unit %s, but the schedule says // #@time_unit=%s",
-             opt_time_unit, unit);
-    }
-  if (!unit)
-    unit = opt_time_unit;
-  /* A GOAL schedule without a unit line: LogGOPSim's nanoseconds unless
-     --time-unit says otherwise.  */
-  j->goal_default_unit = j->in.goal && !unit;
-  if (j->goal_default_unit && pfile && pfile->time_unit
-      && strcmp (pfile->time_unit, "ns") != 0)
-    warn ("the GOAL schedule has no '// #@time_unit=UNIT' line: its times "
-          "are read in ns (LogGOPSim's), and %s's converted from %s; give "
-          "--time-unit if the schedule's are in another unit",
-          pfile->name, pfile->time_unit);
-  if (j->goal_default_unit)
-    unit = "ns";
-  j->file_scale = 1;
-  if (pfile)
-    {
-      const char *pu = pfile->time_unit ? pfile->time_unit : opt_time_unit;
-      if (!pu && unit)
-        die ("%s: no #@time_unit line, and the schedule's times are in "
-             "%s%s: declare the file's unit with a '#@time_unit=UNIT' line "
-             "(s, ms, us, ns) or --time-unit UNIT", pfile->name, unit,
-             j->goal_default_unit ? " (a GOAL schedule's default)" : "");
-      if (pu && !unit)
-        unit = pu;
-      else if (pu && strcmp (pu, unit) != 0)
-        {
-          if (param_time_scale (pu, unit, &j->file_scale) != 0)
-            die ("%s: its times are in %s and the schedule's in %s: only "
-                 "s, ms, us and ns convert (use --time-unit on a schedule "
-                 "without a unit)", pfile->name, pu, unit);
-          char f[NUM_BUFSIZE];
-          num_format (j->file_scale, -1, f);
-          snprintf (j->conversion, sizeof j->conversion, "%s to %s (x%s)",
-                    pu, unit, f);
-        }
-    }
-  j->unit = unit;
-  /* LogGOPSim's defaults are in ns.  */
-  double def_scale = 1;
-  int convertible = !unit || param_time_scale ("ns", unit, &def_scale) == 0;
-  set_defaults (def_scale, pfile != NULL || !convertible);
-  if (!pfile)
-    resolve_params (dag_model_param_names (j->model), 0, 1);
-}
-
-/* --sweep L with -m plogp: the table's L (a swept value is >= 0 and
-   so is every g(m) of the table, a negative one held as 0: the one-way
-   times stay >= 0).  */
-static void
-plogp_sweep_L (struct predict_job *j, double L)
-{
-  j->plogp.L = L;
-}
-
-/* -m plogp: the rows of --params (those --where selects) as the table of
-   os(m), or(m), g(m); L from --set or the rows' L (pLogP's own).  */
-static void
-build_plogp (struct predict_job *j)
-{
-  if (j->model != MODEL_PLOGP)
-    return;
-  /* the one reader of per-size tables (params.h); L is read below */
-  double *v = xmalloc (nprow * 5 * sizeof *v);
-  param_plogp_rows (pfile, prow, nprow, j->file_scale, "-m plogp", 0, v);
-  struct plogp_point *pts = xmalloc (nprow * sizeof *pts);
-  for (size_t k = 0; k < nprow; k++)
-    pts[k] = (struct plogp_point) { v[5 * k], v[5 * k + 1], v[5 * k + 2],
-                                    v[5 * k + 3] };
-  free (v);
-  /* pLogP's L is the pair's (and the launch's): one value for the
-     table, taken from its first row unless --set gives it; rows that
-     disagree are of several pairs or measurements.  */
-  if (!param_given (&p_set, PARAM_L))
-    param_file_same_value (pfile, prow, nprow, "L", "-m plogp",
-                           "select one pair with --where src=I,dst=J, or "
-                           "give L with --set");
-  size_t which = 0;
-  enum plogp_status st = plogp_init (&j->plogp, pts, nprow, params.L,
-                                     &which);
-  free (pts);
-  if (st == PLOGP_NOMEM)
-    die ("out of memory while reading the per-size table of %s",
-         pfile->name);
-  if (st != PLOGP_OK)
-    param_plogp_fail (pfile, prow, nprow, which, "-m plogp",
-                      plogp_status_text (st), NULL);
-  params.plogp = &j->plogp;
-}
-
 /* --each: one prediction per parameter row, all before any output.  */
 static void
 simulate_each (struct predict_job *j)
 {
-  j->ms = xmalloc (nprow * sizeof *j->ms);
-  j->rs = xmalloc (nprow * sizeof *j->rs);
-  j->its = xmalloc (nprow * sizeof *j->its);
-  j->each_params = xmalloc (nprow * sizeof *j->each_params);
-  for (size_t i = 0; i < nprow; i++)
+  j->ms = xmalloc (bind.nprow * sizeof *j->ms);
+  j->rs = xmalloc (bind.nprow * sizeof *j->rs);
+  j->its = xmalloc (bind.nprow * sizeof *j->its);
+  j->each_params = xmalloc (bind.nprow * sizeof *j->each_params);
+  for (size_t i = 0; i < bind.nprow; i++)
     {
-      resolve_params (dag_model_param_names (j->model), i, j->file_scale);
-      apply_network (&j->d);
-      j->each_params[i] = params;
+      dag_bind_resolve (&bind, dag_model_param_names (j->model), i, j->u.file_scale);
+      dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
+                        &j->d);
+      j->each_params[i] = bind.params;
       char at[64];
       snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
       predict (&j->d, j->model, &j->so, &j->rs[i], &j->its[i], at);
@@ -1154,27 +623,19 @@ simulate_sweep (struct predict_job *j)
       double val = j->sweep_vals[i];
       if (j->gfield)
         {
-          if (val != floor (val) || val < 0)
+          if (dag_gen_set_field (&gen, j->gfield, val) != 0)
             die_usage ("option '--sweep': %s needs whole numbers",
                        j->sweep_name);
-          *j->gfield = (int64_t) val;
-          if (j->gfield == &gen.procs)
-            gen.procs_given = 1;
-          if (j->gfield == &gen.rounds)
-            gen.rounds_given = 1;
           generate (&j->ds[i]);
           dag_finalize (&j->ds[i]);
-          apply_network (&j->ds[i]);
+          dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
+                        &j->ds[i]);
         }
       else
         {
           j->ds[i] = j->d;
-          if (dag_params_set (&params, j->sweep_name, val) != 0)
-            die_usage ("option '--sweep': %s out of range", j->sweep_name);
-          if (j->model == MODEL_PLOGP && strcmp (j->sweep_name, "L") == 0)
-            plogp_sweep_L (j, val);
-          if (strcmp (j->sweep_name, "S") == 0)
-            params.S_given = 1;
+          dag_bind_sweep_set (&bind, j->sweep_name, val,
+                              j->model == MODEL_PLOGP ? &j->plogp : NULL);
         }
       char at[NUM_BUFSIZE + 64], v[NUM_BUFSIZE];
       num_format (val, -1, v);
@@ -1227,10 +688,12 @@ simulate (struct predict_job *j)
     simulate_each (j);
   else
     {
-      if (pfile)
-        resolve_params (dag_model_param_names (j->model), 0, j->file_scale);
-      build_plogp (j);
-      apply_network (&j->d);
+      if (bind.pfile)
+        dag_bind_resolve (&bind, dag_model_param_names (j->model), 0, j->u.file_scale);
+      if (j->model == MODEL_PLOGP)
+        dag_bind_plogp (&bind, &j->plogp, j->u.file_scale);
+      dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
+                        &j->d);
       if (!opt_sweep)
         predict (&j->d, j->model, &j->so, &j->r, &j->iters, NULL);
       else
@@ -1242,131 +705,27 @@ simulate (struct predict_job *j)
   dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
-  for (size_t i = 0; i < nruns; i++)
-    if (isinf (opt_sweep || opt_each ? j->ms[i] : j->r.makespan))
-      {
-        warn ("the makespan is above the largest double (about 1.8e308) "
-              "and is written NA, as are the times past it: rescale the "
-              "work or the parameters, e.g. to a larger time unit");
-        break;
-      }
-}
-
-/* -m plogp: the table's range, and whether the schedule's messages
-   leave it (then their costs follow the last segment's slope, or the
-   smallest size's values).  */
-static void
-plogp_meta (tsv_writer *w, const struct predict_job *j)
-{
-  const struct plogp *t = &j->plogp;
-  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-  num_format (t->pt[0].bytes, -1, lo);
-  num_format (t->pt[t->n - 1].bytes, -1, hi);
-  tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", t->n, lo, hi);
-  if (params.S_given)
-    {
-      char sb[NUM_BUFSIZE];
-      num_format (params.S, -1, sb);
-      tsv_meta (w, "plogp_rendezvous", "messages above S = %s bytes: the "
-                "send completes when its receive is posted (LogGOPS)", sb);
-    }
-  if (t->L < 0)
-    {
-      char l[NUM_BUFSIZE];
-      num_format (t->L, -1, l);
-      tsv_meta (w, "plogp_L_negative", "L = %s: pLogP's (RTT(0) - 2 g(0))/2 "
-                "with g(0) > RTT(0)/2; a message still takes its measured "
-                "one-way time L + g(m) = RTT(m) - RTT(0)/2", l);
-    }
-  if (t->nneg_g)
-    tsv_meta (w, "plogp_g_negative", "%zu size%s with g(m) < 0 (RTT(m) "
-              "measured below RTT(0) - g(0): noise on a tiny size), the "
-              "gap taken as 0 there", t->nneg_g, t->nneg_g == 1 ? "" : "s");
-  double big = -1, small = INFINITY;
-  const struct dag *ds = j->ds ? j->ds : &j->d;
-  size_t nd = j->ds ? j->nsweep : 1;
-  for (size_t k = 0; k < nd; k++)
-    for (size_t v = 0; v < ds[k].n; v++)
-      if (ds[k].node[v].op == DAG_SEND)
-        {
-          double x = (double) ds[k].node[v].u.bytes;
-          big = x > big ? x : big;
-          small = x < small ? x : small;
-        }
-  param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
-                          small == INFINITY ? -1 : small, big, NULL);
+  size_t nruns = opt_each ? bind.nprow : opt_sweep ? j->nsweep : 1;
+  dag_warn_infinite (opt_sweep || opt_each ? j->ms : &j->r.makespan, nruns);
 }
 
 /* The metadata: the schedule's, the model's, the parameters'.  */
 static void
 write_predict_meta (tsv_writer *w, const struct predict_job *j)
 {
-  for (size_t i = 0; i < j->in.nrd; i++)
-    tsv_copy_meta (w, j->in.rd[i]);
-  tsv_write_tool_meta (w, "predict");
-  tsv_meta (w, "model", "%s", dag_model_name (j->model));
-  tsv_meta (w, "tie_order", "%s", j->tie == DAGSIM_TIE_CLASS ? "class"
-                                                            : "creation");
-  if (opt_network)
-    tsv_meta (w, "network", "%s", opt_network);
-  /* the topology's metadata, under a prefix of its own (msgperf(7):
-     an input's metadata never mixes with the output's keys) */
-  for (size_t i = 0; i < ntopo_meta; i++)
-    {
-      const char *m = topo_meta[i], *eq = strchr (m, '=');
-      int klen = eq ? (int) (eq - m) : (int) strlen (m);
-      char key[256];
-      snprintf (key, sizeof key, "network_%.*s", klen, m);
-      tsv_meta (w, key, "%s", eq ? eq + 1 : "");
-    }
-  if (topo_conversion[0])
-    tsv_meta (w, "network_time_conversion", "%s", topo_conversion);
-  if (opt_cores)
-    tsv_meta (w, "cores", "%ld", (long) opt_cores);
-  dag_noise_meta (w, &noise, &noise_opts);
-  tsv_meta_time_unit (w, j->unit);
-  if (j->d.mapped)
-    tsv_meta (w, "binary_schedule", "%s (of %s)", j->in.image_name,
-              j->d.source);
-  if (opt_save_binary)
-    tsv_meta (w, "saved_binary", "%s (%llu bytes)", opt_save_binary,
-              (unsigned long long) j->in.saved_bytes);
-  if (j->goal_default_unit)
-    tsv_meta (w, "goal_time_unit", "ns (LogGOPSim's; the default of "
-              "--time-unit)");
-  if (pfile)
-    {
-      param_file_write_meta (pfile, w);
-      if (opt_where)
-        tsv_meta (w, "params_where", "%s", opt_where);
-      if (j->conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", j->conversion);
-    }
-  if (j->model == MODEL_PLOGP)
-    plogp_meta (w, j);
+  struct dag_predict_meta m = {
+    &j->in, &j->d, j->ds, j->ds ? j->nsweep : 0, j->model, j->tie,
+    opt_network, &topo, &noise, &noise_opts, &j->u, opt_save_binary, &bind,
+    opt_where, &j->plogp
+  };
+  dag_predict_write_meta (w, &m);
 }
 
 /* --each: one summary row per parameter row, led by its key columns.  */
 static void
 write_each (tsv_writer *w, struct predict_job *j)
 {
-  long keys[8];
-  size_t nk = param_file_keys (pfile, keys);
-  const char *kn[8];
-  for (size_t k = 0; k < nk; k++)
-    kn[k] = pfile->col[keys[k]];
-  dag_summary_header (w, j->model, NULL, nk, kn, opt_cores != 0);
-  for (size_t i = 0; i < nprow; i++)
-    {
-      for (size_t k = 0; k < nk; k++)
-        tsv_put_str (w, pfile->cell[prow[i] * pfile->ncols
-                                    + (size_t) keys[k]]);
-      params = j->each_params[i];
-      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->rs[i], j->its[i],
-                       &params, opt_cores != 0);
-      dagsim_result_free (&j->rs[i]);
-    }
+  dag_write_each (w, &bind, j->model, &j->d, j->rs, j->its, j->each_params);
 }
 
 /* One run: the table asked for, or the summary row.  */
@@ -1384,11 +743,11 @@ write_one (tsv_writer *w, struct predict_job *j)
   else if (opt_qstat)
     dag_write_qstat (w, &j->d, &j->r);
   else if (opt_link_stats)
-    dag_write_link_stats (w, &j->r, &topo);
+    dag_write_link_stats (w, &j->r, &topo.topo);
   else
     {
       dag_summary_header (w, j->model, NULL, 0, NULL, opt_cores != 0);
-      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters, &params,
+      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters, &bind.params,
                        opt_cores != 0);
     }
   dagsim_result_free (&j->r);
@@ -1406,11 +765,12 @@ write_sweep (tsv_writer *w, struct predict_job *j)
   for (size_t i = 0; i < j->nsweep; i++)
     {
       if (!j->gfield)
-        dag_params_set (&params, j->sweep_name, j->sweep_vals[i]);
+        dag_params_set (&bind.params, j->sweep_name, j->sweep_vals[i]);
       else
-        apply_network (&j->ds[i]);
+        dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
+                        &j->ds[i]);
       dag_summary_row (w, j->model, j->sweep_name, j->sweep_vals[i],
-                       &j->ds[i], &j->rs[i], j->its[i], &params,
+                       &j->ds[i], &j->rs[i], j->its[i], &bind.params,
                        opt_cores != 0);
       dagsim_result_free (&j->rs[i]);
       if (j->gfield)
@@ -1426,28 +786,8 @@ static int
 predict_status (void)
 {
   if (nunconverged)
-    {
-      char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], wt[NUM_BUFSIZE];
-      char where[2 * NUM_BUFSIZE + 64];
-      num_format (unconverged.lo, -1, lo);
-      num_format (unconverged.damping, -1, wt);
-      if (isfinite (unconverged.hi))
-        {
-          num_format (unconverged.hi, -1, hi);
-          snprintf (where, sizeof where, "lies between %s and %s", lo, hi);
-        }
-      else
-        snprintf (where, sizeof where, "is at least %s, the contention-free "
-                  "makespan", lo);
-      warn ("logpc: the contention iteration did not converge in %d "
-            "simulation%s (--max-iterations)%s: the makespan's fixed point "
-            "%s (last step weight %s); the row shows the last simulation",
-            unconverged.iterations, unconverged.iterations == 1 ? "" : "s",
-            nunconverged > 1 ? " in some runs, the first shown" : "", where,
-            wt);
-      return 1;
-    }
-  return nstuck ? 1 : 0;
+    dag_warn_unconverged (&unconverged, nunconverged);
+  return nunconverged || nstuck ? 1 : 0;
 }
 
 static int
@@ -1457,8 +797,8 @@ run_predict (int argc, const char **argv)
                                    .c0 = dag_clock_cpu (),
                                    .k0 = dag_clock_system () } };
   dag_gen_init (&gen);
-  dag_params_default (&params);
-  param_set_clear (&p_set);
+  dag_params_default (&bind.params);
+  param_set_clear (&bind.p_set);
   poptContext con = cli_parse (argc, argv, predict_options,
                                "[FILE]  (or: gen PATTERN ..., diamond ...)",
                                handle);
@@ -1466,21 +806,26 @@ run_predict (int argc, const char **argv)
   while (j.files && j.files[j.nfiles])
     j.nfiles++;
   check_predict_options (&j);
+  bind.cores = opt_cores;
+  bind.progress = opt_rule;
   if (opt_save_mem)
     dag_save_mem_setup (opt_save_dir);
   if (opt_params)
     {
-      pfile = param_file_read (opt_params);
+      bind.pfile = param_file_read (opt_params);
       /* plogp: every selected row is one size of the table */
-      nprow = param_file_select (pfile, opt_where,
+      bind.nprow = param_file_select (bind.pfile, opt_where,
                                  opt_each || j.model == MODEL_PLOGP,
-                                 "--each", &prow);
+                                 "--each", &bind.prow);
     }
   if (opt_sweep)
     parse_sweep (&j);
   read_schedule (&j);
-  resolve_units (&j);
-  read_topology (j.unit);
+  dag_bind_units (&bind, &j.u, tsv_time_unit (j.in.rd, j.in.nrd),
+                  j.in.goal_unit, j.in.goal, opt_time_unit,
+                  dag_model_param_names (j.model));
+  if (net_spec.kind == DAG_NET_TOPOLOGY)
+    dag_topo_read (&topo, net_spec.file, j.u.unit);
   simulate (&j);
 
   tsv_writer *w = tsv_writer_open (NULL);
@@ -1506,18 +851,12 @@ run_predict (int argc, const char **argv)
   plogp_free (&j.plogp);
   free (j.sweep_name);
   free (j.sweep_vals);
-  free (prow);
-  param_file_free (pfile);
+  free (bind.prow);
+  param_file_free (bind.pfile);
   poptFreeContext (con);
   free (opt_network);
   free (opt_save_dir);
-  if (topo_name)
-    dag_topo_free (&topo);
-  free (topo_line);
-  free ((char *) topo_name);
-  for (size_t i = 0; i < ntopo_meta; i++)
-    free (topo_meta[i]);
-  free (topo_meta);
+  dag_topo_file_free (&topo);
   return predict_status ();
 }
 
@@ -1535,13 +874,9 @@ run_gen (int argc, const char **argv)
   const char **args = poptGetArgs (con);
   if (!args || !args[0])
     {
-      char list[512] = "";
-      for (size_t i = 0; dag_gen_patterns[i][0]; i++)
-        {
-          strcat (list, i ? ", " : "");
-          strcat (list, dag_gen_patterns[i][0]);
-        }
-      die_usage ("gen: missing PATTERN (one of: %s)", list);
+      char list[512];
+      die_usage ("gen: missing PATTERN (one of: %s)",
+                 dag_gen_pattern_list (list, sizeof list));
     }
   if (args[1])
     die_usage ("gen: one PATTERN only (extra '%s')", args[1]);
@@ -1556,21 +891,12 @@ run_gen (int argc, const char **argv)
       return 0;
     }
   load_topology ();
-  /* Check the parameters on a dry run into a DAG first, so a usage error
-     never leaves a half-written stream.  */
-  {
-    struct dag probe;
-    struct dag_sink ps;
-    struct dag_sink_dag pc;
-    dag_init (&probe, "gen");
-    dag_sink_dag_init (&ps, &pc, &probe);
-    const char *err = gen_run (&ps);
-    dag_free (&probe);
-    if (err)
-      die_usage ("gen %s: %s", gen.pattern, err);
-  }
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
+  /* a usage error never leaves a half-written stream */
+  const char *err = dag_gen_check (&gen, &c);
+  if (err)
+    die_usage ("gen %s: %s", gen.pattern, err);
   dag_gen_write (&gen, &c, opt_time_unit);
   poptFreeContext (con);
   return 0;
@@ -1588,16 +914,7 @@ diamond_simulated (const struct diamond_out *o)
   opt_gen = "diamond";
   generate (&d);
   dag_finalize (&d);
-  struct dagsim_cost c;
-  diamond_cost (o, &c);
-  struct dagsim_result r;
-  /* Eq. (15) follows a block's computation, which starts before a
-     message handled at the same instant: the class order.  */
-  struct dagsim_opts so = { .tie_order = DAGSIM_TIE_CLASS };
-  if (dagsim_run (&d, &c, &so, &r) != 0)
-    die ("%s", r.stuck);
-  double m = r.makespan;
-  dagsim_result_free (&r);
+  double m = diamond_simulate (&d, o);
   dag_free (&d);
   return m;
 }
@@ -1606,8 +923,8 @@ static int
 run_diamond (int argc, const char **argv)
 {
   dag_gen_init (&gen);
-  dag_params_default (&params);
-  param_set_clear (&p_set);
+  dag_params_default (&bind.params);
+  param_set_clear (&bind.p_set);
   poptContext con = cli_parse (argc, argv, diamond_options, NULL, handle);
   const char **args = poptGetArgs (con);
   if (args && args[0])
@@ -1622,32 +939,20 @@ run_diamond (int argc, const char **argv)
   char conversion[128] = "";
   if (opt_params)
     {
-      pfile = param_file_read (opt_params);
-      nprow = param_file_select (pfile, opt_where, 0, NULL, &prow);
-      const char *pu = pfile->time_unit;
-      if (pu && unit && strcmp (pu, unit) != 0)
-        {
-          if (param_time_scale (pu, unit, &scale) != 0)
-            die ("%s: its times are in %s, --time-unit says %s: only s, ms, "
-                 "us and ns convert", pfile->name, pu, unit);
-          char f[NUM_BUFSIZE];
-          num_format (scale, -1, f);
-          snprintf (conversion, sizeof conversion, "%s to %s (x%s)", pu,
-                    unit, f);
-        }
-      if (!unit)
-        unit = pu;
+      bind.pfile = param_file_read (opt_params);
+      bind.nprow = param_file_select (bind.pfile, opt_where, 0, NULL, &bind.prow);
+      unit = dag_bind_file_unit (&bind, unit, &scale, conversion);
     }
   else if (opt_where)
     die_usage ("--where selects rows of --params FILE: give --params");
-  set_defaults (1, pfile != NULL);
+  dag_bind_defaults (&bind, 1, bind.pfile != NULL);
   /* eq. (15) reads L, o_s and G */
   static const char *const diamond_needs[] = { "L", "os", "G", NULL };
-  resolve_params (diamond_needs, 0, scale);
+  dag_bind_resolve (&bind, diamond_needs, 0, scale);
 
   struct diamond_in in = {
     (double) gen.n, (double) gen.procs, (double) gen.blocks, gen.work,
-    gen.alpha, (double) gen.bytes, params.L, params.os, params.G, opt_header
+    gen.alpha, (double) gen.bytes, bind.params.L, bind.params.os, bind.params.G, opt_header
   };
   if (gen.procs < 2)
     die_usage ("diamond: eq. (15) needs --procs of at least 2");
@@ -1664,19 +969,12 @@ run_diamond (int argc, const char **argv)
   tsv_writer *w = tsv_writer_open (NULL);
   tsv_write_tool_meta (w, "diamond");
   tsv_meta_time_unit (w, unit);
-  if (pfile)
-    {
-      param_file_write_meta (pfile, w);
-      if (opt_where)
-        tsv_meta (w, "params_where", "%s", opt_where);
-      if (conversion[0])
-        tsv_meta (w, "params_time_conversion", "%s", conversion);
-    }
+  dag_bind_write_meta (w, &bind, opt_where, conversion);
   diamond_write_row (w, &gen, &o, b_real, b_best, m_best, m_sim,
                      opt_closed);
   tsv_writer_close (w);
-  free (prow);
-  param_file_free (pfile);
+  free (bind.prow);
+  param_file_free (bind.pfile);
   poptFreeContext (con);
   return 0;
 }

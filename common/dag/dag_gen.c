@@ -675,3 +675,32 @@ dag_sink_dag_init (struct dag_sink *s, struct dag_sink_dag *ctx,
   s->dep = sd_dep;
   s->reserve = sd_reserve;
 }
+
+int64_t *
+dag_gen_field (struct dag_gen *g, const char *name, int with_n)
+{
+  if (strcmp (name, "procs") == 0 || strcmp (name, "P") == 0)
+    return &g->procs;
+  if (strcmp (name, "blocks") == 0)
+    return &g->blocks;
+  if (strcmp (name, "n") == 0 && with_n)
+    return &g->n;
+  if (strcmp (name, "rounds") == 0)
+    return &g->rounds;
+  if (strcmp (name, "bytes") == 0)
+    return &g->bytes;
+  return NULL;
+}
+
+int
+dag_gen_set_field (struct dag_gen *g, int64_t *f, double v)
+{
+  if (v != floor (v) || v < 0)
+    return -1;
+  *f = (int64_t) v;
+  if (f == &g->procs)
+    g->procs_given = 1;
+  if (f == &g->rounds)
+    g->rounds_given = 1;
+  return 0;
+}

@@ -72,4 +72,12 @@ struct dag_sink_dag
 void dag_sink_dag_init (struct dag_sink *s, struct dag_sink_dag *ctx,
                         struct dag *d);
 
+/* The field of G that --sweep NAME changes (procs or P, blocks, rounds,
+   bytes, and n when WITH_N), or NULL.  */
+int64_t *dag_gen_field (struct dag_gen *g, const char *name, int with_n);
+
+/* --sweep of a generator's field F of G (dag_gen_field) to V: -1 unless
+   V is a whole number >= 0.  */
+int dag_gen_set_field (struct dag_gen *g, int64_t *f, double v);
+
 #endif

@@ -144,3 +144,27 @@ dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
   dag_free (&ts.names);
   free (ts.name);
 }
+
+const char *
+dag_gen_check (const struct dag_gen *gen, const struct dag_coll *c)
+{
+  struct dag probe;
+  struct dag_sink ps;
+  struct dag_sink_dag pc;
+  dag_init (&probe, "gen");
+  dag_sink_dag_init (&ps, &pc, &probe);
+  const char *err = dag_gen_any (gen, c, &ps);
+  dag_free (&probe);
+  return err;
+}
+
+char *
+dag_gen_pattern_list (char *list, size_t size)
+{
+  size_t n = 0;
+  list[0] = '\0';
+  for (size_t i = 0; dag_gen_patterns[i][0] && n < size; i++)
+    n += (size_t) snprintf (list + n, size - n, "%s%s", i ? ", " : "",
+                            dag_gen_patterns[i][0]);
+  return list;
+}

@@ -26,4 +26,13 @@ void dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
 /* gen coll:list on standard output: pattern, description.  */
 void dag_coll_write_list (void);
 
+/* A dry run of GEN's pattern into a DAG that is thrown away: NULL, or
+   what is wrong with the options (as dag_gen_any).  */
+const char *dag_gen_check (const struct dag_gen *gen,
+                           const struct dag_coll *c);
+
+/* The names of dag_gen_patterns, separated by ", ", in LIST (SIZE
+   bytes, cut short if need be); returns LIST.  */
+char *dag_gen_pattern_list (char *list, size_t size);
+
 #endif

@@ -340,3 +340,28 @@ dag_input_save (struct dag_input *j, const struct dag *d, const char *file)
   free (tmp);
   j->saved_bytes = hdr.total;
 }
+
+void
+dag_input_native (struct dag_input *j, struct dag *d, const char *tasks,
+                  const char *edges)
+{
+  tsv_reader *t = tsv_open (tasks);
+  tsv_reader *e = edges ? tsv_open (edges) : NULL;
+  dag_init (d, tsv_name (t));
+  dag_read_native2 (t, e, d);
+  j->rd[j->nrd++] = t;
+  if (e)
+    j->rd[j->nrd++] = e;
+}
+
+int
+dag_input_format (struct dag_input *j, const char *format)
+{
+  if (strcmp (format, "goal") == 0)
+    j->goal = 1;
+  else if (strcmp (format, "binary") == 0)
+    j->binary = 1;
+  else if (strcmp (format, "native") != 0)
+    return -1;
+  return 0;
+}

@@ -38,4 +38,14 @@ void dag_input_read (struct dag_input *j, struct dag *d, const char *path,
 void dag_input_save (struct dag_input *j, const struct dag *d,
                      const char *file);
 
+/* A native schedule of two files: TASKS (id, proc, work) and EDGES
+   (from, to, bytes; NULL for none) into D, their readers added to
+   J->rd.  */
+void dag_input_native (struct dag_input *j, struct dag *d, const char *tasks,
+                       const char *edges);
+
+/* --format FORMAT (native, goal or binary) into J: -1 for another
+   name.  */
+int dag_input_format (struct dag_input *j, const char *format);
+
 #endif

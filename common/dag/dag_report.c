@@ -9,6 +9,8 @@
 
 #include "bigmem.h"
 #include "dag_report.h"
+#include "err.h"
+#include "num.h"
 
 static const char *kind_names[] = { "compute", "send", "recv", "wait" };
 
@@ -259,5 +261,64 @@ dag_write_timing (tsv_writer *w, const struct dag_timing *j,
     {
       tsv_meta (w, "save_mem_dir", "%s", big_dir ());
       tsv_meta (w, "save_mem_peak_bytes", "%zu", big_file_peak ());
+    }
+}
+
+void
+dag_warn_unconverged (const struct dag_fixpoint *fx, int n)
+{
+  char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE], wt[NUM_BUFSIZE];
+  char where[2 * NUM_BUFSIZE + 64];
+  num_format (fx->lo, -1, lo);
+  num_format (fx->damping, -1, wt);
+  if (isfinite (fx->hi))
+    {
+      num_format (fx->hi, -1, hi);
+      snprintf (where, sizeof where, "lies between %s and %s", lo, hi);
+    }
+  else
+    snprintf (where, sizeof where, "is at least %s, the contention-free "
+              "makespan", lo);
+  warn ("logpc: the contention iteration did not converge in %d "
+        "simulation%s (--max-iterations)%s: the makespan's fixed point "
+        "%s (last step weight %s); the row shows the last simulation",
+        fx->iterations, fx->iterations == 1 ? "" : "s",
+        n > 1 ? " in some runs, the first shown" : "", where, wt);
+}
+
+/* The schedule's times are finite when the makespan is.  */
+void
+dag_warn_infinite (const double *ms, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (isinf (ms[i]))
+      {
+        warn ("the makespan is above the largest double (about 1.8e308) "
+              "and is written NA, as are the times past it: rescale the "
+              "work or the parameters, e.g. to a larger time unit");
+        break;
+      }
+}
+
+void
+dag_write_each (tsv_writer *w, struct dag_bind *b, int model,
+                const struct dag *d, struct dagsim_result *rs,
+                const int *its, const struct dag_params *each)
+{
+  long keys[8];
+  size_t nk = param_file_keys (b->pfile, keys);
+  const char *kn[8];
+  for (size_t k = 0; k < nk; k++)
+    kn[k] = b->pfile->col[keys[k]];
+  dag_summary_header (w, model, NULL, nk, kn, b->cores != 0);
+  for (size_t i = 0; i < b->nprow; i++)
+    {
+      for (size_t k = 0; k < nk; k++)
+        tsv_put_str (w, b->pfile->cell[b->prow[i] * b->pfile->ncols
+                                       + (size_t) keys[k]]);
+      b->params = each[i];
+      dag_summary_row (w, model, NULL, 0, d, &rs[i], its[i], &b->params,
+                       b->cores != 0);
+      dagsim_result_free (&rs[i]);
     }
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "dag.h"
+#include "dag_bind.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "topology.h"
@@ -56,5 +57,21 @@ struct dag_timing
    directory and peak.  */
 void dag_write_timing (tsv_writer *w, const struct dag_timing *t,
                        uint64_t events);
+
+/* After the output: a LoGPC iteration that did not converge, FX the
+   first of N such runs (its rows show the last simulation), as a
+   warning with the bracket of its fixed point.  */
+void dag_warn_unconverged (const struct dag_fixpoint *fx, int n);
+
+/* A warning when one of the makespans MS[0..N) is infinite: such a
+   time is written NA (msgperf(7), NUMBERS).  */
+void dag_warn_infinite (const double *ms, size_t n);
+
+/* --each: one summary row per parameter row of B (led by its key
+   columns), with the results RS and ITS and the parameters EACH of that
+   row; the results are freed.  */
+void dag_write_each (tsv_writer *w, struct dag_bind *b, int model,
+                     const struct dag *d, struct dagsim_result *rs,
+                     const int *its, const struct dag_params *each);
 
 #endif

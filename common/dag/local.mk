@@ -28,7 +28,11 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/dag_progress.c common/dag/dag_progress.h \
 	common/dag/dag_gen_write.c common/dag/dag_gen_write.h \
 	common/dag/diamond_write.c common/dag/diamond_write.h \
-	common/dag/topology.c common/dag/topology.h
+	common/dag/diamond_sim.c common/dag/diamond_sim.h \
+	common/dag/topology.c common/dag/topology.h \
+	common/dag/topo_read.c common/dag/topo_read.h \
+	common/dag/dag_bind.c common/dag/dag_bind.h \
+	common/dag/predict_meta.c common/dag/predict_meta.h
 
 ## The big arrays' allocator, in memory and in files (bigmem.c).
 check_PROGRAMS += testsuite/unit/test-bigmem

@@ -707,6 +707,166 @@ lex (struct lexer *lx, long *rank, struct treespec_error *err)
   return T_BAD;
 }
 
+/* What treespec_parse_text has read so far: each child rank's parent
+   (-2: not seen as a child) and the line that gave it, the children in
+   the order read, the largest rank named.  */
+struct tree_text
+{
+  int *parent, *seq, *pline;
+  size_t cap;
+  int nseq, maxrank;
+};
+
+/* Room in X for rank R; -1 when memory runs out.  Each array is kept
+   (and freed by the caller) if its own realloc fails.  */
+static int
+tree_text_grow (struct tree_text *x, long r, struct treespec_error *err)
+{
+  size_t ncap = x->cap;
+  while ((size_t) r >= ncap)
+    ncap *= 2;
+  int *np = realloc (x->parent, ncap * sizeof (int));
+  if (np)
+    x->parent = np;
+  int *ns = realloc (x->seq, ncap * sizeof (int));
+  if (ns)
+    x->seq = ns;
+  int *nl = realloc (x->pline, ncap * sizeof (int));
+  if (nl)
+    x->pline = nl;
+  if (!np || !ns || !nl)
+    return nomem (err, "reading a topology file with rank %ld", r);
+  for (size_t i = x->cap; i < ncap; i++)
+    x->parent[i] = -2;
+  x->cap = ncap;
+  return 0;
+}
+
+/* Child R of parent P, just read by LX, into X; -1 on an error.  */
+static int
+tree_text_child (struct tree_text *x, const struct lexer *lx, long r, int p,
+                 int nranks, struct treespec_error *err)
+{
+  if (nranks > 0 && r >= nranks)
+    return fail (err, lx->tline, lx->tcol, "rank %ld is outside 0..%d "
+                 "(the job has %d ranks)", r, nranks - 1, nranks);
+  if (r >= TREE_MAX_RANKS)
+    return fail (err, lx->tline, lx->tcol, "rank %ld is too large", r);
+  if (r == 0)
+    return fail (err, lx->tline, lx->tcol, "rank 0 is the root and cannot "
+                 "be a child");
+  if ((size_t) r >= x->cap && tree_text_grow (x, r, err) != 0)
+    return -1;
+  if (x->parent[r] != -2)
+    return fail (err, lx->tline, lx->tcol, "rank %ld already has parent %d "
+                 "(line %d)", r, x->parent[r], x->pline[r]);
+  x->parent[r] = p;
+  x->pline[r] = lx->tline;
+  x->seq[x->nseq++] = (int) r;
+  if (r > x->maxrank)
+    x->maxrank = (int) r;
+  return 0;
+}
+
+/* One line 'parent => children ;' from LX, whose parent P (at P_LINE,
+   P_COL) was just read, into X; -1 on an error.  */
+static int
+tree_text_line (struct tree_text *x, struct lexer *lx, int p, int p_line,
+                int p_col, int nranks, struct treespec_error *err)
+{
+  long r;
+  enum tok tk = lex (lx, &r, err);
+  if (tk == T_BAD)
+    return -1;
+  if (tk != T_ARROW)
+    return fail (err, lx->tline, lx->tcol, "expected '=>' after parent %d",
+                 p);
+  int nchild = 0;
+  for (;;)
+    {
+      tk = lex (lx, &r, err);
+      if (tk == T_BAD)
+        return -1;
+      if (tk == T_SEMI)
+        break;
+      if (tk != T_RANK)
+        return fail (err, lx->tline, lx->tcol, "%s where a child rank or "
+                     "';' was expected", tk == T_END ? "end of text" : "'=>'");
+      if (tree_text_child (x, lx, r, p, nranks, err) != 0)
+        return -1;
+      nchild++;
+    }
+  if (nchild == 0)
+    return fail (err, p_line, p_col, "parent %d has no children", p);
+  if (p > x->maxrank)
+    x->maxrank = p;
+  return 0;
+}
+
+/* Every line of LX into X; the root's rank, or -1 on an error.  */
+static int
+tree_text_read (struct tree_text *x, struct lexer *lx, int nranks,
+                struct treespec_error *err)
+{
+  int root = -1;
+  long r;
+  for (;;)
+    {
+      enum tok tk = lex (lx, &r, err);
+      if (tk == T_END)
+        break;
+      if (tk == T_BAD)
+        return -1;
+      if (tk != T_RANK)
+        return fail (err, lx->tline, lx->tcol, "'%s' where a parent rank "
+                     "was expected", tk == T_ARROW ? "=>" : ";");
+      int p = (int) r;
+      int p_line = lx->tline, p_col = lx->tcol;
+      if (root < 0)
+        {
+          if (p != 0)
+            return fail (err, p_line, p_col, "the root (the first parent) "
+                         "must be rank 0, not %d", p);
+          root = p;
+        }
+      if (tree_text_line (x, lx, p, p_line, p_col, nranks, err) != 0)
+        return -1;
+    }
+  if (root < 0)
+    return fail (err, 0, 0, "the topology has no 'parent => children ;' "
+                 "line");
+  return root;
+}
+
+/* The tree T of X, read whole: every rank 0..N-1 named.  */
+static int
+tree_text_build (const struct tree_text *x, int nranks, struct tree *t,
+                 struct treespec_error *err)
+{
+  int n = nranks > 0 ? nranks : x->maxrank + 1;
+  if (x->maxrank >= n)
+    return fail (err, 0, 0, "rank %d is outside 0..%d", x->maxrank, n - 1);
+  for (int i = 1; i < n; i++)
+    if ((size_t) i >= x->cap || x->parent[i] == -2)
+      return fail (err, 0, 0, "rank %d is not in the topology (every rank "
+                   "0..%d must be)", i, n - 1);
+  int *par = malloc ((size_t) n * sizeof (int));
+  int *order = malloc ((size_t) n * sizeof (int));
+  if (!par || !order)
+    {
+      free (par);
+      free (order);
+      return nomem_tree (err, n);
+    }
+  memcpy (par, x->parent, (size_t) n * sizeof (int));
+  par[0] = -1;
+  order[0] = 0;
+  memcpy (order + 1, x->seq, (size_t) x->nseq * sizeof (int));
+  int rc = build (par, n, order, t, err);
+  free (order);
+  return rc;
+}
+
 int
 treespec_parse_text (const char *text, int nranks, struct tree *t,
                      struct treespec_error *err)
@@ -718,166 +878,22 @@ treespec_parse_text (const char *text, int nranks, struct tree *t,
     return fail (err, 0, 0, "%d ranks is more than the %d a tree may have",
                  nranks, TREE_MAX_RANKS);
   struct lexer lx = { text, 0, 1, 1, 1, 1 };
-  size_t cap = 64;
-  int *parent = calloc (cap, sizeof (int));
-  int *seq = calloc (cap, sizeof (int));
-  int *pline = calloc (cap, sizeof (int));  /* line where r got a parent */
-  int nseq = 0, maxrank = 0, root = -1, rc = -1;
-  long r;
-  if (!parent || !seq || !pline)
+  struct tree_text x = { NULL, NULL, NULL, 64, 0, 0 };
+  x.parent = calloc (x.cap, sizeof (int));
+  x.seq = calloc (x.cap, sizeof (int));
+  x.pline = calloc (x.cap, sizeof (int));   /* line where r got a parent */
+  int rc = -1;
+  if (!x.parent || !x.seq || !x.pline)
+    nomem (err, "reading a topology file");
+  else
     {
-      nomem (err, "reading a topology file");
-      goto out;
+      for (size_t i = 0; i < x.cap; i++)
+        x.parent[i] = -2;
+      if (tree_text_read (&x, &lx, nranks, err) >= 0)
+        rc = tree_text_build (&x, nranks, t, err);
     }
-  for (size_t i = 0; i < cap; i++)
-    parent[i] = -2;                            /* -2: not seen as a child */
-
-  for (;;)
-    {
-      enum tok tk = lex (&lx, &r, err);
-      if (tk == T_END)
-        break;
-      if (tk == T_BAD)
-        goto out;
-      if (tk != T_RANK)
-        {
-          fail (err, lx.tline, lx.tcol, "'%s' where a parent rank was "
-                "expected", tk == T_ARROW ? "=>" : ";");
-          goto out;
-        }
-      int p = (int) r;
-      int p_line = lx.tline, p_col = lx.tcol;
-      if (root < 0)
-        {
-          if (p != 0)
-            {
-              fail (err, p_line, p_col, "the root (the first parent) must "
-                    "be rank 0, not %d", p);
-              goto out;
-            }
-          root = p;
-        }
-      tk = lex (&lx, &r, err);
-      if (tk == T_BAD)
-        goto out;
-      if (tk != T_ARROW)
-        {
-          fail (err, lx.tline, lx.tcol, "expected '=>' after parent %d", p);
-          goto out;
-        }
-      int nchild = 0;
-      for (;;)
-        {
-          tk = lex (&lx, &r, err);
-          if (tk == T_BAD)
-            goto out;
-          if (tk == T_SEMI)
-            break;
-          if (tk != T_RANK)
-            {
-              fail (err, lx.tline, lx.tcol, "%s where a child rank or ';' "
-                    "was expected", tk == T_END ? "end of text" : "'=>'");
-              goto out;
-            }
-          if (nranks > 0 && r >= nranks)
-            {
-              fail (err, lx.tline, lx.tcol, "rank %ld is outside 0..%d "
-                    "(the job has %d ranks)", r, nranks - 1, nranks);
-              goto out;
-            }
-          if (r >= TREE_MAX_RANKS)
-            {
-              fail (err, lx.tline, lx.tcol, "rank %ld is too large", r);
-              goto out;
-            }
-          if (r == 0)
-            {
-              fail (err, lx.tline, lx.tcol, "rank 0 is the root and cannot "
-                    "be a child");
-              goto out;
-            }
-          if ((size_t) r >= cap)
-            {
-              size_t ncap = cap;
-              while ((size_t) r >= ncap)
-                ncap *= 2;
-              /* Each array is kept (and freed at out) if its own
-                 realloc fails.  */
-              int *np = realloc (parent, ncap * sizeof (int));
-              if (np)
-                parent = np;
-              int *ns = realloc (seq, ncap * sizeof (int));
-              if (ns)
-                seq = ns;
-              int *nl = realloc (pline, ncap * sizeof (int));
-              if (nl)
-                pline = nl;
-              if (!np || !ns || !nl)
-                {
-                  nomem (err, "reading a topology file with rank %ld", r);
-                  goto out;
-                }
-              for (size_t i = cap; i < ncap; i++)
-                parent[i] = -2;
-              cap = ncap;
-            }
-          if (parent[r] != -2)
-            {
-              fail (err, lx.tline, lx.tcol, "rank %ld already has parent %d "
-                    "(line %d)", r, parent[r], pline[r]);
-              goto out;
-            }
-          parent[r] = p;
-          pline[r] = lx.tline;
-          seq[nseq++] = (int) r;
-          if (r > maxrank)
-            maxrank = (int) r;
-          nchild++;
-        }
-      if (nchild == 0)
-        {
-          fail (err, p_line, p_col, "parent %d has no children", p);
-          goto out;
-        }
-      if (p > maxrank)
-        maxrank = p;
-    }
-  if (root < 0)
-    {
-      fail (err, 0, 0, "the topology has no 'parent => children ;' line");
-      goto out;
-    }
-  int n = nranks > 0 ? nranks : maxrank + 1;
-  if (maxrank >= n)
-    {
-      fail (err, 0, 0, "rank %d is outside 0..%d", maxrank, n - 1);
-      goto out;
-    }
-  for (int i = 1; i < n; i++)
-    if ((size_t) i >= cap || parent[i] == -2)
-      {
-        fail (err, 0, 0, "rank %d is not in the topology (every rank "
-              "0..%d must be)", i, n - 1);
-        goto out;
-      }
-  int *par = malloc ((size_t) n * sizeof (int));
-  int *order = malloc ((size_t) n * sizeof (int));
-  if (!par || !order)
-    {
-      free (par);
-      free (order);
-      nomem_tree (err, n);
-      goto out;
-    }
-  memcpy (par, parent, (size_t) n * sizeof (int));
-  par[0] = -1;
-  order[0] = 0;
-  memcpy (order + 1, seq, (size_t) nseq * sizeof (int));
-  rc = build (par, n, order, t, err);
-  free (order);
-out:
-  free (parent);
-  free (seq);
-  free (pline);
+  free (x.parent);
+  free (x.seq);
+  free (x.pline);
   return rc;
 }
