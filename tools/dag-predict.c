@@ -33,7 +33,6 @@
 #include "dag_parse.h"
 #include "dag_progress.h"
 #include "dag_report.h"
-#include "dagcost.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
@@ -45,7 +44,6 @@
 #include "listopt.h"
 #include "num.h"
 #include "params.h"
-#include "paramsizes.h"
 #include "plogp.h"
 #include "predict_meta.h"
 #include "readfile.h"
@@ -157,12 +155,7 @@ handle (int val, poptContext con)
       opt_network = dag_bind_network_option (a, &net_spec, opt_network);
       break;
     case OPT_CORES: opt_cores = cli_int ("cores", a, 1, INT32_MAX); break;
-    case OPT_PROGRESS:
-      opt_rule = dagcost_progress_named (a);
-      if (!opt_rule)
-        die_usage ("option '--progress-rule': '%s': expected mpi or "
-                   "thread", a);
-      break;
+    case OPT_PROGRESS: opt_rule = dag_bind_progress_option (a); break;
     case OPT_SAVE_MEM:
       opt_save_mem = 1;
       free (opt_save_dir);
@@ -467,12 +460,9 @@ check_predict_options (struct predict_job *j)
   if (opt_format && dag_input_format (&j->in, opt_format) != 0)
     die_usage ("option '--format': '%s' (expected native, goal or "
                "binary)", opt_format);
-  /* without -m: per-size rows, when --params has them, for plogp */
   j->model = dag_model_parse (opt_model ? opt_model
-                              : opt_params && !opt_where && !opt_each
-                                && strcmp (opt_params, "-") != 0
-                                && param_file_per_size (opt_params)
-                              ? "plogp" : "loggops");
+                              : dag_bind_default_model (opt_params,
+                                                        opt_where || opt_each));
   bind.signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "

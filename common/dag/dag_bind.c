@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "dag_bind.h"
+#include "dagcost.h"
 #include "err.h"
 #include "num.h"
+#include "paramsizes.h"
 #include "xalloc.h"
 
 const unsigned char *
@@ -434,4 +436,21 @@ dag_bind_network_option (const char *text, struct dag_netspec *ns,
   if (ns->kind == DAG_NET_TOPOLOGY)
     ns->file = copy + strlen ("topology:");
   return copy;
+}
+
+const struct dagcost_progress *
+dag_bind_progress_option (const char *text)
+{
+  const struct dagcost_progress *r = dagcost_progress_named (text);
+  if (!r)
+    die_usage ("option '--progress-rule': '%s': expected mpi or thread",
+               text);
+  return r;
+}
+
+const char *
+dag_bind_default_model (const char *path, int where_each)
+{
+  return path && !where_each && strcmp (path, "-") != 0
+         && param_file_per_size (path) ? "plogp" : "loggops";
 }

@@ -111,4 +111,12 @@ void dag_bind_sweep_set (struct dag_bind *b, const char *name, double val,
 char *dag_bind_network_option (const char *text, struct dag_netspec *ns,
                                char *old);
 
+/* --progress-rule TEXT: the rule it names (dies, usage, otherwise).  */
+const struct dagcost_progress *dag_bind_progress_option (const char *text);
+
+/* The model without -m: parameterized LogP when the --params file PATH
+   (not standard input; no --where or --each: WHERE_EACH 0) holds
+   per-size rows, LogGOPS otherwise.  */
+const char *dag_bind_default_model (const char *path, int where_each);
+
 #endif
