@@ -553,7 +553,8 @@ open_inputs (struct job *j, const char *input)
                    "input");
       /* every selected row is one size of the table */
       ctx.pl.pf = param_file_read (ctx.o.plogp_file);
-      ctx.pl.n = param_file_select (ctx.pl.pf, ctx.o.where, 1, NULL, &ctx.pl.rows);
+      ctx.pl.n = param_file_select (ctx.pl.pf, ctx.o.where, 1, NULL,
+                                    &ctx.pl.rows);
     }
   if (ctx.o.mapping && strcmp (ctx.o.mapping, "identity")
       && strcmp (ctx.o.mapping, "random"))

@@ -64,7 +64,8 @@ lpc_fail (struct lpc_ctx *cx, const char *fmt, ...)
   vsnprintf (msg, sizeof msg, fmt, ap);
   va_end (ap);
   if (cx->cur_reader)
-    die_at (tsv_name (cx->cur_reader), tsv_lineno (cx->cur_reader), 0, "%s", msg);
+    die_at (tsv_name (cx->cur_reader), tsv_lineno (cx->cur_reader), 0,
+            "%s", msg);
   die ("%s", msg);
 }
 
@@ -79,7 +80,8 @@ lpc_bad (struct lpc_ctx *cx, const char *fmt, ...)
   vsnprintf (msg, sizeof msg, fmt, ap);
   va_end (ap);
   if (cx->cur_reader)
-    die_at (tsv_name (cx->cur_reader), tsv_lineno (cx->cur_reader), 0, "%s", msg);
+    die_at (tsv_name (cx->cur_reader), tsv_lineno (cx->cur_reader), 0,
+            "%s", msg);
   die_usage ("%s", msg);
 }
 
@@ -98,9 +100,9 @@ lpc_need (struct lpc_ctx *cx, const struct params *p, int k)
       if (p->ps.na[k] || (!cx->cur_reader && param_last_file))
         param_need (&p->ps, k, hint);
       if (cx->cur_reader)
-        lpc_fail (cx, "parameter '%s' (%s) is not set: give --%s, a '%s' column or "
-              "--params FILE", param_defs[k].name, param_defs[k].help,
-              param_defs[k].name, param_defs[k].name);
+        lpc_fail (cx, "parameter '%s' (%s) is not set: give --%s, a '%s' "
+                  "column or --params FILE", param_defs[k].name,
+                  param_defs[k].help, param_defs[k].name, param_defs[k].name);
       die_usage ("parameter '%s' (%s) is not set: give --%s, a '%s' column "
                  "or --params FILE", param_defs[k].name, param_defs[k].help,
                  param_defs[k].name, param_defs[k].name);
@@ -143,7 +145,8 @@ lpc_read_mapping_file (struct lpc_ctx *cx, const char *path)
       if (cx->file_map_n == cap)
         {
           cap = cap ? 2 * cap : 64;
-          cx->file_map = xrealloc (cx->file_map, (size_t) cap * sizeof *cx->file_map);
+          cx->file_map = xrealloc (cx->file_map,
+                                   (size_t) cap * sizeof *cx->file_map);
         }
       cx->file_map[cx->file_map_n++] = node;
     }
@@ -179,7 +182,8 @@ same_key (const struct network *c, const struct params *p,
 }
 
 static void
-copy_key (struct lpc_ctx *cx, char *dst, size_t size, const char *name, const char *s)
+copy_key (struct lpc_ctx *cx, char *dst, size_t size, const char *name,
+          const char *s)
 {
   if (strlen (s) >= size)
     lpc_bad (cx, "%s '%s' is too long", name, s);
@@ -188,7 +192,8 @@ copy_key (struct lpc_ctx *cx, char *dst, size_t size, const char *name, const ch
 
 /* --explain: how the network's average distance came about.  */
 static void
-explain_network (struct lpc_ctx *cx, const struct network *c, const char *mapping)
+explain_network (struct lpc_ctx *cx, const struct network *c,
+                 const char *mapping)
 {
   const struct logpc_network *m = &c->m;
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
@@ -219,7 +224,8 @@ explain_network (struct lpc_ctx *cx, const struct network *c, const char *mappin
 /* Compute the network of parameters P (traffic TRAFFIC_DFLT unless set);
    NEED_CUBE: the average distance must come from the topology (distance).  */
 const struct network *
-lpc_network (struct lpc_ctx *cx, const struct params *p, const char *traffic_dflt, int need_cube)
+lpc_network (struct lpc_ctx *cx, const struct params *p,
+             const char *traffic_dflt, int need_cube)
 {
   struct network *c = &cx->netc;
   if (same_key (c, p, traffic_dflt))
@@ -401,15 +407,16 @@ saturated (struct lpc_ctx *cx, const struct logpc_contention *c, double B)
   char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
   char b5[NUM_BUFSIZE];
   lpc_fail (cx, "the network is saturated: injection rate m = %s gives channel "
-        "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
-        "B = %s bytes (channel occupancy s = B Gc = %s) is m_sat = %s "
-        "messages per time unit", fmt (c->m, b1),
-        isfinite (c->rho) ? fmt (c->rho, b2) : "above 1.8e308",
-        fmt (B, b3), fmt (c->s, b5), fmt (c->m_sat, b4));
+            "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
+            "B = %s bytes (channel occupancy s = B Gc = %s) is m_sat = %s "
+            "messages per time unit", fmt (c->m, b1),
+            isfinite (c->rho) ? fmt (c->rho, b2) : "above 1.8e308",
+            fmt (B, b3), fmt (c->s, b5), fmt (c->m_sat, b4));
 }
 
 void
-lpc_check (struct lpc_ctx *cx, enum logpc_status s, const struct logpc_contention *c, double B)
+lpc_check (struct lpc_ctx *cx, enum logpc_status s,
+           const struct logpc_contention *c, double B)
 {
   if (s == LOGPC_SATURATED)
     saturated (cx, c, B);
@@ -560,7 +567,7 @@ do_transfer (struct lpc_ctx *cx, const struct params *p, double *out)
         longjmp (cx->probe_jmp, 1);
       if (cx->cur_reader)
         lpc_fail (cx, "no injection rate: give --m (open model) or --T (closed "
-              "model, eq. 7), or an 'm' or 'T' column");
+                  "model, eq. 7), or an 'm' or 'T' column");
       die_usage ("no injection rate: give --m (open model) or --T (closed "
                  "model, eq. 7)");
     }
