@@ -50,7 +50,7 @@ static int
 sparam_index (const char *name)
 {
   for (int i = 0; i < NSPARAM; i++)
-    if (strcmp (snames[i], name) == 0)
+    if (strcmp (lpc_snames[i], name) == 0)
       return i;
   return -1;
 }
@@ -131,7 +131,7 @@ static struct poptOption param_table[] = {
   { "n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_N,
     "network dimension n when --kd is given without --dims", "N" },
   { "P", 'P', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_P,
-    "ranks placed on the lpc_network (&ctx, default: one per node)", "N" },
+    "ranks placed on the network (default: one per node)", "N" },
   { "Cr", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_CR,
     "remap: LoPC processor contention C_r (default: or + os)", "TIME" },
   { "dag_n", '\0', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_DAG_N,
@@ -230,7 +230,7 @@ handle_option (int val, poptContext con)
       /* An empty --dims= would otherwise read as "no --dims".  */
       if (!arg || !*arg)
         die_usage ("option '--%s': empty value",
-                   snames[val - OPT_SPARAM]);
+                   lpc_snames[val - OPT_SPARAM]);
       ctx.o.opt.s[val - OPT_SPARAM] = arg;
       return;
     }
@@ -289,7 +289,7 @@ handle_option (int val, poptContext con)
   free (arg);
 }
 
-/* ------------------------------------------------------------ explain */
+/* ------------------------------------------------------------ driver */
 
 /* Parameters of row R of the --params file PF (common/stream/params.c), times
    scaled by SCALE; the string parameters are copied.  */
@@ -305,7 +305,7 @@ params_of_row (const struct param_file *pf, size_t r, double scale,
   param_file_apply (pf, r, &p->ps, scale, use);
   for (int k = 0; k < NSPARAM; k++)
     {
-      const char *f = param_file_get (pf, r, snames[k]);
+      const char *f = param_file_get (pf, r, lpc_snames[k]);
       if (f && !num_is_na (f, strlen (f)))
         p->s[k] = xstrdup (f);
     }

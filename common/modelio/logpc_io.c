@@ -14,10 +14,11 @@
 
 #define PROGRAM "loGPC-solve"
 
-const char *const snames[NSPARAM] = {
+const char *const lpc_snames[NSPARAM] = {
   "dims", "topology", "channels", "traffic"
 };
 
+/* ------------------------------------------------------------ explain */
 
 /* The arguments (formatted numbers) are evaluated only when explaining.  */
 #define EXPLAIN(...) \

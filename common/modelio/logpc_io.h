@@ -23,7 +23,7 @@
 
 /* String parameters describing the network.  */
 enum sparam { PS_DIMS, PS_TOPOLOGY, PS_CHANNELS, PS_TRAFFIC, NSPARAM };
-extern const char *const snames[NSPARAM];
+extern const char *const lpc_snames[NSPARAM];
 
 struct params
 {
