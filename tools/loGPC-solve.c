@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loGPC-solve: the LoGPC contention model of Moritz and Frank for k-ary
- * n-cubes (common/models/logpc/logpc.h, common/models/logpc/kcube.h) on the command line.
+ * n-cubes (common/models/logpc/logpc.h, common/models/logpc/kcube.h) on
+ * the command line.
  *
  * Every subcommand computes one row of results from a set of parameters.
  * Parameters come, in increasing priority, from defaults, --params FILE
  * (one TSV row), options, and the columns of each input row (a sweep).
- * An output row is the input row plus the computed columns.  */
+ * An output row is the input row plus the computed columns.  This file
+ * reads the options and the stream and writes the rows; the subcommands,
+ * the network of a row and the pLogP table's values at its size are in
+ * common/modelio/logpc_io.c, sharing the run's state through CTX.  */
 #include <config.h>
 
 #include <float.h>
