@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loGPC-solve: the LoGPC contention model of Moritz and Frank for k-ary
- * n-cubes (common/models/logpc/logpc.h, common/models/logpc/kcube.h) on the command line.
+ * n-cubes (common/models/logpc/logpc.h, common/models/logpc/kcube.h) on
+ * the command line.
  *
  * Every subcommand computes one row of results from a set of parameters.
  * Parameters come, in increasing priority, from defaults, --params FILE
  * (one TSV row), options, and the columns of each input row (a sweep).
- * An output row is the input row plus the computed columns.  */
+ * An output row is the input row plus the computed columns.  This file
+ * reads the options and the stream and writes the rows; the subcommands,
+ * the network of a row and the pLogP table's values at its size are in
+ * common/modelio/logpc_io.c, sharing the run's state through CTX.  */
 #include <config.h>
 
 #include <float.h>
@@ -26,6 +30,7 @@
 #include "params.h"
 #include "plogp.h"
 #include "tsv.h"
+#include "logpc_io.h"
 #include "xalloc.h"
 
 #define PROGRAM "loGPC-solve"
@@ -35,19 +40,6 @@
 /* Numeric parameters: one option --NAME and one column NAME each, from
    the table of common/stream/params.h.  */
 
-/* String parameters describing the network.  */
-enum sparam { PS_DIMS, PS_TOPOLOGY, PS_CHANNELS, PS_TRAFFIC, NSPARAM };
-static const char *const snames[NSPARAM] = {
-  "dims", "topology", "channels", "traffic"
-};
-
-struct params
-{
-  struct param_set ps;       /* numeric parameters, NaN: not given */
-  double P_file;             /* P of --params: not the network's rank
-                                count (see network), NaN: not given */
-  const char *s[NSPARAM];    /* NULL: not given */
-};
 
 static void
 params_clear (struct params *p)
@@ -62,7 +54,7 @@ static int
 sparam_index (const char *name)
 {
   for (int i = 0; i < NSPARAM; i++)
-    if (strcmp (snames[i], name) == 0)
+    if (strcmp (lpc_snames[i], name) == 0)
       return i;
   return -1;
 }
@@ -96,6 +88,9 @@ row_param (const tsv_reader *r, size_t i, int k, struct params *p)
 
 /* ------------------------------------------------------------ options */
 
+static struct lpc_ctx ctx = { .pl = { .big = -1, .small = INFINITY } };
+
+
 enum
 {
   OPT_PARAM = 100,            /* OPT_PARAM + enum param */
@@ -105,22 +100,6 @@ enum
   OPT_SET, OPT_WHERE, OPT_PLOGP
 };
 
-static struct
-{
-  struct params opt;          /* from options */
-  struct params file;         /* from --params */
-  const char *params_file;
-  const char *plogp_file;     /* --plogp: a per-size table */
-  const char *where;          /* --where KEY=VALUE,... */
-  const char *mapping;        /* identity, random or a file */
-  uint64_t seed;
-  int exclude_self;
-  int explain;
-  int enumerate;
-  const char *time_unit;
-  const char *kind;           /* transfer: all, short, long, e2e */
-  const char *style;          /* remap: short, long */
-} o;
 
 static struct poptOption param_table[] = {
   { "L", 'L', POPT_ARG_STRING, NULL, OPT_PARAM + PARAM_L,
@@ -246,7 +225,7 @@ handle_option (int val, poptContext con)
     {
       int k = val - OPT_PARAM;
       double v = param_option_value (k, param_defs[k].name, arg);
-      param_set_value (&o.opt.ps, k, v, PORIGIN_OPTION);
+      param_set_value (&ctx.o.opt.ps, k, v, PORIGIN_OPTION);
       free (arg);
       return;
     }
@@ -255,904 +234,64 @@ handle_option (int val, poptContext con)
       /* An empty --dims= would otherwise read as "no --dims".  */
       if (!arg || !*arg)
         die_usage ("option '--%s': empty value",
-                   snames[val - OPT_SPARAM]);
-      o.opt.s[val - OPT_SPARAM] = arg;
+                   lpc_snames[val - OPT_SPARAM]);
+      ctx.o.opt.s[val - OPT_SPARAM] = arg;
       return;
     }
   switch (val)
     {
     case OPT_PARAMS_FILE:
-      o.params_file = arg;
+      ctx.o.params_file = arg;
       return;
     case OPT_WHERE:
-      o.where = arg;
+      ctx.o.where = arg;
       return;
     case OPT_PLOGP:
-      o.plogp_file = arg;
+      ctx.o.plogp_file = arg;
       return;
     case OPT_SET:
-      param_set_parse (&o.opt.ps, arg, "--set", logpc_usable ());
+      param_set_parse (&ctx.o.opt.ps, arg, "--set", logpc_usable ());
       break;
     case OPT_MAPPING:
-      o.mapping = arg;
+      ctx.o.mapping = arg;
       return;
     case OPT_SEED:
-      o.seed = (uint64_t) cli_int ("seed", arg, 0, INT64_MAX);
+      ctx.o.seed = (uint64_t) cli_int ("seed", arg, 0, INT64_MAX);
       break;
     case OPT_EXCLUDE_SELF:
-      o.exclude_self = 1;
+      ctx.o.exclude_self = 1;
       break;
     case OPT_ENUMERATE:
-      o.enumerate = 1;
+      ctx.o.enumerate = 1;
       break;
     case OPT_EXPLAIN:
-      o.explain = 1;
+      ctx.o.explain = 1;
       break;
     case OPT_TORUS:
-      o.opt.s[PS_TOPOLOGY] = "torus";
+      ctx.o.opt.s[PS_TOPOLOGY] = "torus";
       break;
     case OPT_TIME_UNIT:
       if (!tsv_time_unit_valid (arg))
         die_usage ("option '--time-unit': unknown unit '%s' (us, ns, ms, s "
                    "or cycles)", arg);
-      o.time_unit = arg;
+      ctx.o.time_unit = arg;
       return;
     case OPT_KIND:
       if (strcmp (arg, "all") && strcmp (arg, "short") && strcmp (arg, "long")
           && strcmp (arg, "e2e"))
         die_usage ("option '--kind': unknown kind '%s' (all, short, long or "
                    "e2e)", arg);
-      o.kind = arg;
+      ctx.o.kind = arg;
       return;
     case OPT_STYLE:
       if (strcmp (arg, "short") && strcmp (arg, "long"))
         die_usage ("option '--style': unknown style '%s' (short or long)",
                    arg);
-      o.style = arg;
+      ctx.o.style = arg;
       return;
     }
   free (arg);
 }
-
-/* ------------------------------------------------------------ explain */
-
-static long explain_row;      /* 0: not sweeping */
-
-/* The arguments (formatted numbers) are evaluated only when explaining.  */
-#define EXPLAIN(...) \
-  do { if (o.explain) explain (__VA_ARGS__); } while (0)
-
-static void explain (const char *fmt, ...) ERR_PRINTF (1, 2);
-static void
-explain (const char *fmt, ...)
-{
-  if (!o.explain)
-    return;
-  va_list ap;
-  if (explain_row > 0)
-    fprintf (stderr, "%s: row %ld: ", PROGRAM, explain_row);
-  else
-    fprintf (stderr, "%s: ", PROGRAM);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-}
-
-/* A number for a message, round-trip form.  */
-static const char *
-fmt (double v, char buf[NUM_BUFSIZE])
-{
-  num_format (v, -1, buf);
-  return buf;
-}
-
-/* ------------------------------------------------------------ errors */
-
-/* Where the current row came from, for data errors.  */
-static const tsv_reader *cur_reader;
-
-/* A dry run with the parameters of the command line: does the
-   subcommand need an input stream?  A missing parameter (which a row
-   could give) jumps back instead of dying.  */
-static int probing;
-static jmp_buf probe_jmp;
-
-static void fail (const char *fmt, ...) ERR_PRINTF (1, 2) ERR_NORETURN;
-static void
-fail (const char *fmt, ...)
-{
-  char msg[1024];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (msg, sizeof msg, fmt, ap);
-  va_end (ap);
-  if (cur_reader)
-    die_at (tsv_name (cur_reader), tsv_lineno (cur_reader), 0, "%s", msg);
-  die ("%s", msg);
-}
-
-/* A bad parameter value: a usage error when it came from the command
-   line (no input rows), a data error at the row otherwise.  */
-static void bad (const char *fmt, ...) ERR_PRINTF (1, 2) ERR_NORETURN;
-static void
-bad (const char *fmt, ...)
-{
-  char msg[1024];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (msg, sizeof msg, fmt, ap);
-  va_end (ap);
-  if (cur_reader)
-    die_at (tsv_name (cur_reader), tsv_lineno (cur_reader), 0, "%s", msg);
-  die_usage ("%s", msg);
-}
-
-/* A required parameter that is missing: a usage error without input rows,
-   a data error at the row otherwise.  */
-static double
-need (const struct params *p, int k)
-{
-  if (isnan (p->ps.v[k]))
-    {
-      if (probing)
-        longjmp (probe_jmp, 1);
-      char hint[64];
-      snprintf (hint, sizeof hint, "--%s", param_defs[k].name);
-      /* NA in the parameter file, or absent from it: common/stream/params.c */
-      if (p->ps.na[k] || (!cur_reader && param_last_file))
-        param_need (&p->ps, k, hint);
-      if (cur_reader)
-        fail ("parameter '%s' (%s) is not set: give --%s, a '%s' column or "
-              "--params FILE", param_defs[k].name, param_defs[k].help,
-              param_defs[k].name, param_defs[k].name);
-      die_usage ("parameter '%s' (%s) is not set: give --%s, a '%s' column "
-                 "or --params FILE", param_defs[k].name, param_defs[k].help,
-                 param_defs[k].name, param_defs[k].name);
-    }
-  return p->ps.v[k];
-}
-
-static double
-opt_or (const struct params *p, int k, double dflt)
-{
-  return isnan (p->ps.v[k]) ? dflt : p->ps.v[k];
-}
-
-/* ------------------------------------------------------------ network */
-
-/* The mapping file, read once.  */
-static int64_t *file_map;
-static int64_t file_map_n;
-
-static void
-read_mapping_file (const char *path)
-{
-  tsv_reader *r = tsv_open (path);
-  size_t cnode = tsv_col_required (r, "node");
-  long crank = tsv_col (r, "rank");
-  int64_t cap = 0;
-  while (tsv_next (r))
-    {
-      int64_t rank = file_map_n;
-      if (crank >= 0)
-        {
-          rank = tsv_int (r, (size_t) crank);
-          if (rank != file_map_n)
-            tsv_die_field (r, (size_t) crank, "rank %lld out of order "
-                           "(rank %lld expected: one row per rank, in "
-                           "order)", (long long) rank,
-                           (long long) file_map_n);
-        }
-      int64_t node = tsv_int (r, cnode);
-      if (node < 0)
-        tsv_die_field (r, cnode, "negative node %lld", (long long) node);
-      if (file_map_n == cap)
-        {
-          cap = cap ? 2 * cap : 64;
-          file_map = xrealloc (file_map, (size_t) cap * sizeof *file_map);
-        }
-      file_map[file_map_n++] = node;
-    }
-  if (file_map_n == 0)
-    die_at (tsv_name (r), 0, 0, "the mapping has no rows");
-  tsv_close (r);
-}
-
-/* The network of one row, cached across rows: the key (what the row
-   says) and the model's network built from it.  */
-struct network
-{
-  char dims[64], topology[16], channels[16], traffic[32];
-  double P, kd_opt, n_opt;
-  int valid;
-  struct logpc_network m;
-};
-
-static struct network netc;
-
-static const char *
-sval (const struct params *p, int k, const char *dflt)
-{
-  return p->s[k] ? p->s[k] : dflt;
-}
-
-static int
-same_key (const struct network *c, const struct params *p,
-          const char *traffic_dflt)
-{
-  return c->valid && strcmp (c->dims, sval (p, PS_DIMS, "")) == 0
-         && strcmp (c->topology, sval (p, PS_TOPOLOGY, "mesh")) == 0
-         && strcmp (c->channels, sval (p, PS_CHANNELS, "bi")) == 0
-         && strcmp (c->traffic, sval (p, PS_TRAFFIC, traffic_dflt)) == 0
-         && ((isnan (c->P) && isnan (p->ps.v[PARAM_P]))
-             || c->P == p->ps.v[PARAM_P])
-         && ((isnan (c->kd_opt) && isnan (p->ps.v[PARAM_KD]))
-             || c->kd_opt == p->ps.v[PARAM_KD])
-         && ((isnan (c->n_opt) && isnan (p->ps.v[PARAM_N]))
-             || c->n_opt == p->ps.v[PARAM_N]);
-}
-
-static void
-copy_key (char *dst, size_t size, const char *name, const char *s)
-{
-  if (strlen (s) >= size)
-    bad ("%s '%s' is too long", name, s);
-  strcpy (dst, s);
-}
-
-/* --explain: how the network's average distance came about.  */
-static void
-explain_network (const struct network *c, const char *mapping)
-{
-  const struct logpc_network *m = &c->m;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-  if (strcmp (m->method, "given") == 0)
-    {
-      EXPLAIN ("k_d = %g given (n = %d, %s channels)", c->kd_opt, m->net.n,
-               m->bidir ? "bidirectional" : "unidirectional");
-      return;
-    }
-  EXPLAIN ("network: %s %s, %s channels, %lld nodes, %lld ranks, %s "
-           "traffic, mapping %s%s", c->dims, c->topology,
-           m->bidir ? "bidirectional" : "unidirectional",
-           (long long) m->nodes, (long long) m->ranks, c->traffic,
-           mapping, o.exclude_self ? ", self excluded" : "");
-  for (int d = 0; d < m->cube.n; d++)
-    EXPLAIN ("  dimension %d (k = %lld): average distance %s%s", d,
-             (long long) m->cube.k[d], fmt (m->per_dim[d], b1),
-             strcmp (m->method, "closed") ? " (enumerated)"
-             : m->torus ? (m->bidir ? " (k/4 or (k^2-1)/(4k))"
-                           : " ((k-1)/2, Section 4)")
-             : " ((k^2-1)/(3k), eq. 11)");
-  EXPLAIN ("eq. (11): n k_d = %s hops on average (%s); k_d = %s",
-           fmt (m->dist, b1), m->method, fmt (m->net.kd, b2));
-  if (m->traffic == KCUBE_NEIGHBOR)
-    EXPLAIN ("eq. (12): rank i sends to i-1 or i+1 (mod P)");
-}
-
-/* Compute the network of parameters P (traffic TRAFFIC_DFLT unless set);
-   NEED_CUBE: the average distance must come from the topology (distance).  */
-static const struct network *
-network (const struct params *p, const char *traffic_dflt, int need_cube)
-{
-  struct network *c = &netc;
-  if (same_key (c, p, traffic_dflt))
-    return c;
-  memset (c, 0, sizeof *c);
-  copy_key (c->dims, sizeof c->dims, "dims", sval (p, PS_DIMS, ""));
-  copy_key (c->topology, sizeof c->topology, "topology",
-            sval (p, PS_TOPOLOGY, "mesh"));
-  copy_key (c->channels, sizeof c->channels, "channels",
-            sval (p, PS_CHANNELS, "bi"));
-  copy_key (c->traffic, sizeof c->traffic, "traffic",
-            sval (p, PS_TRAFFIC, traffic_dflt));
-  c->P = p->ps.v[PARAM_P];
-  c->kd_opt = p->ps.v[PARAM_KD];
-  c->n_opt = p->ps.v[PARAM_N];
-  if (o.explain && isnan (c->P) && !isnan (p->P_file))
-    {
-      char b1[NUM_BUFSIZE];
-      EXPLAIN ("P = %s from --params is not used as the network's rank "
-               "count (a measured row's P is the ranks it was measured "
-               "with): one rank per node; give --P or a 'P' column to place "
-               "fewer ranks", fmt (p->P_file, b1));
-    }
-  const char *mapping = o.mapping ? o.mapping : "identity";
-  struct logpc_netspec spec = {
-    .dims = c->dims, .topology = c->topology, .channels = c->channels,
-    .traffic = c->traffic, .P = c->P, .kd = c->kd_opt, .n = c->n_opt,
-    .need_cube = need_cube, .exclude_self = o.exclude_self,
-    .enumerate = o.enumerate, .mapping = mapping, .map = file_map,
-    .map_n = file_map_n, .seed = o.seed
-  };
-  char msg[512];
-  switch (logpc_network_build (&spec, &c->m, msg, sizeof msg))
-    {
-    case LOGPC_NETSPEC_OK:
-      break;
-    case LOGPC_NETSPEC_NONET:
-      if (probing)
-        longjmp (probe_jmp, 1);   /* a dims or kd column may give it */
-      bad ("%s", msg);
-    case LOGPC_NETSPEC_BAD:
-      bad ("%s", msg);
-    case LOGPC_NETSPEC_MAPPING:
-      fail ("%s", msg);
-    case LOGPC_NETSPEC_NOMEM:
-      die ("%s", msg);
-    }
-  c->valid = 1;
-  explain_network (c, mapping);
-  return c;
-}
-
-/* ------------------------------------------------------------ pLogP */
-
-/* --plogp FILE: the per-size table of parameterized LogP (Kielmann, Bal,
-   Verstoep, Section 2) and what the rows read from it.  */
-static struct
-{
-  struct param_file *pf;
-  size_t *rows;               /* the rows used (--where) */
-  size_t n;
-  struct plogp t;
-  int valid;                  /* T is built */
-  char conversion[128];       /* how its times were converted */
-  double big, small;          /* the largest and smallest sizes read */
-  int clamped;                /* Table 1's L came out negative */
-} pl = { .big = -1, .small = INFINITY };
-
-/* The table from the selected rows of --plogp, its times multiplied by
-   SCALE (into the output's unit).  */
-static void
-plogp_build (double scale)
-{
-  plogp_free (&pl.t);
-  double *v = xmalloc (pl.n * 5 * sizeof *v);
-  param_file_sizes (pl.pf, pl.rows, pl.n, scale, "--plogp", v);
-  struct plogp_point *pts = xmalloc (pl.n * sizeof *pts);
-  for (size_t i = 0; i < pl.n; i++)
-    pts[i] = (struct plogp_point) { v[5 * i], v[5 * i + 1], v[5 * i + 2],
-                                    v[5 * i + 3] };
-  /* pLogP's L is the pair's: one value for the whole table */
-  param_file_same_value (pl.pf, pl.rows, pl.n, "L", "--plogp",
-                         "select one pair with --where src=I,dst=J");
-  size_t which = 0;
-  enum plogp_status st = plogp_init (&pl.t, pts, pl.n, v[4], &which);
-  free (pts);
-  free (v);
-  if (st == PLOGP_NOMEM)
-    die ("out of memory while reading the per-size table of %s",
-         pl.pf->name);
-  if (st != PLOGP_OK)
-    param_plogp_fail (pl.pf, pl.rows, pl.n, which, "--plogp",
-                      plogp_status_text (st), st == PLOGP_DUPLICATE
-                      ? "one pair's rows: select them with --where "
-                        "src=I,dst=J" : NULL);
-  pl.valid = 1;
-}
-
-/* The LogGP parameters of a message of P's bytes from the table (Table
-   1): L, os, or (and LoGPC's long-message osl, orl) and G, below the
-   options and the row's columns (msgperf(7), PARAMETERS: the table is a
-   parameter file).  */
-static void
-apply_plogp (struct params *p)
-{
-  if (!pl.valid)
-    return;
-  double B = need (p, PARAM_BYTES);
-  struct plogp_table1 t1;
-  plogp_table1 (&pl.t, B, &t1);
-  static const int ks[] = { PARAM_L, PARAM_OS, PARAM_OR, PARAM_OSL,
-                            PARAM_ORL, PARAM_G };
-  const double vs[] = { t1.L, t1.os, t1.or_, t1.os, t1.or_, t1.G };
-  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
-    {
-      int k = ks[i];
-      if (p->ps.origin[k] == PORIGIN_OPTION || p->ps.origin[k] == PORIGIN_ROW)
-        continue;
-      param_set_value (&p->ps, k, vs[i], PORIGIN_FILE);
-      p->ps.file[k] = pl.pf->name;
-    }
-  if (probing)
-    return;
-  pl.big = B > pl.big ? B : pl.big;
-  pl.small = B < pl.small ? B : pl.small;
-  pl.clamped |= t1.clamped;
-  if (o.explain)
-    {
-      char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
-      char b4[NUM_BUFSIZE], b5[NUM_BUFSIZE];
-      EXPLAIN ("pLogP Table 1 at B = %s bytes: L = L + g(1) - os(1) - or(1) "
-               "= %s%s, os = osl = os(B) = %s, or = orl = or(B) = %s, "
-               "G = g(B) / B = %s%s", fmt (B, b1), fmt (t1.L, b2),
-               t1.clamped ? " (negative: clamped)" : "", fmt (t1.os, b3),
-               fmt (t1.or_, b4), fmt (t1.G, b5),
-               t1.beyond ? " (beyond the table: extrapolated)"
-               : t1.below ? " (below the table: its smallest size)" : "");
-    }
-}
-
-/* ------------------------------------------------------------ the model */
-
-/* The network of C with the channel time per byte of P: --Gc (or a 'Gc'
-   column), else G when known and > 0 (a measured machine: a channel
-   moves bytes at the network's gap per byte), else 1 (the paper's
-   Alewife, one byte per network cycle).  */
-static struct logpc_net
-model_net (const struct network *c, const struct params *p)
-{
-  struct logpc_net net = c->m.net;
-  double G = p->ps.v[PARAM_G];
-  const char *why;
-  if (!isnan (p->ps.v[PARAM_GC]))
-    {
-      net.Gc = p->ps.v[PARAM_GC];
-      why = "given";
-    }
-  else if (isfinite (G) && G > 0)
-    {
-      net.Gc = logpc_gc_default (G);
-      why = "the default: the network's gap per byte G";
-    }
-  else if (p->ps.na[PARAM_G])
-    {
-      /* the NA policy: G is NA where it was given (a measurement that
-         could not derive it), so Gc = G cannot default */
-      need (p, PARAM_G);
-      return net;
-    }
-  else
-    {
-      net.Gc = logpc_gc_default (G);
-      why = G == 0 ? "the default: G = 0 is no channel time, so the "
-                     "paper's one byte per time unit"
-            : "the default: no G, so the paper's one byte per time unit";
-    }
-  if (o.explain)
-    {
-      char b1[NUM_BUFSIZE];
-      EXPLAIN ("channel time per byte Gc = %s (%s): a B-byte message "
-               "occupies a channel for s = B Gc in eqs. (3)-(7)",
-               fmt (net.Gc, b1), why);
-    }
-  return net;
-}
-
-static void
-saturated (const struct logpc_contention *c, double B)
-{
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
-  char b5[NUM_BUFSIZE];
-  fail ("the network is saturated: injection rate m = %s gives channel "
-        "utilisation rho = %s >= 1 (eq. 4); the saturation rate for "
-        "B = %s bytes (channel occupancy s = B Gc = %s) is m_sat = %s "
-        "messages per time unit", fmt (c->m, b1),
-        isfinite (c->rho) ? fmt (c->rho, b2) : "above 1.8e308",
-        fmt (B, b3), fmt (c->s, b5), fmt (c->m_sat, b4));
-}
-
-static void
-check (enum logpc_status s, const struct logpc_contention *c, double B)
-{
-  if (s == LOGPC_SATURATED)
-    saturated (c, B);
-  if (s != LOGPC_OK)
-    fail ("%s", logpc_strerror (s));
-}
-
-/* "" for 1, else "MULT " (the factor of C_n in eq. 7).  */
-static const char *
-multtext (double mult, char buf[NUM_BUFSIZE])
-{
-  if (mult == 1)
-    return "";
-  int n = num_format (mult, -1, buf);
-  if (n < NUM_BUFSIZE - 1)
-    {
-      buf[n] = ' ';
-      buf[n + 1] = '\0';
-    }
-  return buf;
-}
-
-static void
-explain_contention (const struct logpc_net *net, double B,
-                    const struct logpc_contention *c)
-{
-  if (!o.explain)
-    return;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE], b4[NUM_BUFSIZE];
-  if (!isnan (c->T))
-    {
-      EXPLAIN ("eq. (7): m_c = 1 / (T + %sC_n(m_c)), T = %s: quadratic "
-               "%s m^2 + %s m - 1 = 0", multtext (c->mult, b4), fmt (c->T, b1), fmt (c->qa, b2), fmt (c->qb, b3));
-      EXPLAIN ("eq. (7): physical root m_c = 2 / (qb + sqrt(qb^2 + 4 qa)) "
-               "= %s: the only root with 0 < m_c < m_sat = %s (the other "
-               "is %s)", fmt (c->m, b1), fmt (c->m_sat, b2),
-               c->qa > 0 ? "negative" : c->qa < 0 ? "beyond saturation"
-               : "absent: the equation is linear");
-    }
-  EXPLAIN ("channel occupancy s = B Gc = %s * %s = %s", fmt (B, b1),
-           fmt (net->Gc, b2), fmt (c->s, b3));
-  EXPLAIN ("eq. (4): rho = s m k_d / %g = %s * %s * %s / %g = %s",
-           net->chan, fmt (c->s, b1), fmt (c->m, b2), fmt (net->kd, b3),
-           net->chan, fmt (c->rho, b4));
-  if (c->clamped)
-    EXPLAIN ("eq. (3): k_d <= 1: Agarwal's (k_d - 1) factor would make the "
-             "delay negative; w_b taken as 0");
-  EXPLAIN ("eq. (3)/(5): w_b = rho s / (1 - rho) (k_d - 1) / k_d^2 "
-           "(1 + 1/n) = %s", fmt (c->wb, b1));
-  EXPLAIN ("eq. (6): C_n = n k_d w_b = %d * %s * %s = %s", net->n,
-           fmt (net->kd, b1), fmt (c->wb, b2), fmt (c->Cn, b3));
-  if (!isnan (c->T))
-    EXPLAIN ("eq. (7): T_c = 1 / m_c = T + %sC_n = %s",
-             multtext (c->mult, b4), fmt (c->Tc, b1));
-}
-
-/* The subcommands.  Each declares its computed columns and fills them.  */
-struct sub
-{
-  const char *name;
-  const char *const *cols;      /* computed columns, NULL-terminated */
-  const char *const *show;      /* parameters shown without input rows */
-  const char *traffic;          /* default traffic */
-  void (*compute) (const struct params *p, double *out);
-};
-
-static const char *const distance_cols[] = {
-  "n", "nodes", "P", "dist", "kd", "method", NULL
-};
-
-/* Non-numeric output: a negative sentinel index into this table.  */
-static const char *out_str;
-
-static void
-do_distance (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 1);
-  out[0] = c->m.cube.n;
-  out[1] = (double) c->m.nodes;
-  out[2] = (double) c->m.ranks;
-  out[3] = c->m.dist;
-  out[4] = c->m.dist / c->m.cube.n;
-  out[5] = NAN;
-  out_str = c->m.method;
-}
-
-static const char *const contention_cols[] = {
-  "kd", "rho", "wb", "Cn", "m_sat", NULL
-};
-
-static void
-do_contention (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  double B = need (p, PARAM_BYTES), m = need (p, PARAM_M);
-  struct logpc_contention r;
-  enum logpc_status s = logpc_contention (&net, B, m, &r);
-  explain_contention (&net, B, &r);
-  check (s, &r, B);
-  out[0] = net.kd;
-  out[1] = r.rho;
-  out[2] = r.wb;
-  out[3] = r.Cn;
-  out[4] = r.m_sat;
-}
-
-static const char *const solve_cols[] = {
-  "kd", "mc", "Tc", "Cn", "rho", "wb", "m_sat", "inflation", NULL
-};
-
-static void
-do_solve (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  double B = need (p, PARAM_BYTES), T = need (p, PARAM_T);
-  struct logpc_contention r;
-  enum logpc_status s = logpc_closed (&net, B, T, 1.0, &r);
-  explain_contention (&net, B, &r);
-  check (s, &r, B);
-  out[0] = net.kd;
-  out[1] = r.m;
-  out[2] = r.Tc;
-  out[3] = r.Cn;
-  out[4] = r.rho;
-  out[5] = r.wb;
-  out[6] = r.m_sat;
-  out[7] = r.Tc / T;
-}
-
-static const char *const transfer_cols[] = {
-  "kd", "mc", "rho", "Cn", "t_short", "t_short_c", "t_long", "t_long_c",
-  "t_e2e", "t_e2e_c", NULL
-};
-
-static void
-do_transfer (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  double B = need (p, PARAM_BYTES);
-  const char *kind = o.kind ? o.kind : "all";
-  int all = strcmp (kind, "all") == 0;
-  struct logpc_contention r;
-  enum logpc_status s;
-  struct logpc_machine mp;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-
-  if (!isnan (p->ps.v[PARAM_M]))
-    s = logpc_contention (&net, B, p->ps.v[PARAM_M], &r);
-  else if (!isnan (p->ps.v[PARAM_T]))
-    s = logpc_closed (&net, B, p->ps.v[PARAM_T], 1.0, &r);
-  else
-    {
-      if (probing)
-        longjmp (probe_jmp, 1);
-      if (cur_reader)
-        fail ("no injection rate: give --m (open model) or --T (closed "
-              "model, eq. 7), or an 'm' or 'T' column");
-      die_usage ("no injection rate: give --m (open model) or --T (closed "
-                 "model, eq. 7)");
-    }
-  explain_contention (&net, B, &r);
-  check (s, &r, B);
-  out[0] = net.kd;
-  out[1] = isnan (r.T) ? NAN : r.m;
-  out[2] = r.rho;
-  out[3] = r.Cn;
-  for (int i = 4; i < 10; i++)
-    out[i] = NAN;
-  logpc_machine_init (&mp);
-  if (all || strcmp (kind, "short") == 0)
-    {
-      mp.os = need (p, PARAM_OS);
-      mp.orr = need (p, PARAM_OR);
-      mp.L = need (p, PARAM_L);
-      out[4] = logpc_short (&mp, 0);
-      out[5] = logpc_short (&mp, r.Cn);
-      EXPLAIN ("eq. (8)/(9): T_s-r = os + L + C_n + or = %s (%s without "
-               "contention)", fmt (out[5], b1), fmt (out[4], b2));
-    }
-  if (all || strcmp (kind, "long") == 0 || strcmp (kind, "e2e") == 0)
-    {
-      mp.osl = need (p, PARAM_OSL);
-      mp.G = need (p, PARAM_G);
-      mp.L = need (p, PARAM_L);
-    }
-  if (all || strcmp (kind, "long") == 0)
-    {
-      out[6] = logpc_long (&mp, B, 0);
-      out[7] = logpc_long (&mp, B, r.Cn);
-      EXPLAIN ("eq. (10): T_s-r = osl + (B-1) G + L + C_n = %s (eq. 1 "
-               "without contention: %s)", fmt (out[7], b1), fmt (out[6], b2));
-    }
-  if (all || strcmp (kind, "e2e") == 0)
-    {
-      mp.orl = need (p, PARAM_ORL);
-      mp.Gm = need (p, PARAM_GM);
-      mp.a = need (p, PARAM_HDR_BYTES);
-      out[8] = logpc_e2e (&mp, B, 0);
-      out[9] = logpc_e2e (&mp, B, r.Cn);
-      EXPLAIN ("eq. (2): T_s-r = osl + L + max(orl + a G + B Gm, (B-1) G) "
-               "= %s; with the header delay C_n: %s", fmt (out[8], b1),
-               fmt (out[9], b2));
-    }
-}
-
-static const char *const bound_cols[] = {
-  "kd", "F", "inflation", "mcB", NULL
-};
-
-static void
-do_bound (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  double G = need (p, PARAM_G);
-  struct logpc_bound b;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-  if (!(G > 0))
-    bad ("the bound needs G > 0 (the maximal rate is 1 / (2 G B))");
-  if (o.explain)
-    {
-      struct logpc_contention r;
-      logpc_closed (&net, 1.0, 2.0 * G, 1.0, &r);
-      EXPLAIN ("eq. (13): maximal injection T = 2 G B; B cancels, solved "
-               "with B = 1");
-      explain_contention (&net, 1.0, &r);
-    }
-  enum logpc_status s = logpc_bound (&net, G, &b);
-  if (s != LOGPC_OK)
-    fail ("%s", logpc_strerror (s));
-  EXPLAIN ("eq. (13): m_c = 1 / (F B) with F = %s", fmt (b.F, b1));
-  EXPLAIN ("eq. (14): T_c / T = F / (2 G) = %s", fmt (b.inflation, b2));
-  out[0] = net.kd;
-  out[1] = b.F;
-  out[2] = b.inflation;
-  out[3] = b.mcB;
-}
-
-static const char *const remap_cols[] = {
-  "kd", "t_logp", "Cr", "t_lopc", "Cn_sync", "t_logpc", "t_async",
-  "Cn_async", NULL
-};
-static const char *const remap_long_cols[] = {
-  "kd", "T", "Tc", "mc", "Cn", "inflation", NULL
-};
-
-static void
-do_remap (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  double B = need (p, PARAM_BYTES);
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
-  if (o.style && strcmp (o.style, "long") == 0)
-    {
-      struct logpc_remap_long r;
-      double G = need (p, PARAM_G);
-      if (!(G > 0))
-        bad ("the long-message remap needs G > 0");
-      EXPLAIN ("Section 5.1.3: base iteration 2 G B = %s", fmt (2 * G * B,
-                                                               b1));
-      enum logpc_status s = logpc_remap_long (&net, G, B, &r);
-      explain_contention (&net, B, &r.c);
-      check (s, &r.c, B);
-      EXPLAIN ("eq. (13): one message every %s = %s B time units",
-               fmt (r.Tc, b1), fmt (r.Tc / B, b2));
-      out[0] = net.kd;
-      out[1] = r.T;
-      out[2] = r.Tc;
-      out[3] = r.c.m;
-      out[4] = r.c.Cn;
-      out[5] = r.Tc / r.T;
-      return;
-    }
-  struct logpc_machine mp;
-  struct logpc_remap r;
-  logpc_machine_init (&mp);
-  mp.os = need (p, PARAM_OS);
-  mp.orr = need (p, PARAM_OR);
-  mp.L = need (p, PARAM_L);
-  enum logpc_status s = logpc_remap_short (&net, &mp, B, p->ps.v[PARAM_CR],
-                                           &r);
-  EXPLAIN ("Table 4, LogP synchronous: 2 (os + L + or) = %s",
-           fmt (r.logp_sync, b1));
-  EXPLAIN ("Table 4, LoPC: + C_r = %s (%s) = %s", fmt (r.Cr, b1),
-           isnan (p->ps.v[PARAM_CR]) ? "or + os, LoPC's empirical value"
-           : "given", fmt (r.lopc_sync, b2));
-  EXPLAIN ("synchronous: 2 messages per round trip, m_c = 2 / (t_lopc + "
-           "2 C_n), i.e. eq. (7) with T = t_lopc / 2 = %s",
-           fmt (r.lopc_sync / 2, b1));
-  explain_contention (&net, B, &r.sync);
-  EXPLAIN ("Table 4, LoGPC: + 2 C_n = %s", fmt (r.logpc_sync, b1));
-  EXPLAIN ("Section 5.1.2, asynchronous: os + or = %s per message, m = "
-           "1 / (os + or) = %s", fmt (r.async, b1), fmt (1 / r.async, b2));
-  explain_contention (&net, B, &r.async_c);
-  check (s, &r.async_c, B);
-  EXPLAIN ("asynchronous: C_n = %s adds latency only (LogP = LoPC = LoGPC "
-           "= %s)", fmt (r.async_c.Cn, b1), fmt (r.async, b3));
-  out[0] = net.kd;
-  out[1] = r.logp_sync;
-  out[2] = r.Cr;
-  out[3] = r.lopc_sync;
-  out[4] = r.sync.Cn;
-  out[5] = r.logpc_sync;
-  out[6] = r.async;
-  out[7] = r.async_c.Cn;
-}
-
-static const char *const diamond_cols[] = {
-  "kd", "W", "d", "Os_blk", "Or_blk", "u", "v", "M", "mc", "Cn", "Mc",
-  "contention", NULL
-};
-
-static void
-do_diamond (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "neighbor", 0);
-  struct logpc_net net = model_net (c, p);
-  struct logpc_machine mp;
-  struct logpc_diamond_in in;
-  struct logpc_diamond r;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
-  logpc_machine_init (&mp);
-  in.n_dag = need (p, PARAM_DAG_N);
-  in.b = need (p, PARAM_BLOCKS);
-  in.P = isnan (p->ps.v[PARAM_P]) && !isnan (p->P_file) ? p->P_file
-         : need (p, PARAM_P);
-  in.task = need (p, PARAM_TASK);
-  in.agg = opt_or (p, PARAM_AGG, 0);
-  in.B = need (p, PARAM_BYTES);
-  mp.os = need (p, PARAM_OS);
-  mp.L = need (p, PARAM_L);
-  mp.G = need (p, PARAM_G);
-  mp.a = need (p, PARAM_HDR_BYTES);
-  if (in.P < 2)
-    bad ("the Diamond DAG model needs P >= 2 processors");
-  if (in.B - 1 < mp.a)
-    bad ("B = %g bytes is shorter than the header a + 1 = %g bytes "
-          "(O_r = (B - 1 - a) G would be negative)", in.B, mp.a + 1);
-  enum logpc_status s = logpc_diamond (&net, &mp, &in, &r);
-  EXPLAIN ("Section 5.2.1: w_a = n^2 / (P b) task = %s, W = w_a + alpha "
-           "n / b = %s", fmt (r.wa, b1), fmt (r.W, b2));
-  EXPLAIN ("Section 5.2.1: d = L + a G = %s, O_s = os + (B-1) G = %s, "
-           "O_r = (B-1-a) G = %s", fmt (r.d, b1), fmt (r.Os, b2),
-           fmt (r.Or, b3));
-  EXPLAIN ("Section 5.2.1: u = O_r + W + d = %s, v = O_s + W + O_r = %s",
-           fmt (r.u, b1), fmt (r.v, b2));
-  EXPLAIN ("eq. (15): M = (W + d) + (P - 2) u + (b - 1) v + O_r + W = %s",
-           fmt (r.M, b1));
-  EXPLAIN ("Section 5.2.1: m_c = 1 / (v + 2 C_n), eq. (7) with T = v and "
-           "twice the contention");
-  explain_contention (&net, in.B, &r.c);
-  check (s, &r.c, in.B);
-  EXPLAIN ("Section 5.2.1: bound M + ((P - 1) + 2 (b - 1)) C_n = %s + %s "
-           "C_n = %s", fmt (r.M, b1), fmt (r.sends, b2), fmt (r.Mc, b3));
-  out[0] = net.kd;
-  out[1] = r.W;
-  out[2] = r.d;
-  out[3] = r.Os;
-  out[4] = r.Or;
-  out[5] = r.u;
-  out[6] = r.v;
-  out[7] = r.M;
-  out[8] = r.c.m;
-  out[9] = r.c.Cn;
-  out[10] = r.Mc;
-  out[11] = r.Mc / r.M;
-}
-
-static const char *const em3d_cols[] = {
-  "kd", "t_msg", "t_comm", "rho", "Cn", "t_comm_c", NULL
-};
-
-static void
-do_em3d (const struct params *p, double *out)
-{
-  const struct network *c = network (p, "uniform", 0);
-  struct logpc_net net = model_net (c, p);
-  struct logpc_machine mp;
-  struct logpc_em3d r;
-  char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], b3[NUM_BUFSIZE];
-  logpc_machine_init (&mp);
-  double B = need (p, PARAM_BYTES), msgs = need (p, PARAM_MSGS);
-  mp.os = need (p, PARAM_OS);
-  mp.orr = need (p, PARAM_OR);
-  if (!(mp.os + mp.orr > 0))
-    bad ("os + or must be > 0 (the injection rate is 1 / (os + or))");
-  enum logpc_status s = logpc_em3d (&net, &mp, B, msgs, &r);
-  EXPLAIN ("Section 5.3: os + or = %s per message, m = 1 / (os + or)",
-           fmt (r.t_msg, b1));
-  explain_contention (&net, B, &r.c);
-  check (s, &r.c, B);
-  EXPLAIN ("Section 5.3: %s messages: %s without hotspots, %s if every "
-           "send stalls for C_n", fmt (msgs, b1), fmt (r.t_comm, b2),
-           fmt (r.t_comm_c, b3));
-  out[0] = net.kd;
-  out[1] = r.t_msg;
-  out[2] = r.t_comm;
-  out[3] = r.c.rho;
-  out[4] = r.c.Cn;
-  out[5] = r.t_comm_c;
-}
-
-static const char *const show_distance[] = {
-  "dims", "topology", "channels", "traffic", NULL };
-static const char *const show_contention[] = { "bytes", "m", NULL };
-static const char *const show_solve[] = { "bytes", "T", NULL };
-static const char *const show_transfer[] = { "bytes", "m", "T", NULL };
-static const char *const show_bound[] = { "G", NULL };
-static const char *const show_remap[] = { "bytes", NULL };
-static const char *const show_remap_long[] = { "bytes", "G", NULL };
-static const char *const show_diamond[] = {
-  "dag_n", "P", "blocks", "bytes", NULL };
-static const char *const show_em3d[] = { "bytes", "msgs", NULL };
 
 /* ------------------------------------------------------------ driver */
 
@@ -1166,11 +305,11 @@ params_of_row (const struct param_file *pf, size_t r, double scale,
      replaced: a bad value there is no error) */
   unsigned char use[PARAM_NPARAM];
   for (int k = 0; k < PARAM_NPARAM; k++)
-    use[k] = logpc_usable ()[k] && !param_given (&o.opt.ps, k);
+    use[k] = logpc_usable ()[k] && !param_given (&ctx.o.opt.ps, k);
   param_file_apply (pf, r, &p->ps, scale, use);
   for (int k = 0; k < NSPARAM; k++)
     {
-      const char *f = param_file_get (pf, r, snames[k]);
+      const char *f = param_file_get (pf, r, lpc_snames[k]);
       if (f && !num_is_na (f, strlen (f)))
         p->s[k] = xstrdup (f);
     }
@@ -1265,7 +404,7 @@ put_cached (tsv_writer *w, struct numcache *cache, size_t nc, size_t j,
    (msgperf(7), NUMBERS).  NaN results are the documented "does not apply"
    of some columns and are not reported.  */
 static void
-warn_overflow (const struct sub *sub, const double *out, size_t nc)
+warn_overflow (const struct lpc_sub *sub, const double *out, size_t nc)
 {
   for (size_t j = 0; j < nc; j++)
     if (isinf (out[j]))
@@ -1305,7 +444,7 @@ file_scale (const struct param_file *pf, const char **unit,
 {
   double scale = 1;
   conversion[0] = '\0';
-  const char *pu = pf->time_unit ? pf->time_unit : o.time_unit;
+  const char *pu = pf->time_unit ? pf->time_unit : ctx.o.time_unit;
   if (!pu && *unit)
     die ("%s: no #@time_unit line, and the other times are in %s: declare the "
          "file's unit with a '#@time_unit=UNIT' line (s, ms, us, ns) or "
@@ -1333,50 +472,50 @@ params_layers (const struct param_file *pf, const size_t *prow,
     {
       double scale = file_scale (pf, &unit, conversion);
       for (int k = 0; k < NSPARAM; k++)
-        free ((char *) o.file.s[k]);
-      params_clear (&o.file);
-      params_of_row (pf, prow[0], scale, &o.file);
+        free ((char *) ctx.o.file.s[k]);
+      params_clear (&ctx.o.file);
+      params_of_row (pf, prow[0], scale, &ctx.o.file);
     }
-  if (pl.pf)
-    plogp_build (file_scale (pl.pf, &unit, pl.conversion));
+  if (ctx.pl.pf)
+    lpc_plogp_build (&ctx, file_scale (ctx.pl.pf, &unit, ctx.pl.conversion));
   params_clear (base);
-  params_over (base, &o.file);
-  params_over (base, &o.opt);
+  params_over (base, &ctx.o.file);
+  params_over (base, &ctx.o.opt);
   return unit;
 }
 
 /* SUB's computation on P: the parameters of its message size read from
    --plogp first (the distance has no message).  */
 static void
-compute (const struct sub *sub, struct params *p, double *out)
+compute (const struct lpc_sub *sub, struct params *p, double *out)
 {
-  if (sub->compute != do_distance)
-    apply_plogp (p);
-  sub->compute (p, out);
+  if (strcmp (sub->name, "distance") != 0)
+    lpc_apply_plogp (&ctx, p);
+  sub->compute (&ctx, p, out);
 }
 
 /* The dry run: does SUB need input rows beyond BASE?  */
 static int
-needs_input (const struct sub *sub, const struct params *base, double *out)
+needs_input (const struct lpc_sub *sub, const struct params *base, double *out)
 {
   struct params p = *base;
-  int explain_was = o.explain;
-  o.explain = 0;
-  probing = 1;
-  int needs = setjmp (probe_jmp) != 0;
+  int explain_was = ctx.o.explain;
+  ctx.o.explain = 0;
+  ctx.probing = 1;
+  int needs = setjmp (ctx.probe_jmp) != 0;
   if (!needs)
     compute (sub, &p, out);
-  probing = 0;
-  o.explain = explain_was;
+  ctx.probing = 0;
+  ctx.o.explain = explain_was;
   /* the real run explains the network again */
-  netc.valid = 0;
+  ctx.netc.valid = 0;
   return needs;
 }
 
 /* One run of a subcommand: its inputs, parameters and output.  */
 struct job
 {
-  struct sub sub;             /* the subcommand (with remap's long style) */
+  struct lpc_sub sub;             /* the subcommand (with remap's long style) */
   tsv_reader *in;             /* the input stream, or NULL */
   tsv_reader *readers[1];
   size_t nr;
@@ -1394,35 +533,36 @@ struct job
 static void
 open_inputs (struct job *j, const char *input)
 {
-  if (o.where && !o.params_file && !o.plogp_file)
+  if (ctx.o.where && !ctx.o.params_file && !ctx.o.plogp_file)
     die_usage ("--where selects rows of --params FILE or --plogp FILE: "
                "give one");
-  if (o.params_file)
+  if (ctx.o.params_file)
     {
-      if (strcmp (o.params_file, "-") == 0 && (!input
+      if (strcmp (ctx.o.params_file, "-") == 0 && (!input
                                                || strcmp (input, "-") == 0)
           && input)
         die_usage ("--params - and the input stream cannot both be "
                    "standard input");
-      j->pf = param_file_read (o.params_file);
-      param_file_select (j->pf, o.where, 0,
+      j->pf = param_file_read (ctx.o.params_file);
+      param_file_select (j->pf, ctx.o.where, 0,
                          "the file as the input stream (one row each)",
                          &j->prow);
     }
-  if (o.plogp_file)
+  if (ctx.o.plogp_file)
     {
-      if (strcmp (o.plogp_file, "-") == 0
-          && ((o.params_file && strcmp (o.params_file, "-") == 0)
+      if (strcmp (ctx.o.plogp_file, "-") == 0
+          && ((ctx.o.params_file && strcmp (ctx.o.params_file, "-") == 0)
               || (input && strcmp (input, "-") == 0)))
         die_usage ("--plogp - and another stream cannot both be standard "
                    "input");
       /* every selected row is one size of the table */
-      pl.pf = param_file_read (o.plogp_file);
-      pl.n = param_file_select (pl.pf, o.where, 1, NULL, &pl.rows);
+      ctx.pl.pf = param_file_read (ctx.o.plogp_file);
+      ctx.pl.n = param_file_select (ctx.pl.pf, ctx.o.where, 1, NULL,
+                                    &ctx.pl.rows);
     }
-  if (o.mapping && strcmp (o.mapping, "identity")
-      && strcmp (o.mapping, "random"))
-    read_mapping_file (o.mapping);
+  if (ctx.o.mapping && strcmp (ctx.o.mapping, "identity")
+      && strcmp (ctx.o.mapping, "random"))
+    lpc_read_mapping_file (&ctx, ctx.o.mapping);
 
   /* The input stream: a FILE, or standard input when the parameters of
      the command line are not enough (a dry run tells, stdin_if_needed).  */
@@ -1432,9 +572,9 @@ open_inputs (struct job *j, const char *input)
      are converted to it (s, ms, us, ns).  */
   if (j->in)
     j->readers[j->nr++] = j->in;
-  j->unit = time_unit_again (j->readers, j->nr, o.time_unit);
-  if (o.time_unit)
-    j->unit = o.time_unit;
+  j->unit = time_unit_again (j->readers, j->nr, ctx.o.time_unit);
+  if (ctx.o.time_unit)
+    j->unit = ctx.o.time_unit;
   j->unit = params_layers (j->pf, j->prow, j->unit, j->conversion, &j->base);
 }
 
@@ -1459,9 +599,9 @@ stdin_if_needed (struct job *j)
       j->in = tsv_open (NULL);
       j->readers[j->nr++] = j->in;
     }
-  const char *u = time_unit_again (j->readers, j->nr, o.time_unit);
+  const char *u = time_unit_again (j->readers, j->nr, ctx.o.time_unit);
   /* the file's times follow the input's unit */
-  if (u && !o.time_unit)
+  if (u && !ctx.o.time_unit)
     j->unit = params_layers (j->pf, j->prow, u, j->conversion, &j->base);
 }
 
@@ -1472,14 +612,14 @@ stdin_if_needed (struct job *j)
 static void
 plogp_range_meta (tsv_writer *w)
 {
-  if (!pl.valid)
+  if (!ctx.pl.valid)
     return;
-  const struct plogp *t = &pl.t;
+  const struct plogp *t = &ctx.pl.t;
   /* Table 1 reads L at 1 byte, and G at 1 byte for smaller messages */
   param_plogp_range_meta (w, t->pt[0].bytes, t->pt[t->n - 1].bytes,
-                          pl.big >= 0 ? 1 : -1, pl.big,
+                          ctx.pl.big >= 0 ? 1 : -1, ctx.pl.big,
                           " (Table 1's short message)");
-  if (pl.clamped)
+  if (ctx.pl.clamped)
     tsv_meta (w, "plogp_L_clamped", "L + g(1) - os(1) - or(1) < 0 (o_r "
               "above g, Section 3): L taken as 0");
 }
@@ -1494,30 +634,30 @@ write_meta (tsv_writer *w, const struct job *j)
   if (j->pf)
     {
       param_file_write_meta (j->pf, w);
-      if (o.where)
-        tsv_meta (w, "params_where", "%s", o.where);
+      if (ctx.o.where)
+        tsv_meta (w, "params_where", "%s", ctx.o.where);
       if (j->conversion[0])
         tsv_meta (w, "params_time_conversion", "%s", j->conversion);
     }
-  if (pl.valid)
+  if (ctx.pl.valid)
     {
-      param_file_write_meta_as (pl.pf, w, "plogp_");
-      if (o.where)
-        tsv_meta (w, "plogp_where", "%s", o.where);
-      if (pl.conversion[0])
-        tsv_meta (w, "plogp_time_conversion", "%s", pl.conversion);
+      param_file_write_meta_as (ctx.pl.pf, w, "plogp_");
+      if (ctx.o.where)
+        tsv_meta (w, "plogp_where", "%s", ctx.o.where);
+      if (ctx.pl.conversion[0])
+        tsv_meta (w, "plogp_time_conversion", "%s", ctx.pl.conversion);
       char lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-      num_format (pl.t.pt[0].bytes, -1, lo);
-      num_format (pl.t.pt[pl.t.n - 1].bytes, -1, hi);
-      tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", pl.t.n, lo,
+      num_format (ctx.pl.t.pt[0].bytes, -1, lo);
+      num_format (ctx.pl.t.pt[ctx.pl.t.n - 1].bytes, -1, hi);
+      tsv_meta (w, "plogp_sizes", "%zu sizes, %s to %s bytes", ctx.pl.t.n, lo,
                 hi);
       if (!j->in)
         plogp_range_meta (w);
     }
-  if (o.mapping)
-    tsv_meta (w, "mapping", "%s", o.mapping);
-  if (o.mapping && strcmp (o.mapping, "random") == 0)
-    tsv_meta (w, "seed", "%llu", (unsigned long long) o.seed);
+  if (ctx.o.mapping)
+    tsv_meta (w, "mapping", "%s", ctx.o.mapping);
+  if (ctx.o.mapping && strcmp (ctx.o.mapping, "random") == 0)
+    tsv_meta (w, "seed", "%llu", (unsigned long long) ctx.o.seed);
   tsv_meta_time_unit (w, j->unit);
 }
 
@@ -1527,7 +667,7 @@ put_out (tsv_writer *w, const struct job *j, struct numcache *cache,
          size_t k)
 {
   if (isnan (j->out[k]) && strcmp (j->sub.cols[k], "method") == 0)
-    tsv_put_str (w, out_str);
+    tsv_put_str (w, ctx.out_str);
   else if (cache)
     put_cached (w, cache, j->nc, k, j->out[k]);
   else
@@ -1539,7 +679,7 @@ put_out (tsv_writer *w, const struct job *j, struct numcache *cache,
 static void
 write_one_row (tsv_writer *w, const struct job *j)
 {
-  const struct sub *sub = &j->sub;
+  const struct lpc_sub *sub = &j->sub;
   size_t ns = ncols_of (sub->show), nc = j->nc;
   const char **names = xmalloc ((ns + nc) * sizeof *names);
   for (size_t i = 0; i < ns; i++)
@@ -1629,7 +769,7 @@ write_rows (tsv_writer *w, struct job *j)
         from[at[k]] = (long) k;
     }
   tsv_write_header (w, nn, names);
-  cur_reader = in;
+  ctx.cur_reader = in;
   struct params p;
   size_t nmeta = tsv_nmeta (in);
   while (tsv_next (in))
@@ -1638,11 +778,11 @@ write_rows (tsv_writer *w, struct job *j)
         {
           /* Metadata between rows: copied, and a #@time_unit must
              agree with the rest.  */
-          time_unit_again (j->readers, j->nr, o.time_unit);
+          time_unit_again (j->readers, j->nr, ctx.o.time_unit);
           tsv_copy_meta (w, in);
           nmeta = tsv_nmeta (in);
         }
-      explain_row = tsv_lineno (in);
+      ctx.explain_row = tsv_lineno (in);
       row_params (j, pk, sk, &p);
       compute (&j->sub, &p, j->out);
       warn_overflow (&j->sub, j->out, nc);
@@ -1658,8 +798,8 @@ write_rows (tsv_writer *w, struct job *j)
       /* The network is cached by its string parameters, which point
          into this row: forget the pointers, keep the copies.  */
     }
-  cur_reader = NULL;
-  time_unit_again (j->readers, j->nr, o.time_unit);
+  ctx.cur_reader = NULL;
+  time_unit_again (j->readers, j->nr, ctx.o.time_unit);
   free (pk);
   free (sk);
   free (at);
@@ -1669,11 +809,11 @@ write_rows (tsv_writer *w, struct job *j)
 }
 
 static int
-run (const struct sub *sub, int argc, const char **argv)
+run (const struct lpc_sub *sub, int argc, const char **argv)
 {
-  params_clear (&o.opt);
-  params_clear (&o.file);
-  o.seed = 1;
+  params_clear (&ctx.o.opt);
+  params_clear (&ctx.o.file);
+  ctx.o.seed = 1;
   poptContext con = cli_parse (argc, argv, table,
                                "[OPTION...] [FILE]", handle_option);
   const char **args = poptGetArgs (con);
@@ -1688,10 +828,11 @@ run (const struct sub *sub, int argc, const char **argv)
   struct job j = { .sub = *sub };
   open_inputs (&j, input);
   /* The long-message remap has columns of its own.  */
-  if (sub->compute == do_remap && o.style && strcmp (o.style, "long") == 0)
+  if (strcmp (sub->name, "remap") == 0 && ctx.o.style
+      && strcmp (ctx.o.style, "long") == 0)
     {
-      j.sub.cols = remap_long_cols;
-      j.sub.show = show_remap_long;
+      j.sub.cols = lpc_remap_long_cols;
+      j.sub.show = lpc_show_remap_long;
     }
   j.nc = ncols_of (j.sub.cols);
   j.out = xmalloc (j.nc * sizeof *j.out);
@@ -1717,30 +858,17 @@ run (const struct sub *sub, int argc, const char **argv)
     tsv_close (j.in);
   free (j.prow);
   param_file_free (j.pf);
-  plogp_free (&pl.t);
-  free (pl.rows);
-  param_file_free (pl.pf);
+  plogp_free (&ctx.pl.t);
+  free (ctx.pl.rows);
+  param_file_free (ctx.pl.pf);
   free (j.out);
   poptFreeContext (con);
   return 0;
 }
 
-static const struct sub subs[] = {
-  { "distance", distance_cols, show_distance, "uniform", do_distance },
-  { "contention", contention_cols, show_contention, "uniform",
-    do_contention },
-  { "solve", solve_cols, show_solve, "uniform", do_solve },
-  { "closed-loop", solve_cols, show_solve, "uniform", do_solve },
-  { "transfer", transfer_cols, show_transfer, "uniform", do_transfer },
-  { "bound", bound_cols, show_bound, "uniform", do_bound },
-  { "remap", remap_cols, show_remap, "uniform", do_remap },
-  { "diamond", diamond_cols, show_diamond, "neighbor", do_diamond },
-  { "em3d", em3d_cols, show_em3d, "uniform", do_em3d },
-};
-
 #define RUNNER(i) \
   static int run_##i (int argc, const char **argv) \
-  { return run (&subs[i], argc, argv); }
+  { return run (&lpc_subs[i], argc, argv); }
 RUNNER (0)
 RUNNER (1)
 RUNNER (2)

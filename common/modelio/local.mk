@@ -5,4 +5,5 @@
 ## each other.
 noinst_LIBRARIES += common/modelio/libmodelio.a
 common_modelio_libmodelio_a_SOURCES = \
-	common/modelio/hyper_io.c common/modelio/hyper_io.h
+	common/modelio/hyper_io.c common/modelio/hyper_io.h \
+	common/modelio/logpc_io.c common/modelio/logpc_io.h
