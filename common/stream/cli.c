@@ -91,8 +91,8 @@ struct poptOption cli_common_table[] = {
     "shortest text that reads back exactly)", "N" },
   { "human", '\0', POPT_ARG_NONE, NULL, OPT_HUMAN,
     "show the result to a person: aligned, units on every time column, "
-    "bandwidth in GB/s, 4 significant digits, no metadata (msgperf(7), "
-    "THE HUMAN VIEW)", NULL },
+    "bandwidth in GB/s, 4 significant digits, no metadata (msgperf(7): "
+    "The human view)", NULL },
   { "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET,
     "do not print warnings", NULL },
   { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,

@@ -118,7 +118,7 @@ static long
 bandwidth_time (const tsv_reader *r)
 {
   static const char *const pref[] = { "t", "t_mean", "t_min", "t_e2e",
-                                      NULL };
+                                      "time", NULL };
   for (size_t i = 0; pref[i]; i++)
     if (tsv_col (r, pref[i]) >= 0)
       return tsv_col (r, pref[i]);

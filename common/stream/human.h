@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* human.h: the stream shown to a person (msgperf(7), THE HUMAN VIEW).
+/* human.h: the stream shown to a person (msgperf(7), The human view).
  *
  * One implementation behind every program's --human and tsv-check
  * --table: the rows aligned (numbers right, text left), no metadata, the
