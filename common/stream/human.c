@@ -156,12 +156,16 @@ human_new (const tsv_reader *r, const char *unit)
 }
 
 /* A real number for a person: --precision or HUMAN_DIGITS significant
-   digits, in plain decimal notation ("72.43", "1200").  */
+   digits, in plain decimal notation ("72.43", "1200"), a tiny one with
+   an exponent (1.56e-07, not 0.000000156).  */
 static void
 human_number (double v, char *buf)
 {
   int digits = cli.precision > 0 ? cli.precision : HUMAN_DIGITS;
-  num_format_measured (v, 0, digits, buf);
+  if (v != 0 && fabs (v) < 1e-4)
+    num_format (v, digits, buf);
+  else
+    num_format_measured (v, 0, digits, buf);
 }
 
 void
