@@ -99,6 +99,7 @@ struct human_view
   size_t width;         /* columns shown: ncols, + 1 with bandwidth */
   long bytes_col, time_col;
   double seconds;       /* of the time unit */
+  double one_way;       /* of the time column: 0.5 for a round trip */
   unsigned char *count; /* per input column: whole counts */
 };
 
@@ -113,12 +114,13 @@ cell (human_view *h, const char *text)
   h->cells[h->ncells++] = xstrdup (text);
 }
 
-/* The time a bandwidth is derived from: the median if there is one.  */
+/* The time a bandwidth is derived from: the median if there is one; a
+   round trip (rtt) last, halved (one way).  */
 static long
 bandwidth_time (const tsv_reader *r)
 {
   static const char *const pref[] = { "t", "t_mean", "t_min", "t_e2e",
-                                      "time", NULL };
+                                      "time", "rtt", NULL };
   for (size_t i = 0; pref[i]; i++)
     if (tsv_col (r, pref[i]) >= 0)
       return tsv_col (r, pref[i]);
@@ -134,6 +136,9 @@ human_new (const tsv_reader *r, const char *unit)
   h->seconds = unit_seconds (unit);
   h->bytes_col = tsv_col (r, "bytes");
   h->time_col = bandwidth_time (r);
+  h->one_way = h->time_col >= 0
+               && strcmp (tsv_colname (r, (size_t) h->time_col), "rtt") == 0
+               ? 0.5 : 1;
   int bw = h->bytes_col >= 0 && h->time_col >= 0 && h->seconds > 0;
   h->width = h->ncols + (bw ? 1 : 0);
   if (!bw)
@@ -148,8 +153,9 @@ human_new (const tsv_reader *r, const char *unit)
   if (bw)
     {
       char buf[256];
-      snprintf (buf, sizeof buf, "GB/s(%s)",
-                tsv_colname (r, (size_t) h->time_col));
+      snprintf (buf, sizeof buf, "GB/s(%s%s)",
+                tsv_colname (r, (size_t) h->time_col),
+                h->one_way < 1 ? "/2" : "");
       cell (h, buf);
     }
   return h;
@@ -194,7 +200,7 @@ human_add_row (human_view *h, const tsv_reader *r)
       const char *tt = tsv_field (r, (size_t) h->time_col);
       if (num_parse_str (bt, &b) == NUM_OK && num_parse_str (tt, &t) == NUM_OK
           && t > 0)
-        human_number (b / (t * h->seconds) / 1e9, buf);   /* bytes/s in G */
+        human_number (b / (t * h->one_way * h->seconds) / 1e9, buf);
       else
         strcpy (buf, "NA");
       cell (h, buf);
