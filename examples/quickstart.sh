@@ -118,15 +118,29 @@ if test -f "$out/diamond.tsv"; then
   dag-predict --gen diamond -P 64 -n 1024 --sweep blocks=4,16,64 --model loggp --params $out/loggp.tsv   # which block count is best"
 fi
 trynext="$trynext
+  tsv-check --table $out/logp.tsv   # the measurement for a person: aligned, units, GB/s (every program has --human)
   man msgperf   # what every program shares: stream, numbers, units, options, exit status
   man logp-measure   # each program has its own page: man hyper-reduce, man plotgen and so on"
+
+# L clamped to 0 (Table 1 gave a value below 0, logp-measure(1)): say so
+# rather than print a latency of 0.
+L=$(col "$out/loggp.tsv" L)
+Ltab=$(col "$out/loggp.tsv" L_table)
+Ltol=$(sed -n 's/^#@check_L=.*(tolerance \([^)]*\)).*/\1/p' "$out/loggp.tsv" | tail -1)
+Ltext="$(fmt "$L") us"
+if awk -v l="$L" -v t="$Ltab" 'BEGIN { exit !(l == 0 && t != "NA" && t != "" && t + 0 < 0) }'; then
+  case $check in
+    *L_clamped*) Ltext="0 us, clamped (Table 1 gives $(fmt "$Ltab") us, below -$(fmt "$Ltol"): L_clamped)" ;;
+    *) Ltext="< $(fmt "$Ltol") us, within the tolerance of 0 (Table 1 gives $(fmt "$Ltab") us)" ;;
+  esac
+fi
 
 cat <<SUMMARY
 
 msgperf quickstart: this machine, 2 MPI ranks ($(grep -m1 '^#@mpi_library=' "$out/logp.tsv" | cut -d= -f2))
 
 What was measured (logp-measure, fast method of Kielmann, Bal and Verstoep):
-  latency L                  $(fmt "$L") us   (time on the wire for a tiny message)
+  latency L                  $Ltext   (time on the wire for a tiny message)
   send overhead o_s          $(fmt "$os") us   (CPU time to hand a message to MPI)
   receive overhead o_r       $(fmt "$or") us   (CPU time to take one out)
   gap g                      $(fmt "$g") us   (least time between two small messages)

@@ -123,7 +123,7 @@ dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
       if (c->segment > 0)
         tsv_meta (w, "segment", "%lld", (long long) c->segment);
       if (c->reduce_cost > 0)
-        tsv_meta (w, "reduce_cost", "%.17g", c->reduce_cost);
+        tsv_meta_num (w, "reduce_cost", c->reduce_cost, -1);
     }
   if (strcmp (gen->pattern, "nway-dissemination") == 0)
     tsv_meta (w, "nway", "%lld", (long long) gen->nway);

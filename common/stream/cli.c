@@ -25,7 +25,8 @@ struct cli_state cli = { "msgperf", NULL, NULL, -1, 0 };
 poptContext cli_context;
 void (*cli_help_hook) (FILE *fp);
 
-enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET, OPT_HELP, OPT_USAGE };
+enum { OPT_VERSION = 1, OPT_PRECISION, OPT_QUIET, OPT_HELP, OPT_USAGE,
+       OPT_HUMAN };
 
 static void
 print_version (void)
@@ -49,6 +50,9 @@ common_callback (poptContext con, enum poptCallbackReason reason,
     case OPT_PRECISION:
       cli.precision = (int) cli_int ("precision", arg, 1, 17);
       tsv_precision = cli.precision;
+      break;
+    case OPT_HUMAN:
+      tsv_human = 1;
       break;
     case OPT_QUIET:
       cli.quiet = 1;
@@ -85,6 +89,10 @@ struct poptOption cli_common_table[] = {
   { "precision", '\0', POPT_ARG_STRING, NULL, OPT_PRECISION,
     "round printed numbers to N significant digits (1-17; default: the "
     "shortest text that reads back exactly)", "N" },
+  { "human", '\0', POPT_ARG_NONE, NULL, OPT_HUMAN,
+    "show the result to a person: aligned, units on every time column, "
+    "bandwidth in GB/s, 4 significant digits, no metadata (msgperf(7): "
+    "The human view)", NULL },
   { "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET,
     "do not print warnings", NULL },
   { "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,

@@ -2,7 +2,8 @@
 /* cli.h: the command-line layer shared by every msgperf program.
  *
  * Options go through libpopt with a static table per program; the options
- * every program shares (--help, --usage, --version, --precision, --quiet)
+ * every program shares (--help, --usage, --version, --precision, --human,
+ * --quiet)
  * come from cli_common_table via POPT_ARG_INCLUDE_TABLE.  ~/.popt is never
  * read.  Numeric option values are taken as strings and parsed with the
  * strict parser (num.h).  */

@@ -9,6 +9,7 @@ common_stream_libstream_a_SOURCES = \
 	common/stream/xalloc.c common/stream/xalloc.h \
 	common/stream/tsv.c common/stream/tsv.h \
 	common/stream/cli.c common/stream/cli.h \
+	common/stream/human.c common/stream/human.h \
 	common/stream/params.c common/stream/params.h \
 	common/stream/sizelist.c common/stream/sizelist.h \
 	common/stream/listopt.c common/stream/listopt.h \

@@ -13,10 +13,12 @@
 
 #include "cli.h"
 #include "err.h"
+#include "human.h"
 #include "num.h"
 #include "xalloc.h"
 
 int tsv_precision = -1;
+int tsv_human;
 
 /* ================================================================ reader */
 
@@ -626,6 +628,11 @@ struct tsv_writer
      cheaper than one stdio call each.  */
   char *buf;
   size_t len;
+  /* --human: the stream is written to memory (mem, memlen) and shown
+     aligned on stdout at close (human.h).  */
+  char *mem;
+  size_t memlen;
+  int human;
   struct tsv_writer *prev, *next;   /* the list of open writers */
 };
 
@@ -688,7 +695,14 @@ tsv_writer_open (const char *path)
   if (open_writers)
     open_writers->prev = w;
   open_writers = w;
-  if (!path || strcmp (path, "-") == 0)
+  if ((!path || strcmp (path, "-") == 0) && tsv_human)
+    {
+      w->fp = open_memstream (&w->mem, &w->memlen);
+      if (!w->fp)
+        die ("out of memory");
+      w->human = 1;
+    }
+  else if (!path || strcmp (path, "-") == 0)
     {
       w->fp = stdout;
       stdout_writer = w;
@@ -758,6 +772,17 @@ tsv_meta (tsv_writer *w, const char *key, const char *fmt, ...)
   put_meta_text (w, text);
   free (text);
   free (value);
+}
+
+void
+tsv_meta_num (tsv_writer *w, const char *key, double v, int significant)
+{
+  char buf[NUM_BUFSIZE];
+  if (significant > 0)
+    num_format_measured (v, 0, significant, buf);
+  else
+    num_format (v, -1, buf);
+  tsv_meta (w, key, "%s", buf);
 }
 
 void
@@ -938,6 +963,13 @@ tsv_writer_close (tsv_writer *w)
              strerror (errno));
       err_cleanup_remove (w->tmp);
     }
+  else if (w->human)
+    {
+      fclose (w->fp);
+      w->fp = NULL;
+      human_render_text (w->mem, w->memlen, stdout);
+      fflush (stdout);
+    }
   else
     {
       /* stdout is closed and checked at exit (cli.c); flush now so that
@@ -963,6 +995,7 @@ writer_free (tsv_writer *w)
   free (w->last_time_unit);
   free (w->count);
   free (w->buf);
+  free (w->mem);
   free (w);
 }
 
@@ -980,6 +1013,8 @@ tsv_free_all (void)
           unlink (w->tmp);
           err_cleanup_remove (w->tmp);
         }
+      else if (w->human)
+        fclose (w->fp);   /* --human: the text in memory is discarded */
       else
         w->len = 0;   /* discarded, not written */
       writer_free (w);

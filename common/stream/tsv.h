@@ -110,6 +110,12 @@ tsv_writer *tsv_writer_open (const char *path);
    repeated).  */
 void tsv_copy_meta (tsv_writer *w, const tsv_reader *r);
 
+/* "#@KEY=V": V in the shortest form that reads back as the same double
+   (msgperf(7), NUMBERS: 0.05, not 0.050000000000000003), or a measured
+   or fitted V at SIGNIFICANT digits when SIGNIFICANT > 0.  */
+void tsv_meta_num (tsv_writer *w, const char *key, double v,
+                   int significant);
+
 /* "#@tool=NAME SUB", "#@version=", "#@argv=" from cli.h's state.  */
 void tsv_write_tool_meta (tsv_writer *w, const char *subcommand);
 
@@ -158,6 +164,10 @@ void tsv_free_all (void);
    a column exactly whatever the precision, and plotgen gives its axis no
    time unit.  */
 int tsv_is_count_name (const char *name);
+
+/* --human (cli.h): a writer to stdout keeps the stream in memory and
+   shows it aligned, with units, at tsv_writer_close (human.h).  */
+extern int tsv_human;
 
 /* Precision used by tsv_put_num (-1: round trip; set from --precision).  */
 extern int tsv_precision;

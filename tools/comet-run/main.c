@@ -508,14 +508,15 @@ write_run_meta (const struct comet_ctx *cp, const struct comet_opts *op)
 {
   tsv_meta_time_unit (cp->w, "us");
   tsv_meta (cp->w, "bandwidth_unit", "MBps=1e6 bytes/s");
-  tsv_meta (cp->w, "loop_overhead", "%.17g",
-            cp->loop_fixed * 1e6);
-  tsv_meta (cp->w, "loop_overhead_per_iteration", "%.17g",
-            cp->loop_iter * 1e6);
-  tsv_meta (cp->w, "epsilon", "%.17g", op->adapt.eps);
+  /* Measured: at the digits a fit holds; options: as given.  */
+  tsv_meta_num (cp->w, "loop_overhead", cp->loop_fixed * 1e6,
+                NUM_DERIVED_DIGITS);
+  tsv_meta_num (cp->w, "loop_overhead_per_iteration", cp->loop_iter * 1e6,
+                NUM_DERIVED_DIGITS);
+  tsv_meta_num (cp->w, "epsilon", op->adapt.eps, -1);
   tsv_meta (cp->w, "min_reps", "%zu", op->adapt.min_reps);
   tsv_meta (cp->w, "max_reps", "%zu", op->adapt.max_reps);
-  tsv_meta (cp->w, "time_cap", "%.17g", op->adapt.time_cap);
+  tsv_meta_num (cp->w, "time_cap", op->adapt.time_cap, -1);
   tsv_meta (cp->w, "warmup", "%lld", (long long) op->warmup);
   tsv_meta (cp->w, "max_repeat", "%lld", (long long) op->max_repeat);
   tsv_meta (cp->w, "buffers", "%s", op->buffers_shared ? "shared"
