@@ -1453,7 +1453,8 @@ run_predict (int argc, const char **argv)
       /* plogp: every selected row is one size of the table */
       nprow = param_file_select (pfile, opt_where,
                                  opt_each || j.model == MODEL_PLOGP,
-                                 "--each", &prow);
+                                 param_file_col (pfile, "bytes") >= 0
+                                 ? "-m plogp" : "--each", &prow);
     }
   if (opt_sweep)
     parse_sweep (&j);
