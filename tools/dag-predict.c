@@ -806,7 +806,8 @@ run_predict (int argc, const char **argv)
       /* plogp: every selected row is one size of the table */
       bind.nprow = param_file_select (bind.pfile, opt_where,
                                  opt_each || j.model == MODEL_PLOGP,
-                                 "--each", &bind.prow);
+                                 param_file_col (bind.pfile, "bytes") >= 0
+                                 ? "-m plogp" : "--each", &bind.prow);
     }
   if (opt_sweep)
     parse_sweep (&j);

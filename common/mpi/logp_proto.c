@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "err.h"
@@ -163,16 +164,68 @@ send_cmd (struct ctx *c, int op, int64_t bytes, int64_t count, int64_t n)
                  MPI_STATUS_IGNORE), "MPI_Recv (ready)");
 }
 
+/* Progress (item of the user's view, not of the measurement): on a
+   terminal one line that each step rewrites; into a file or a launcher's
+   pipe the first and the last line of each phase and at most one line
+   every PROGRESS_EVERY seconds between, so that a pair gives a few lines
+   per phase, not one per size or probe.  */
+#define PROGRESS_EVERY 5.0
+static struct
+{
+  char phase[32];
+  char pending[320];
+  double last;
+  int open;
+} pl;
+
+static void
+progress_emit (const char *phase, const char *line)
+{
+  if (isatty (STDERR_FILENO))
+    {
+      fprintf (stderr, "\r%s\033[K", line);
+      fflush (stderr);
+      pl.open = 1;
+      return;
+    }
+  double now = cli_elapsed ();
+  int fresh = strcmp (phase, pl.phase) != 0;
+  if (fresh && pl.pending[0] != '\0')
+    fputs (pl.pending, stderr);
+  pl.pending[0] = '\0';
+  if (fresh || now - pl.last >= PROGRESS_EVERY)
+    {
+      fprintf (stderr, "%s\n", line);
+      pl.last = now;
+    }
+  else
+    snprintf (pl.pending, sizeof pl.pending, "%s\n", line);
+  snprintf (pl.phase, sizeof pl.phase, "%s", phase);
+}
+
+/* The pair is measured: the last line held back, or the terminal's line
+   cleared for what follows.  */
+static void
+progress_end (void)
+{
+  if (pl.open)
+    fputs ("\r\033[K", stderr);
+  else if (pl.pending[0] != '\0')
+    fputs (pl.pending, stderr);
+  memset (&pl, 0, sizeof pl);
+}
+
 static void
 progress (const struct ctx *c, const char *phase, int64_t bytes, int64_t n,
           size_t reps, enum stats_stop stop)
 {
   if (!cli_progress_now (c->o->progress))
     return;
+  char line[300];
   if (n > 1)
-    fprintf (stderr, "%s: %d->%d: %s: bytes %lld: %lld in a row: %zu reps "
-             "(%s)\n", err_program, c->src, c->dst, phase, (long long) bytes,
-             (long long) n, reps, stats_stop_name (stop));
+    snprintf (line, sizeof line, "%s: %d->%d: %s: bytes %lld: %lld in a "
+              "row: %zu reps (%s)", err_program, c->src, c->dst, phase,
+              (long long) bytes, (long long) n, reps, stats_stop_name (stop));
   else
     {
       /* The size selection is adaptive (no count to go by), but its time
@@ -185,10 +238,11 @@ progress (const struct ctx *c, const char *phase, int64_t bytes, int64_t n,
           snprintf (left, sizeof left, "; at most %.3g s of sizes left "
                     "(--time-limit)", l > 0 ? l : 0.0);
         }
-      fprintf (stderr, "%s: %d->%d: %s: bytes %lld: %zu reps (%s)%s\n",
-               err_program, c->src, c->dst, phase, (long long) bytes, reps,
-               stats_stop_name (stop), left);
+      snprintf (line, sizeof line, "%s: %d->%d: %s: bytes %lld: %zu reps "
+                "(%s)%s", err_program, c->src, c->dst, phase,
+                (long long) bytes, reps, stats_stop_name (stop), left);
     }
+  progress_emit (phase, line);
 }
 
 static void
@@ -333,10 +387,15 @@ eager_probe (int64_t m, void *vctx)
     }
   int waited = logp_eager_waited (t[0], t[1], c->busy);
   if (cli_progress_now (c->o->progress))
-    fprintf (stderr, "%s: %d->%d: eager limit: bytes %lld: send %.3g us, "
-             "%.3g us with the receiver busy %.3g us longer: %s\n",
-             err_program, c->src, c->dst, (long long) m, t[0] * 1e6,
-             t[1] * 1e6, c->busy * 1e6, waited ? "waits" : "eager");
+    {
+      char line[300];
+      snprintf (line, sizeof line, "%s: %d->%d: eager limit: bytes %lld: "
+                "send %.3g us, %.3g us with the receiver busy %.3g us "
+                "longer: %s", err_program, c->src, c->dst, (long long) m,
+                t[0] * 1e6, t[1] * 1e6, c->busy * 1e6,
+                waited ? "waits" : "eager");
+      progress_emit ("eager limit", line);
+    }
   return waited;
 }
 
@@ -689,7 +748,7 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
       res->head[H_SKIPPED] = (double) curve.skipped;
       res->head[H_T_SELECT] = curve.elapsed;
       if (curve.limited != LOGP_STAGE_NONE && cli_progress_now (o->progress))
-        fprintf (stderr, "%s: %d->%d: time limit: %.3g s of %.3g s used, "
+        progress_end (), fprintf (stderr, "%s: %d->%d: time limit: %.3g s of %.3g s used, "
                  "%s stopped before bytes %lld\n", err_program, src, dst,
                  curve.elapsed, o->time_limit,
                  logp_stage_name (curve.limited), (long long) curve.skipped);
@@ -750,6 +809,7 @@ lm_measure (const struct lm_opts *o, int src, int dst, char *sbuf,
   if (o->eager)
     eager_limit (&c, res);
 
+  progress_end ();
   send_cmd (&c, OP_DONE, 0, 0, 0);
   qsort (res->rows, res->nrows, R_NF * sizeof (double), cmp_rows);
   res->head[H_NROWS] = (double) res->nrows;

@@ -577,7 +577,7 @@ param_file_select (const struct param_file *pf, const char *where, int each,
   if (n > 1 && !each)
     {
       char list[1024], one[160];
-      size_t len = 0;
+      size_t len = 0, out0 = out[0], out1 = out[1];
       for (size_t i = 0; i < n && len < sizeof list - 1; i++)
         {
           if (i == 8)
@@ -590,6 +590,15 @@ param_file_select (const struct param_file *pf, const char *where, int each,
                                     i ? "; " : "", one);
         }
       free (out);
+      /* logp-measure's rows, one per message size, are a table (PLogP's
+         g(m), os(m), or(m)), not a choice of rows: say what reads them.  */
+      long bc = param_file_col (pf, "bytes");
+      if (bc >= 0 && each_option && n > 1
+          && strcmp (pf->cell[out0 * pf->ncols + (size_t) bc],
+                     pf->cell[out1 * pf->ncols + (size_t) bc]) != 0)
+        die_at (pf->name, 0, 0, "%zu parameter rows, one per message size "
+                "(%s): use them all as one table with %s, or pick one size "
+                "with --where bytes=B", n, list, each_option);
       die_at (pf->name, 0, 0, "%zu parameter rows %s (%s): select one with "
               "--where KEY=VALUE[,...]%s%s", n,
               where ? "match" : "and no selection", list,
