@@ -253,7 +253,9 @@ static struct poptOption predict_options[] = {
   { "edges", '\0', POPT_ARG_STRING, &opt_edges, 0,
     "native edges file (from, to, bytes)", "FILE" },
   { "gen", 'g', POPT_ARG_STRING, &opt_gen, 0,
-    "generate the DAG (a gen PATTERN) instead of reading one", "PATTERN" },
+    "generate the DAG (a gen PATTERN; coll:OP:default Open MPI's choice, "
+    "coll:OP:all every algorithm, best first) instead of reading one",
+    "PATTERN" },
   MODEL_OPTIONS,
   { "each", '\0', POPT_ARG_NONE, &opt_each, 0,
     "predict once per --params row: one summary row each, with the row's "
@@ -1167,6 +1169,50 @@ simulate_sweep (struct predict_job *j)
     }
 }
 
+/* -g coll:OP:all: every algorithm of OP (dag_coll_all), best first.  */
+static char **all_names;
+static size_t nall;
+
+static void
+simulate_all (struct predict_job *j)
+{
+  j->ms = xmalloc (nall * sizeof *j->ms);
+  j->rs = xmalloc (nall * sizeof *j->rs);
+  j->its = xmalloc (nall * sizeof *j->its);
+  j->ds = xmalloc (nall * sizeof *j->ds);
+  for (size_t i = 0; i < nall; i++)
+    {
+      opt_gen = all_names[i];
+      generate (&j->ds[i]);
+      dag_finalize (&j->ds[i]);
+      apply_network (&j->ds[i]);
+      predict (&j->ds[i], j->model, &j->so, &j->rs[i], &j->its[i],
+               all_names[i]);
+      j->ms[i] = j->rs[i].makespan;
+    }
+}
+
+static void
+write_all (tsv_writer *w, struct predict_job *j)
+{
+  size_t *order = xmalloc (nall * sizeof *order);
+  dag_coll_order (j->ms, nall, order);
+  const char *col = "algorithm";
+  dag_summary_header (w, j->model, NULL, 1, &col, opt_cores != 0);
+  for (size_t k = 0; k < nall; k++)
+    {
+      size_t i = order[k];
+      tsv_put_str (w, strrchr (all_names[i], ':') + 1);
+      dag_summary_row (w, j->model, NULL, 0, &j->ds[i], &j->rs[i],
+                       j->its[i], &params, opt_cores != 0);
+      dagsim_result_free (&j->rs[i]);
+      dag_free (&j->ds[i]);
+      free (all_names[i]);
+    }
+  free (all_names);
+  free (order);
+}
+
 /* ---------------------------------------------------------------- noise */
 
 /* --noise, --noise-trace: the model (noise.h) and its options
@@ -1210,7 +1256,9 @@ simulate (struct predict_job *j)
         resolve_params (dag_model_param_names (j->model), 0, j->file_scale);
       build_plogp (j);
       apply_network (&j->d);
-      if (!opt_sweep)
+      if (nall)
+        simulate_all (j);
+      else if (!opt_sweep)
         predict (&j->d, j->model, &j->so, &j->r, &j->iters, NULL);
       else
         simulate_sweep (j);
@@ -1221,9 +1269,9 @@ simulate (struct predict_job *j)
   dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : 1;
+  size_t nruns = opt_each ? nprow : opt_sweep ? j->nsweep : nall ? nall : 1;
   for (size_t i = 0; i < nruns; i++)
-    if (isinf (opt_sweep || opt_each ? j->ms[i] : j->r.makespan))
+    if (isinf (opt_sweep || opt_each || nall ? j->ms[i] : j->r.makespan))
       {
         warn ("the makespan is above the largest double (about 1.8e308) "
               "and is written NA, as are the times past it: rescale the "
@@ -1457,6 +1505,14 @@ run_predict (int argc, const char **argv)
     }
   if (opt_sweep)
     parse_sweep (&j);
+  if (opt_gen && (nall = dag_coll_all (opt_gen, gen.procs, &all_names)))
+    {
+      if (opt_sweep || opt_each || opt_gantt || opt_critical || opt_per_proc
+          || opt_qstat || opt_link_stats || opt_timing)
+        die_usage ("--gen %s: one summary row per algorithm; no --sweep, "
+                   "--each or other table", opt_gen);
+      opt_gen = all_names[0];
+    }
   read_schedule (&j);
   resolve_units (&j);
   read_topology (j.unit);
@@ -1466,6 +1522,8 @@ run_predict (int argc, const char **argv)
   write_predict_meta (w, &j);
   if (opt_each)
     write_each (w, &j);
+  else if (nall)
+    write_all (w, &j);
   else if (!opt_sweep)
     write_one (w, &j);
   else

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_decide.h"
 #include "dag_gen_write.h"
 #include "err.h"
 
@@ -107,6 +108,21 @@ dag_gen_any (const struct dag_gen *gen, const struct dag_coll *c,
   return dag_coll_run (c, s);
 }
 
+/* coll:OP:default: the algorithm it resolved to (coll_decide.h).  */
+static void
+write_default_algorithm (tsv_writer *w, const struct dag_gen *gen)
+{
+  const char *op = gen->pattern + sizeof DAG_COLL_PREFIX - 1;
+  const char *colon = strchr (op, ':');
+  if (!colon || strcmp (colon + 1, "default") != 0)
+    return;
+  char opname[32];
+  snprintf (opname, sizeof opname, "%.*s", (int) (colon - op), op);
+  const char *a = coll_decide_default (opname, gen->procs, gen->bytes);
+  if (a)
+    tsv_meta (w, "algorithm", "%s", a);
+}
+
 void
 dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
                const char *time_unit)
@@ -118,6 +134,7 @@ dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
     {
       tsv_meta (w, "procs", "%lld", (long long) gen->procs);
       tsv_meta (w, "bytes", "%lld", (long long) gen->bytes);
+      write_default_algorithm (w, gen);
       if (c->root >= 0)
         tsv_meta (w, "root", "%lld", (long long) c->root);
       if (c->segment > 0)
