@@ -43,6 +43,8 @@ struct dataset
   struct group *g;
   size_t ng;
   size_t rows;
+  int xy;              /* rows are (x, y...) points: a series above
+                          --max-points may be drawn as per-x medians */
 };
 
 /* What to read from an XY stream.  */
@@ -93,7 +95,9 @@ void plot_dataset_free (struct dataset *ds);
 
 /* Append DS's groups to OUT as gnuplot data blocks (two blank lines
    apart, numbered from FIRST_BLOCK for "index"), a group above
-   MAX_POINTS rows (> 0) thinned; INDEX[k] gets group k's block, or
+   MAX_POINTS rows (> 0) thinned, or, for points (xy) at no more than
+   MAX_POINTS distinct x, drawn as the median of each column at each x
+   (sorted by x); INDEX[k] gets group k's block, or
    SIZE_MAX when it is empty.  Returns the number of blocks.  */
 size_t plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
                          size_t first_block, size_t *index, long max_points);
