@@ -552,3 +552,20 @@ plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
     }
   return b - first_block;
 }
+
+int
+plot_whole_x (const struct dataset *ds)
+{
+  size_t n = 0;
+  for (size_t k = 0; k < ds->ng; k++)
+    for (size_t i = 0; i < ds->g[k].n; i++)
+      {
+        double x = ds->g[k].v[i * ds->stride];
+        if (!isfinite (x))
+          continue;
+        if (x < 1 || x > 1e15 || x != floor (x))
+          return 0;
+        n++;
+      }
+  return n > 0;
+}

@@ -90,6 +90,8 @@ void plot_check_pairs_unique (const struct dataset *ds, const char *value);
 size_t plot_count_finite (const struct dataset *ds, const struct group *g,
                           size_t a, size_t b);
 /* Does column C hold only small integers (integer tics)?  */
+/* Is every finite x of DS a whole number from 1 to 1e15 (at least one)?  */
+int plot_whole_x (const struct dataset *ds);
 int plot_small_integer_column (const struct dataset *ds, size_t c);
 void plot_dataset_free (struct dataset *ds);
 
