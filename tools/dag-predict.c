@@ -243,7 +243,9 @@ static struct poptOption predict_options[] = {
   { "edges", '\0', POPT_ARG_STRING, &opt_edges, 0,
     "native edges file (from, to, bytes)", "FILE" },
   { "gen", 'g', POPT_ARG_STRING, &opt_gen, 0,
-    "generate the DAG (a gen PATTERN) instead of reading one", "PATTERN" },
+    "generate the DAG (a gen PATTERN; coll:OP:default Open MPI's choice, "
+    "coll:OP:all every algorithm, best first) instead of reading one",
+    "PATTERN" },
   MODEL_OPTIONS,
   { "each", '\0', POPT_ARG_NONE, &opt_each, 0,
     "predict once per --params row: one summary row each, with the row's "
@@ -376,32 +378,12 @@ predict (const struct dag *d, int model, const struct dagsim_opts *so,
 
 /* ------------------------------------------------------------- reading */
 
-/* A file:PATH topology: its text for treespec_parse_text (read once;
-   unreadable is a usage error, as in comet-run).  */
-static void
-load_topology (void)
-{
-  const char *path = treespec_file_path (gen.topology);
-  if (!path || gen.topology_text)
-    return;
-  gen.topology_text = read_option_file ("topology", path);
-}
-
 static void
 generate (struct dag *d)
 {
-  load_topology ();
-  struct dag_sink sink;
-  struct dag_sink_dag ctx;
-  gen.pattern = opt_gen;
-  dag_init (d, "gen");
-  dag_sink_dag_init (&sink, &ctx, d);
-  /* a collective coll:OP:ALGO (dag_coll.h) or a pattern of dag_gen.h */
-  struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
+  struct dag_coll c = { opt_gen, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
-  const char *err = dag_gen_any (&gen, &c, &sink);
-  if (err)
-    die_usage ("gen %s: %s", opt_gen, err);
+  dag_generate (&gen, &c, opt_gen, d);
 }
 
 /* ------------------------------------------------------------ predict */
@@ -415,6 +397,7 @@ struct predict_job
   struct dag_input in;        /* the schedule's file, its format */
   int model;                  /* enum dag_model */
   int tie;                    /* enum dagsim_tie */
+  enum dag_table table;       /* the table one run writes */
   int sched_stdin;            /* the schedule comes from standard input */
   /* --sweep NAME=V1,...: a model parameter, or a generator's field */
   char *sweep_name;
@@ -441,22 +424,10 @@ struct predict_job
 static void
 check_predict_options (struct predict_job *j)
 {
-  if (opt_per_proc + opt_critical + opt_gantt > 1)
-    die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
-               "table per run");
-  if (opt_qstat && (opt_per_proc || opt_critical || opt_gantt))
-    die_usage ("--qstat writes its own table: not with --per-proc, "
-               "--critical-path or --gantt");
-  if (opt_link_stats && (opt_per_proc || opt_critical || opt_gantt
-                         || opt_qstat))
-    die_usage ("--link-stats writes its own table: not with --per-proc, "
-               "--critical-path, --gantt or --qstat");
-  if (opt_sweep && (opt_per_proc || opt_critical || opt_gantt || opt_qstat
-                    || opt_link_stats))
-    die_usage ("--sweep writes the summary rows only");
-  if (opt_link_stats && net_spec.kind != DAG_NET_TOPOLOGY)
-    die_usage ("--link-stats tells what each link of a topology carried: "
-               "give --network topology:FILE");
+  struct dag_table_opts to = { opt_gantt, opt_critical, opt_per_proc,
+                               opt_qstat, opt_link_stats, opt_sweep != NULL,
+                               net_spec.kind == DAG_NET_TOPOLOGY };
+  j->table = dag_table_choose (&to);
   if (opt_format && dag_input_format (&j->in, opt_format) != 0)
     die_usage ("option '--format': '%s' (expected native, goal or "
                "binary)", opt_format);
@@ -639,6 +610,29 @@ simulate_sweep (struct predict_job *j)
     }
 }
 
+/* -g coll:OP:all: every algorithm of OP (dag_coll_all), best first.  */
+static char **all_names;
+static size_t nall;
+
+static void
+simulate_all (struct predict_job *j)
+{
+  j->ms = xmalloc (nall * sizeof *j->ms);
+  j->rs = xmalloc (nall * sizeof *j->rs);
+  j->its = xmalloc (nall * sizeof *j->its);
+  j->ds = xmalloc (nall * sizeof *j->ds);
+  for (size_t i = 0; i < nall; i++)
+    {
+      opt_gen = all_names[i];
+      generate (&j->ds[i]);
+      dag_finalize (&j->ds[i]);
+      dag_bind_network (&bind, &net_spec, opt_network, &topo.topo, &j->ds[i]);
+      predict (&j->ds[i], j->model, &j->so, &j->rs[i], &j->its[i],
+               all_names[i]);
+      j->ms[i] = j->rs[i].makespan;
+    }
+}
+
 /* ---------------------------------------------------------------- noise */
 
 /* --noise, --noise-trace: the model (noise.h) and its options
@@ -684,7 +678,9 @@ simulate (struct predict_job *j)
         dag_bind_plogp (&bind, &j->plogp, j->u.file_scale);
       dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
                         &j->d);
-      if (!opt_sweep)
+      if (nall)
+        simulate_all (j);
+      else if (!opt_sweep)
         predict (&j->d, j->model, &j->so, &j->r, &j->iters, NULL);
       else
         simulate_sweep (j);
@@ -695,8 +691,10 @@ simulate (struct predict_job *j)
   dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  size_t nruns = opt_each ? bind.nprow : opt_sweep ? j->nsweep : 1;
-  dag_warn_infinite (opt_sweep || opt_each ? j->ms : &j->r.makespan, nruns);
+  size_t nruns = opt_each ? bind.nprow : opt_sweep ? j->nsweep
+                 : nall ? nall : 1;
+  dag_warn_infinite (opt_sweep || opt_each || nall ? j->ms : &j->r.makespan,
+                     nruns);
 }
 
 /* The metadata: the schedule's, the model's, the parameters'.  */
@@ -724,23 +722,8 @@ write_one (tsv_writer *w, struct predict_job *j)
 {
   if (opt_timing)
     dag_write_timing (w, &j->tm, j->r.events);
-  if (opt_gantt)
-    dag_write_gantt (w, &j->d, &j->r);
-  else if (opt_critical)
-    dag_write_critical (w, &j->d, &j->r);
-  else if (opt_per_proc)
-    dag_write_per_proc (w, &j->d, &j->r);
-  else if (opt_qstat)
-    dag_write_qstat (w, &j->d, &j->r);
-  else if (opt_link_stats)
-    dag_write_link_stats (w, &j->r, &topo.topo);
-  else
-    {
-      dag_summary_header (w, j->model, NULL, 0, NULL, opt_cores != 0);
-      dag_summary_row (w, j->model, NULL, 0, &j->d, &j->r, j->iters, &bind.params,
-                       opt_cores != 0);
-    }
-  dagsim_result_free (&j->r);
+  dag_write_one (w, j->table, &bind, j->model, &j->d, &j->r, j->iters,
+                 &topo.topo);
 }
 
 /* --sweep: the best value, then one summary row per value.  */
@@ -811,6 +794,14 @@ run_predict (int argc, const char **argv)
     }
   if (opt_sweep)
     parse_sweep (&j);
+  if (opt_gen && (nall = dag_coll_all (opt_gen, gen.procs, &all_names)))
+    {
+      if (opt_sweep || opt_each || opt_gantt || opt_critical || opt_per_proc
+          || opt_qstat || opt_link_stats || opt_timing)
+        die_usage ("--gen %s: one summary row per algorithm; no --sweep, "
+                   "--each or other table", opt_gen);
+      opt_gen = all_names[0];
+    }
   read_schedule (&j);
   dag_bind_units (&bind, &j.u, tsv_time_unit (j.in.rd, j.in.nrd),
                   j.in.goal_unit, j.in.goal, opt_time_unit,
@@ -823,6 +814,9 @@ run_predict (int argc, const char **argv)
   write_predict_meta (w, &j);
   if (opt_each)
     write_each (w, &j);
+  else if (nall)
+    dag_write_all (w, &bind, j.model, all_names, nall, j.ds, j.rs, j.its,
+                   j.ms);
   else if (!opt_sweep)
     write_one (w, &j);
   else
@@ -881,7 +875,7 @@ run_gen (int argc, const char **argv)
       poptFreeContext (con);
       return 0;
     }
-  load_topology ();
+  dag_gen_load_topology (&gen);
   struct dag_coll c = { gen.pattern, gen.procs, gen.bytes, opt_coll_root,
                         opt_coll_segment, opt_reduce_cost };
   /* a usage error never leaves a half-written stream */

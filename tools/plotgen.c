@@ -692,6 +692,7 @@ describe (struct plotjob *j)
         : axis_label ((char **) &sp->x, 1, unit);
       d->ylabel = opt_ylabel ? opt_ylabel : axis_label (sp->y, sp->ny, unit);
       d->logx = opt_logx;
+      d->whole_x = plot_whole_x (&j->main_ds);
       d->logy = opt_logy;
     }
   else if (j->mode == PLOT_MODE_GANTT)

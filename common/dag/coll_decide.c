@@ -366,3 +366,12 @@ coll_decide_generator (const char *op, const char *algo)
       return nearest[i][2];
   return NULL;
 }
+
+const char *
+coll_decide_default (const char *op, int64_t P, int64_t bytes)
+{
+  const char *algo = coll_decide (op, P, bytes);
+  if (!algo)
+    return NULL;
+  return coll_decide_generator (op, coll_decide_fixed_run (op, algo));
+}

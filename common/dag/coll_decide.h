@@ -52,4 +52,11 @@ const char *coll_decide_fallback (const char *op, const char *algo,
    it for); NULL when there is none.  */
 const char *coll_decide_generator (const char *op, const char *algo);
 
+/* What `coll:OP:default` generates: the dag_coll.h algorithm of OP
+   that models the fixed rules' choice on P ranks for BYTES
+   (coll_decide, then coll_decide_fixed_run and coll_decide_generator;
+   the element count is not known, so no coll_decide_fallback); NULL
+   when OP has no rules or no generator, P < 2 or BYTES < 0.  */
+const char *coll_decide_default (const char *op, int64_t P, int64_t bytes);
+
 #endif

@@ -22,10 +22,12 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_decide.h"
 #include "dag_coll.h"
 
 /* At most this many tasks (like the other generators' 2^26 limits).  */
@@ -1788,6 +1790,40 @@ algo_list (const char *op, size_t len, char *buf, size_t size)
         size_t n = strlen (buf);
         snprintf (buf + n, size - n, "%s%s", n ? ", " : "", algos[i].algo);
       }
+  size_t n = strlen (buf);
+  if (n)
+    snprintf (buf + n, size - n, ", default");
+}
+
+/* coll:OP:default: the algorithm Open MPI 4.1's fixed rules pick for
+   C's P and bytes (coll_decide.h), run under its own name.  */
+static const char *
+run_default (const struct dag_coll *c, const struct dag_sink *s,
+             const char *op, size_t oplen)
+{
+  static char msg[160];
+  char opname[32];
+  snprintf (opname, sizeof opname, "%.*s", (int) oplen, op);
+  if (c->procs < 2)
+    {
+      snprintf (msg, sizeof msg, "needs at least 2 processes (-P), not %"
+                PRId64 ": with one there is no message", c->procs);
+      return msg;
+    }
+  if (c->bytes < 0)
+    return "negative message size: --bytes must be >= 0";
+  const char *algo = coll_decide_default (opname, c->procs, c->bytes);
+  if (!algo)
+    {
+      snprintf (msg, sizeof msg, "no default for %s: Open MPI's rules pick "
+                "an algorithm not generated here", opname);
+      return msg;
+    }
+  char name[96];
+  snprintf (name, sizeof name, DAG_COLL_PREFIX "%s:%s", opname, algo);
+  struct dag_coll d = *c;
+  d.name = name;
+  return dag_coll_run (&d, s);
 }
 
 const char *
@@ -1816,6 +1852,11 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
                 strlen (name) + 1, (int) oplen, op, known);
       return msg;
     }
+  if (strcmp (colon + 1, "default") == 0)
+    return run_default (c, s, op, oplen);
+  if (strcmp (colon + 1, "all") == 0)
+    return "coll:OP:all is one DAG per algorithm: predict them with "
+           "'dag-predict -g coll:OP:all -m MODEL ...'";
   const struct coll_algo *a = NULL;
   for (size_t i = 0; i < NALGOS && !a; i++)
     if (strlen (algos[i].op) == oplen && strncmp (algos[i].op, op, oplen) == 0
@@ -1902,4 +1943,68 @@ dag_coll_run (const struct dag_coll *c, const struct dag_sink *s)
   a->fn (&x, &p);
   cx_free (&x);
   return NULL;
+}
+
+/* Is algos[I] another name of an earlier algorithm of its operation
+   (the same generator, so the same exchange)?  */
+static int
+same_exchange_before (size_t i)
+{
+  for (size_t k = 0; k < i; k++)
+    if (strcmp (algos[k].op, algos[i].op) == 0 && algos[k].fn == algos[i].fn)
+      return 1;
+  return 0;
+}
+
+size_t
+dag_coll_all (const char *name, int64_t P, char ***names)
+{
+  *names = NULL;
+  if (!dag_coll_is (name))
+    return 0;
+  const char *op = name + sizeof DAG_COLL_PREFIX - 1;
+  const char *colon = strchr (op, ':');
+  if (!colon || strcmp (colon + 1, "all") != 0)
+    return 0;
+  size_t oplen = (size_t) (colon - op), n = 0;
+  char **v = malloc (NALGOS * sizeof *v);
+  if (!v)
+    return 0;
+  for (size_t i = 0; i < NALGOS; i++)
+    if (strlen (algos[i].op) == oplen && strncmp (algos[i].op, op, oplen) == 0
+        && !((algos[i].flags & TWO_ONLY) && P != 2)
+        && !same_exchange_before (i))
+      {
+        size_t len = sizeof DAG_COLL_PREFIX + oplen
+                     + strlen (algos[i].algo) + 1;
+        if (!(v[n] = malloc (len)))
+          break;
+        snprintf (v[n++], len, DAG_COLL_PREFIX "%.*s:%s", (int) oplen, op,
+                  algos[i].algo);
+      }
+  if (!n)
+    {
+      free (v);
+      v = NULL;
+    }
+  *names = v;
+  return n;
+}
+
+void
+dag_coll_order (const double *ms, size_t n, size_t *order)
+{
+  /* insertion sort: a few dozen algorithms; ties keep the table's order,
+     a NaN (a schedule that could not complete) goes last */
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t k = i;
+      while (k > 0 && (isnan (ms[order[k - 1]])
+                       ? !isnan (ms[i]) : ms[i] < ms[order[k - 1]]))
+        {
+          order[k] = order[k - 1];
+          k--;
+        }
+      order[k] = i;
+    }
 }

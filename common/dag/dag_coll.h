@@ -47,4 +47,15 @@ int dag_coll_is (const char *name);
    does not segment.  */
 const char *dag_coll_run (const struct dag_coll *c, const struct dag_sink *s);
 
+/* coll:OP:all: when NAME is "coll:OP:all", the pattern names
+   "coll:OP:ALGO" of every algorithm of OP that runs on P ranks (two_proc
+   only on 2; a second name of the same exchange, such as bcast:linear
+   for basic_linear, left out), malloc'ed in *NAMES (each and the array
+   for the caller to free), and their number; 0 and NULL otherwise.  */
+size_t dag_coll_all (const char *name, int64_t P, char ***names);
+
+/* ORDER[0..N-1]: the indices of MS by increasing value, ties in index
+   order, NaN last (best first).  */
+void dag_coll_order (const double *ms, size_t n, size_t *order);
+
 #endif

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_decide.h"
 #include "dag_gen_write.h"
 #include "err.h"
+#include "readfile.h"
+#include "treespec.h"
 
 /* The sink that writes: a row per task, message and dependency, the
    tasks' names kept to name the edges' ends.  */
@@ -107,6 +110,21 @@ dag_gen_any (const struct dag_gen *gen, const struct dag_coll *c,
   return dag_coll_run (c, s);
 }
 
+/* coll:OP:default: the algorithm it resolved to (coll_decide.h).  */
+static void
+write_default_algorithm (tsv_writer *w, const struct dag_gen *gen)
+{
+  const char *op = gen->pattern + sizeof DAG_COLL_PREFIX - 1;
+  const char *colon = strchr (op, ':');
+  if (!colon || strcmp (colon + 1, "default") != 0)
+    return;
+  char opname[32];
+  snprintf (opname, sizeof opname, "%.*s", (int) (colon - op), op);
+  const char *a = coll_decide_default (opname, gen->procs, gen->bytes);
+  if (a)
+    tsv_meta (w, "algorithm", "%s", a);
+}
+
 void
 dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
                const char *time_unit)
@@ -118,6 +136,7 @@ dag_gen_write (const struct dag_gen *gen, const struct dag_coll *c,
     {
       tsv_meta (w, "procs", "%lld", (long long) gen->procs);
       tsv_meta (w, "bytes", "%lld", (long long) gen->bytes);
+      write_default_algorithm (w, gen);
       if (c->root >= 0)
         tsv_meta (w, "root", "%lld", (long long) c->root);
       if (c->segment > 0)
@@ -167,4 +186,32 @@ dag_gen_pattern_list (char *list, size_t size)
     n += (size_t) snprintf (list + n, size - n, "%s%s", i ? ", " : "",
                             dag_gen_patterns[i][0]);
   return list;
+}
+
+void
+dag_gen_load_topology (struct dag_gen *g)
+{
+  /* its text for treespec_parse_text (read once; unreadable is a usage
+     error, as in comet-run) */
+  const char *path = treespec_file_path (g->topology);
+  if (path && !g->topology_text)
+    g->topology_text = read_option_file ("topology", path);
+}
+
+void
+dag_generate (struct dag_gen *g, struct dag_coll *c, const char *pattern,
+              struct dag *d)
+{
+  dag_gen_load_topology (g);
+  struct dag_sink sink;
+  struct dag_sink_dag ctx;
+  g->pattern = pattern;
+  c->name = pattern;
+  c->procs = g->procs;
+  c->bytes = g->bytes;
+  dag_init (d, "gen");
+  dag_sink_dag_init (&sink, &ctx, d);
+  const char *err = dag_gen_any (g, c, &sink);
+  if (err)
+    die_usage ("gen %s: %s", pattern, err);
 }

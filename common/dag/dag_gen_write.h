@@ -35,4 +35,13 @@ const char *dag_gen_check (const struct dag_gen *gen,
    bytes, cut short if need be); returns LIST.  */
 char *dag_gen_pattern_list (char *list, size_t size);
 
+/* A file:PATH topology of G read into G->topology_text (once).  */
+void dag_gen_load_topology (struct dag_gen *g);
+
+/* Generate PATTERN into D (which this initializes) with G's fields and
+   C's (a collective coll:OP:ALGO) or a pattern of dag_gen.h; a file:PATH
+   topology is read once into G.  Errors are usage errors.  */
+void dag_generate (struct dag_gen *g, struct dag_coll *c, const char *pattern,
+                   struct dag *d);
+
 #endif

@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "bigmem.h"
+#include "dag_coll.h"
 #include "dag_report.h"
 #include "err.h"
 #include "num.h"
+#include "xalloc.h"
 
 static const char *kind_names[] = { "compute", "send", "recv", "wait" };
 
@@ -321,4 +323,71 @@ dag_write_each (tsv_writer *w, struct dag_bind *b, int model,
                        b->cores != 0);
       dagsim_result_free (&rs[i]);
     }
+}
+
+void
+dag_write_all (tsv_writer *w, struct dag_bind *b, int model, char **names,
+               size_t n, struct dag *ds, struct dagsim_result *rs,
+               const int *its, const double *ms)
+{
+  size_t *order = xmalloc (n * sizeof *order);
+  dag_coll_order (ms, n, order);
+  const char *col = "algorithm";
+  dag_summary_header (w, model, NULL, 1, &col, b->cores != 0);
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t i = order[k];
+      tsv_put_str (w, strrchr (names[i], ':') + 1);
+      dag_summary_row (w, model, NULL, 0, &ds[i], &rs[i], its[i],
+                       &b->params, b->cores != 0);
+      dagsim_result_free (&rs[i]);
+      dag_free (&ds[i]);
+      free (names[i]);
+    }
+  free (names);
+  free (order);
+}
+
+void
+dag_write_one (tsv_writer *w, enum dag_table t, struct dag_bind *b,
+               int model, const struct dag *d, struct dagsim_result *r,
+               int iters, const struct dag_topo *topo)
+{
+  switch (t)
+    {
+    case DAG_TABLE_GANTT: dag_write_gantt (w, d, r); break;
+    case DAG_TABLE_CRITICAL: dag_write_critical (w, d, r); break;
+    case DAG_TABLE_PER_PROC: dag_write_per_proc (w, d, r); break;
+    case DAG_TABLE_QSTAT: dag_write_qstat (w, d, r); break;
+    case DAG_TABLE_LINKS: dag_write_link_stats (w, r, topo); break;
+    case DAG_TABLE_SUMMARY:
+      dag_summary_header (w, model, NULL, 0, NULL, b->cores != 0);
+      dag_summary_row (w, model, NULL, 0, d, r, iters, &b->params,
+                       b->cores != 0);
+      break;
+    }
+  dagsim_result_free (r);
+}
+
+enum dag_table
+dag_table_choose (const struct dag_table_opts *o)
+{
+  if (o->per_proc + o->critical + o->gantt > 1)
+    die_usage ("--per-proc, --critical-path and --gantt are exclusive: one "
+               "table per run");
+  if (o->qstat && (o->per_proc || o->critical || o->gantt))
+    die_usage ("--qstat writes its own table: not with --per-proc, "
+               "--critical-path or --gantt");
+  if (o->link_stats && (o->per_proc || o->critical || o->gantt || o->qstat))
+    die_usage ("--link-stats writes its own table: not with --per-proc, "
+               "--critical-path, --gantt or --qstat");
+  if (o->sweep && (o->per_proc || o->critical || o->gantt || o->qstat
+                   || o->link_stats))
+    die_usage ("--sweep writes the summary rows only");
+  if (o->link_stats && !o->topology)
+    die_usage ("--link-stats tells what each link of a topology carried: "
+               "give --network topology:FILE");
+  return o->gantt ? DAG_TABLE_GANTT : o->critical ? DAG_TABLE_CRITICAL
+         : o->per_proc ? DAG_TABLE_PER_PROC : o->qstat ? DAG_TABLE_QSTAT
+         : o->link_stats ? DAG_TABLE_LINKS : DAG_TABLE_SUMMARY;
 }

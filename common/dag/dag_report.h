@@ -74,4 +74,31 @@ void dag_write_each (tsv_writer *w, struct dag_bind *b, int model,
                      const struct dag *d, struct dagsim_result *rs,
                      const int *its, const struct dag_params *each);
 
+/* -g coll:OP:all: the summary rows of the N algorithms NAMES (their
+   schedules DS, results RS, iterations ITS), best first; frees the
+   results, the schedules and the names.  */
+void dag_write_all (tsv_writer *w, struct dag_bind *b, int model,
+                    char **names, size_t n, struct dag *ds,
+                    struct dagsim_result *rs, const int *its,
+                    const double *ms);
+
+/* Which table one run writes (dag-predict's options).  */
+enum dag_table { DAG_TABLE_SUMMARY, DAG_TABLE_GANTT, DAG_TABLE_CRITICAL,
+                 DAG_TABLE_PER_PROC, DAG_TABLE_QSTAT, DAG_TABLE_LINKS };
+
+/* The table options given (dag-predict's), checked against each other
+   (dies, usage, on two tables at once, a table with --sweep, or
+   --link-stats without a topology).  */
+struct dag_table_opts
+{
+  int gantt, critical, per_proc, qstat, link_stats, sweep, topology;
+};
+enum dag_table dag_table_choose (const struct dag_table_opts *o);
+
+/* One run's table T, or its summary row; frees R.  */
+void dag_write_one (tsv_writer *w, enum dag_table t, struct dag_bind *b,
+                    int model, const struct dag *d, struct dagsim_result *r,
+                    int iters, const struct dag_topo *topo);
+
+
 #endif

@@ -251,6 +251,7 @@ plot_read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
     for (int i = 0; i < 2; i++)
       pc[i] = tsv_col (r, param_defs[sp->fit_ids[i]].name);
   ds->stride = nc;
+  ds->xy = 1;
   struct group *last = NULL;
   while (tsv_next (r))
     {
@@ -437,6 +438,94 @@ emit_thinned (struct plot_text *out, const struct group *g, long max_points)
     }
 }
 
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+struct xrow
+{
+  double x;
+  size_t i;
+};
+
+static int
+cmp_xrow (const void *a, const void *b)
+{
+  const struct xrow *p = a, *q = b;
+  if (p->x != q->x)
+    return (p->x > q->x) - (p->x < q->x);
+  return (p->i > q->i) - (p->i < q->i);
+}
+
+/* The median of the finite values of column C of G's rows R[0..N-1]
+   (TMP: room for N), NaN when there is none.  */
+static double
+median_at (const struct group *g, size_t stride, const struct xrow *r,
+           size_t n, size_t c, double *tmp)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (isfinite (g->v[r[i].i * stride + c]))
+      tmp[m++] = g->v[r[i].i * stride + c];
+  if (m == 0)
+    return NAN;
+  qsort (tmp, m, sizeof *tmp, cmp_double);
+  return m % 2 ? tmp[m / 2] : (tmp[m / 2 - 1] + tmp[m / 2]) / 2;
+}
+
+/* G's rows above --max-points, when they fall on at most MAX_POINTS
+   distinct x (a raw measurement's repetitions, sizes cycling): one row
+   per x, in increasing x, each column's median over the rows at that x.
+   Thinning such a stream would draw a zigzag across the sizes.  Returns
+   0 (nothing written) when there are more distinct x.  */
+static int
+emit_summary (struct plot_text *out, const struct group *g, size_t stride,
+              long max_points)
+{
+  struct xrow *r = xrealloc (NULL, g->n * sizeof *r);
+  size_t n = 0, nx = 0;
+  for (size_t i = 0; i < g->n; i++)
+    if (isfinite (g->v[i * stride]))
+      r[n++] = (struct xrow) { g->v[i * stride], i };
+  qsort (r, n, sizeof *r, cmp_xrow);
+  for (size_t i = 0; i < n; i++)
+    nx += i == 0 || r[i].x != r[i - 1].x;
+  if (nx == 0 || nx > (size_t) max_points)
+    {
+      free (r);
+      return 0;
+    }
+  warn ("%s%s%zu points in one series: drawn as the median at each of its "
+        "%zu x values (--max-points 0 draws them all)", g->key,
+        g->key[0] ? ": " : "", g->n, nx);
+  double *tmp = xrealloc (NULL, n * sizeof *tmp);
+  char buf[NUM_BUFSIZE];
+  for (size_t a = 0, b; a < n; a = b)
+    {
+      for (b = a + 1; b < n && r[b].x == r[a].x; b++)
+        ;
+      num_format (r[a].x, -1, buf);
+      text_add (out, buf, strlen (buf));
+      for (size_t c = 1; c < stride; c++)
+        {
+          double m = median_at (g, stride, r + a, b - a, c, tmp);
+          if (isfinite (m))
+            num_format (m, -1, buf);
+          else
+            strcpy (buf, "NA");
+          text_add (out, " ", 1);
+          text_add (out, buf, strlen (buf));
+        }
+      text_add (out, "\n", 1);
+    }
+  free (tmp);
+  free (r);
+  return 1;
+}
+
 /* Append the groups of DS as blocks (separated by two blank lines, which
    gnuplot numbers with "index").  Returns the number of blocks written;
    empty groups are skipped and their index set to SIZE_MAX.  */
@@ -456,10 +545,27 @@ plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
       if (b > 0)
         text_add (out, "\n\n", 2);
       index[k] = b++;
-      if (max_points > 0 && g->n > (size_t) max_points)
-        emit_thinned (out, g, max_points);
-      else
+      if (max_points <= 0 || g->n <= (size_t) max_points)
         text_add (out, g->text, g->tlen);
+      else if (!(ds->xy && emit_summary (out, g, ds->stride, max_points)))
+        emit_thinned (out, g, max_points);
     }
   return b - first_block;
+}
+
+int
+plot_whole_x (const struct dataset *ds)
+{
+  size_t n = 0;
+  for (size_t k = 0; k < ds->ng; k++)
+    for (size_t i = 0; i < ds->g[k].n; i++)
+      {
+        double x = ds->g[k].v[i * ds->stride];
+        if (!isfinite (x))
+          continue;
+        if (x < 1 || x > 1e15 || x != floor (x))
+          return 0;
+        n++;
+      }
+  return n > 0;
 }

@@ -43,6 +43,8 @@ struct dataset
   struct group *g;
   size_t ng;
   size_t rows;
+  int xy;              /* rows are (x, y...) points: a series above
+                          --max-points may be drawn as per-x medians */
 };
 
 /* What to read from an XY stream.  */
@@ -88,12 +90,16 @@ void plot_check_pairs_unique (const struct dataset *ds, const char *value);
 size_t plot_count_finite (const struct dataset *ds, const struct group *g,
                           size_t a, size_t b);
 /* Does column C hold only small integers (integer tics)?  */
+/* Is every finite x of DS a whole number from 1 to 1e15 (at least one)?  */
+int plot_whole_x (const struct dataset *ds);
 int plot_small_integer_column (const struct dataset *ds, size_t c);
 void plot_dataset_free (struct dataset *ds);
 
 /* Append DS's groups to OUT as gnuplot data blocks (two blank lines
    apart, numbered from FIRST_BLOCK for "index"), a group above
-   MAX_POINTS rows (> 0) thinned; INDEX[k] gets group k's block, or
+   MAX_POINTS rows (> 0) thinned, or, for points (xy) at no more than
+   MAX_POINTS distinct x, drawn as the median of each column at each x
+   (sorted by x); INDEX[k] gets group k's block, or
    SIZE_MAX when it is empty.  Returns the number of blocks.  */
 size_t plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
                          size_t first_block, size_t *index, long max_points);

@@ -385,6 +385,8 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
   put_label (t, "cblabel", d->cblabel);
   if (d->logx)
     put (t, "set logscale x\n");
+  if (d->logx && d->whole_x)
+    put (t, "set format x '%.0f'\n");
   if (d->logy)
     put (t, "set logscale y\n");
   if (d->integer_xtics)

@@ -97,6 +97,9 @@ struct plot_desc
   const char *title;     /* NULL: none */
   const char *xlabel, *ylabel, *cblabel;
   int logx, logy;
+  int whole_x;          /* every x a whole number >= 1: a log x axis's
+                           ticks as whole numbers (1000000, not gnuplot's
+                           1e+06 next to 100000) */
   int integer_xtics, integer_ytics; /* one tic per unit (ranks) */
   const char *data_file; /* data referenced by name, or NULL: inline */
   const char *data;      /* inline data (numbers, NA, blank lines) */
