@@ -18,7 +18,7 @@
    go down by even one ulp.
 
    The property does not hold for every schedule, and that is the model,
-   not a bug (man/dag-predict.1, Monotonicity; MSGPERF_PROP_EXPLORE=1
+   not a bug (man/msgperf-models.7, Monotonicity; MSGPERF_PROP_EXPLORE=1
    counts the counterexamples over unrestricted schedules: about 1 raise
    in 100 to 300 under logp, loggp, loggops, 1 in 10^3 to 10^4 under
    hyperbolic):
