@@ -56,6 +56,7 @@ dag_params_default (struct dag_params *p)
   p->cores = 0;
   p->cs = 0;
   p->plogp = NULL;
+  p->progress = NULL;   /* a progress thread */
   p->S_given = 0;
 }
 
