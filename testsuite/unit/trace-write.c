@@ -87,7 +87,7 @@ main (int argc, char **argv)
               return 1;
             }
           f.h = (struct trace_header) { TRACE_VERSION, atoi (w[1]),
-                                        atoi (w[2]), 0, 0, 0, 1e-9, 0 };
+                                        atoi (w[2]), 0, 0, 0, 1e-9, 0, 0 };
           if (strcmp (w[3], "complete") == 0)
             f.h.flags = TRACE_F_COMPLETE;
           else if (strcmp (w[3], "abort") == 0)
