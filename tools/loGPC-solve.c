@@ -591,14 +591,24 @@ stdin_if_needed (struct job *j)
              "with a header) from standard input; end them with "
              "Ctrl-D, or give the missing parameters as options\n",
              PROGRAM);
-  /* An empty stream holds no rows: the command line's error.  */
-  int ch = getc (stdin);
+  /* Standard input read as --params -, --plogp - or --mapping - holds
+     no rows after it: what is unset is that file's to say.  */
+  int taken = 0;
+  const char *files[] = { ctx.o.params_file, ctx.o.plogp_file,
+                          ctx.o.mapping };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    taken |= files[i] && strcmp (files[i], "-") == 0;
+  /* An empty stream holds no rows: the command line's error, and a
+     parameter the file lacks is not the file's alone (param_need).  */
+  int ch = taken ? EOF : getc (stdin);
   if (ch != EOF)
     {
       ungetc (ch, stdin);
       j->in = tsv_open (NULL);
       j->readers[j->nr++] = j->in;
     }
+  else if (!taken)
+    param_note_empty_input ("standard input");
   const char *u = time_unit_again (j->readers, j->nr, ctx.o.time_unit);
   /* the file's times follow the input's unit */
   if (u && !ctx.o.time_unit)

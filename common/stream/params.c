@@ -252,6 +252,8 @@ param_names_text (const unsigned char *usable)
 
 const char *param_last_file;
 long param_last_line;
+/* The input stream read for rows that held none (param_note_empty_input).  */
+static const char *empty_input;
 
 void
 param_set_clear (struct param_set *ps)
@@ -350,6 +352,14 @@ param_need (const struct param_set *ps, int k, const char *hint)
     die_at (ps->file[k], ps->line[k], ps->col[k],
             "parameter '%s' (%s) is NA, and the model needs it: give it "
             "with %s", name, param_defs[k].help, hint);
+  /* The rows were read for what the file lacks, and there were none:
+     the cause the user can act on comes first.  */
+  if (param_last_file && empty_input)
+    die_usage ("%s is empty (no rows), and parameter '%s' (%s) is in "
+               "neither the options nor %s:%ld: give it with %s, a '%s' "
+               "column in %s or rows with a '%s' column on %s", empty_input,
+               name, param_defs[k].help, param_last_file, param_last_line,
+               hint, name, param_last_file, name, empty_input);
   if (param_last_file)
     die_at (param_last_file, param_last_line, 0,
             "parameter '%s' (%s) is absent from the parameter row, and the "
@@ -357,6 +367,12 @@ param_need (const struct param_set *ps, int k, const char *hint)
             param_defs[k].help, hint, name);
   die_usage ("parameter '%s' (%s) is not set: give it with %s or "
              "--params FILE", name, param_defs[k].help, hint);
+}
+
+void
+param_note_empty_input (const char *what)
+{
+  empty_input = what;
 }
 
 /* ------------------------------------------------------------ files */

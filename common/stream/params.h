@@ -142,7 +142,10 @@ int param_given (const struct param_set *ps, int k);
    NA -> "FILE:LINE:COL: parameter 'K' is NA ..." (exit 1);
    absent while a parameter FILE was read -> "FILE:LINE: parameter 'K'
    ... is absent ..." (exit 1), LINE the row used;
-   absent otherwise -> a usage error (exit 2).
+   absent otherwise -> a usage error (exit 2);
+   absent from the file after an empty input was noted
+   (param_note_empty_input) -> a usage error naming the empty input
+   first, then the file's row.
    HINT tells the user how to give it ("--set L=VALUE", "--L").  */
 double param_need (const struct param_set *ps, int k, const char *hint);
 
@@ -150,6 +153,13 @@ double param_need (const struct param_set *ps, int k, const char *hint);
    "absent" message.  */
 extern const char *param_last_file;
 extern long param_last_line;
+
+/* Standard input was read for rows because the command line and the
+   parameter file left a parameter unset, and it was empty: a parameter
+   still absent is then no longer the file's fault (param_need says the
+   empty input first, as a usage error), since the rows were meant to
+   give it.  WHAT names the stream ("standard input"); NULL forgets it.  */
+void param_note_empty_input (const char *what);
 
 /* ------------------------------------------------------------ files */
 
