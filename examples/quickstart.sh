@@ -29,11 +29,13 @@ col () {
     { print (c ? $c : "NA"); exit }' "$1"
 }
 # at FILE BYTES NAME: column NAME of the row whose bytes column is BYTES.
-at () {
-  awk -F '\t' -v want="$2" -v name="$3" '
+at () { at_col "$1" bytes "$2" "$3"; }
+# at_col FILE KEY VALUE NAME: column NAME of the row whose KEY column is VALUE.
+at_col () {
+  awk -F '\t' -v key="$2" -v want="$3" -v name="$4" '
     /^#/ { next }
-    !h { for (i = 1; i <= NF; i++) { if ($i == name) c = i; if ($i == "bytes") b = i }; h = 1; next }
-    $b == want { print $c; exit }' "$1"
+    !h { for (i = 1; i <= NF; i++) { if ($i == name) c = i; if ($i == key) k = i }; h = 1; next }
+    $k == want { print $c; exit }' "$1"
 }
 fmt () { awk -v v="$1" 'BEGIN { if (v == "NA" || v == "") print "NA"; else printf "%.3g", v }'; }
 
@@ -60,6 +62,11 @@ for p in L o g G os or; do
   case $v in NA|'') missing="$missing $p" ;; esac
 done
 rm -f "$out/contention.tsv" "$out/diamond.tsv"
+# The Diamond DAG of LoGPC (eq. (15)'s DAG) under the measured LogGP
+# parameters, simulated at every block count of the sweep (1, 2, 4, ...,
+# 1024 per stripe; 0.01 us a task): the summary reads its best block
+# count from this run, and "Try next" prints the same command.
+diamond="dag-predict --gen diamond -P 64 -n 1024 -w 0.01 --sweep blocks=1:1024 --model loggp --params $out/loggp.tsv"
 if test -z "$missing"; then
   # Long-message overheads and the memory gap per byte are not measured by
   # logp-measure: the 1-byte overheads and the network G stand in for them.
@@ -70,9 +77,9 @@ if test -z "$missing"; then
     | loGPC-solve transfer --params "$out/loggp.tsv" --dims 8x8 -P 64 -T 10 \
         --osl "$os" --orl "$or" --Gm "$G" -a 0 > "$out/contention.tsv"
 
-  step "predicting a Diamond DAG (1024x1024 tasks, 64 ranks, 16 blocks)"
-  dag-predict diamond -P 64 -n 1024 -b 16 -w 0.01 --model loggp \
-    --params "$out/loggp.tsv" > "$out/diamond.tsv"
+  # The summary's answer and the "Try next" line are this one command.
+  step "simulating a Diamond DAG (1024x1024 tasks, 64 ranks) at 1 to 1024 blocks"
+  $diamond > "$out/diamond.tsv"
 else
   step "skipping the contention and Diamond DAG predictions: the LogGP summary has no value for$missing ($check)"
 fi
@@ -97,14 +104,15 @@ bw=$(per_byte "$G"); bwb=$(per_byte "$b")
 if test -f "$out/contention.tsv"; then
   t8=$(at "$out/contention.tsv" 8 t_e2e); t8c=$(at "$out/contention.tsv" 8 t_e2e_c)
   t32k=$(at "$out/contention.tsv" 32768 t_e2e); t32kc=$(at "$out/contention.tsv" 32768 t_e2e_c)
-  mk=$(col "$out/diamond.tsv" makespan); bbest=$(col "$out/diamond.tsv" b_best)
-  mkbest=$(col "$out/diamond.tsv" makespan_best)
+  mk=$(at_col "$out/diamond.tsv" blocks 16 makespan)
+  bbest=$(sed -n 's/^#@sweep_best=blocks=//p' "$out/diamond.tsv" | tail -1)
+  mkbest=$(at_col "$out/diamond.tsv" blocks "$bbest" makespan)
   models="What it would mean on a 64-node 8x8 mesh with a message every 10 us (loGPC-solve):
   8-byte message:   $(fmt "$t8") us without contention, $(fmt "$t8c") us with it
   32 KiB message:   $(fmt "$t32k") us without contention, $(fmt "$t32kc") us with it
 
-A 1024x1024 Diamond DAG on 64 ranks with 16 blocks per stripe (dag-predict):
-  makespan $(fmt "$mk") us; the model's best block count is $bbest ($(fmt "$mkbest") us)."
+A 1024x1024 Diamond DAG on 64 ranks, 0.01 us a task (dag-predict, LogGP simulation):
+  16 blocks per stripe take $(fmt "$mk") us; of 1, 2, 4, ..., 1024 blocks the best is $bbest ($(fmt "$mkbest") us)."
 else
   models="The contention and Diamond DAG predictions were skipped: the LogGP summary
 has no value for$missing ($check)."
@@ -115,7 +123,7 @@ trynext="  $MPIEXEC -np 2 --mca btl self,tcp logp-measure --start-bytes 65536 --
   loGPC-solve solve --explain --params $out/loggp.tsv --dims 8x8 -T 10 -B 1024   # every step of the contention model with its equation"
 if test -f "$out/diamond.tsv"; then
   trynext="$trynext
-  dag-predict --gen diamond -P 64 -n 1024 --sweep blocks=4,16,64 --model loggp --params $out/loggp.tsv   # which block count is best"
+  $diamond   # the Diamond DAG above: #@sweep_best is the best block count"
 fi
 trynext="$trynext
   tsv-check --table $out/logp.tsv   # the measurement for a person: aligned, units, GB/s (every program has --human)
