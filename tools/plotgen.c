@@ -317,6 +317,16 @@ legend_num (double v)
   return own_printf ("%s", b);
 }
 
+/* A segment's end for its legend: a whole number (a message size) in
+   full, 16384 rather than 1.638e+04.  */
+static const char *
+legend_x (double v)
+{
+  if (v == floor (v) && fabs (v) < 1e15)
+    return own_printf ("%.0f", v);
+  return legend_num (v);
+}
+
 /* A curve's parameters for its legend, with their units U[0] (a time:
    a, alpha) and U[1] (per x: b, beta), each NULL when unknown:
    "a=5 us, b=0.001 us/B".  */
@@ -395,11 +405,11 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
     {
       /* segment i holds breaks[i-1] <= x < breaks[i] (hyperfit.h) */
       const char *range = k == 1 ? ""
-        : i == 0 ? own_printf (", %s < %s", xn, legend_num (breaks[0]))
+        : i == 0 ? own_printf (", %s < %s", xn, legend_x (breaks[0]))
         : i + 1 == k ? own_printf (", %s >= %s", xn,
-                                   legend_num (breaks[i - 1]))
-        : own_printf (", %s <= %s < %s", legend_num (breaks[i - 1]), xn,
-                      legend_num (breaks[i]));
+                                   legend_x (breaks[i - 1]))
+        : own_printf (", %s <= %s < %s", legend_x (breaks[i - 1]), xn,
+                      legend_x (breaks[i]));
       /* segments in colours of their own (0: given after the series),
          a single curve in its series' colour */
       c[i] = (struct plot_curve) {

@@ -723,7 +723,8 @@ plot_whole_x (const struct dataset *ds)
     for (size_t i = 0; i < ds->g[k].n; i++)
       {
         double x = ds->g[k].v[i * ds->stride];
-        if (!isfinite (x))
+        /* zero or less is not drawn on a log axis (bytes 0) */
+        if (!isfinite (x) || x <= 0)
           continue;
         if (x < 1 || x > 1e15 || x != floor (x))
           return 0;

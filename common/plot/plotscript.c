@@ -425,8 +425,14 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
       put (t, "set autoscale fix\n");
       put (t, "set offsets graph 0.05, graph 0.05, graph 0.05, "
            "graph 0.05\n");
+      /* room for half the last x tic's label, which may now fall near
+         the right edge rather than on it */
+      put (t, "set rmargin 5\n");
       put (t, "set grid\n");
-      put (t, "set key top left\n");
+      /* the fits' legends are long (ranges, parameters, units): below
+         the graph, where they hide no point */
+      put (t, d->ncurves ? "set key below left Left reverse\n"
+           : "set key top left\n");
       break;
     case PLOT_MODE_GANTT:
       put (t, "set yrange [*:*] reverse\n");

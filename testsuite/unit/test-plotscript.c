@@ -142,6 +142,7 @@ test_script (void)
              "set logscale x\n"
              "set autoscale fix\n"
              "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
+             "set rmargin 5\n"
              "set grid\n"
              "set key top left\n"
              "$data << EOD\n"
