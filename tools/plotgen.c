@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "human.h"
 #include "hyperfit.h"
 #include "params.h"
 #include "num.h"
@@ -38,7 +39,7 @@
 static char *opt_x, *opt_y, *opt_by, *opt_style, *opt_errorbars;
 static char *opt_title, *opt_xlabel, *opt_ylabel, *opt_size, *opt_output;
 static char *opt_data, *opt_fit, *opt_overlay, *opt_overlay_x, *opt_overlay_y;
-static char *opt_segments, *opt_params, *opt_where;
+static char *opt_segments, *opt_params, *opt_where, *opt_pairs, *opt_reduce;
 static struct param_set p_set;     /* --set */
 static int opt_logx, opt_logy, opt_script, opt_gantt, opt_matrix;
 static long opt_max_points = 100000;
@@ -101,6 +102,12 @@ static struct poptOption options[] = {
     "Gantt chart of dag-predict --gantt (proc, start, end, kind)", NULL },
   { "matrix", '\0', POPT_ARG_NONE, &opt_matrix, 0,
     "heat map of src, dst and a value column (-y)", NULL },
+  { "pairs", '\0', POPT_ARG_STRING, &opt_pairs, 0,
+    "with --matrix: pair-measure's rows to draw: alone, concurrent or all "
+    "(default: alone when the stream has with_src)", "WHICH" },
+  { "reduce", '\0', POPT_ARG_STRING, &opt_reduce, 0,
+    "with --matrix: several rows of a pair drawn as their min, median or "
+    "max (default: an error)", "HOW" },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
@@ -143,31 +150,48 @@ own_printf (const char *fmt, ...)
   return own (s);
 }
 
+/* The unit of column NAME of a stream whose times are in UNIT (NULL:
+   none): none for a count (bytes, ranks), the named unit of a rate
+   (pair-measure's mbit_s: 10^6 bits a second), UNIT per byte for a time
+   per byte (human.h's table: G, b, beta), else UNIT (every other column
+   of a msgperf stream is a time or a statistic of one).  */
+static const char *
+column_unit (const char *name, const char *unit)
+{
+  if (strcmp (name, "mbit_s") == 0 || strncmp (name, "mbit_s_", 7) == 0)
+    return "Mbit/s";
+  if (strcmp (name, "MBps") == 0)
+    return "MB/s";
+  if (!unit || tsv_is_count_name (name))
+    return NULL;
+  if (human_column_kind (name) == HUMAN_PER_BYTE)
+    return own_printf ("%s/B", unit);
+  return unit;
+}
+
+/* NAMES with their unit: "t, t_ci_hi (us)" when they share one,
+   "t (us), mbit_s (Mbit/s)" when not.  */
 static char *
 axis_label (char **names, size_t n, const char *unit)
 {
-  size_t len = 1;
-  for (size_t i = 0; i < n; i++)
-    len += strlen (names[i]) + 2;
-  char *s = xrealloc (NULL, len);
-  s[0] = '\0';
-  int time = 0;
+  const char *u0 = NULL;
+  int same = 1;
   for (size_t i = 0; i < n; i++)
     {
-      if (i)
-        strcat (s, ", ");
-      strcat (s, names[i]);
-      time |= !tsv_is_count_name (names[i]);
+      const char *u = column_unit (names[i], unit);
+      if (u && u0 && strcmp (u, u0) != 0)
+        same = 0;
+      u0 = u0 ? u0 : u;
     }
-  if (unit && time)
+  char *s = own_printf ("%s", "");
+  for (size_t i = 0; i < n; i++)
     {
-      char *t = own_printf ("%s (%s)", s, unit);
-      free (s);
-      return t;
+      const char *u = same ? NULL : column_unit (names[i], unit);
+      s = own_printf ("%s%s%s%s%s%s", s, i ? ", " : "", names[i],
+                      u ? " (" : "", u ? u : "", u ? ")" : "");
     }
-  return own (s);
+  return same && u0 ? own_printf ("%s (%s)", s, u0) : s;
 }
-
 
 /* ---------------------------------------------------------------- fits */
 
@@ -293,10 +317,36 @@ legend_num (double v)
   return own_printf ("%s", b);
 }
 
+/* A segment's end for its legend: a whole number (a message size) in
+   full, 16384 rather than 1.638e+04.  */
+static const char *
+legend_x (double v)
+{
+  if (v == floor (v) && fabs (v) < 1e15)
+    return own_printf ("%.0f", v);
+  return legend_num (v);
+}
+
+/* A curve's parameters for its legend, with their units U[0] (a time:
+   a, alpha) and U[1] (per x: b, beta), each NULL when unknown:
+   "a=5 us, b=0.001 us/B".  */
+static const char *
+fit_text (enum plot_curve_kind kind, const double p[2], const char *u[2])
+{
+  const char *n1 = kind == PLOT_CURVE_LINEAR ? "alpha" : "a";
+  const char *n2 = kind == PLOT_CURVE_LINEAR ? "beta" : "b";
+  return own_printf ("%s=%s%s%s, %s=%s%s%s", n1, legend_num (p[0]),
+                     u[0] ? " " : "", u[0] ? u[0] : "", n2,
+                     legend_num (p[1]), u[1] ? " " : "", u[1] ? u[1] : "");
+}
+
+/* The curve(s) of series G's column YC: given, fitted, or one per
+   segment.  U: the units of the parameters (fit_text), then the name of
+   the x column.  */
 static void
 add_fit (const struct dataset *ds, const struct group *g, size_t yc,
          enum plot_curve_kind kind, const char *title, unsigned linetype,
-         struct plot_curve *c, size_t *nc)
+         const char *u[3], struct plot_curve *c, size_t *nc)
 {
   double given[2];
   if (fit_given (g, given))
@@ -305,13 +355,11 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
         die_usage ("--segments fits one curve per segment: not with the "
                    "series' own %s and %s columns",
                    param_defs[fit_ids[0]].name, param_defs[fit_ids[1]].name);
-      const char *p1 = legend_num (given[0]), *p2 = legend_num (given[1]);
       c[0] = (struct plot_curve) {
         .kind = kind, .p1 = given[0], .p2 = given[1],
         .linetype = linetype,
-        .title = kind == PLOT_CURVE_LINEAR
-          ? own_printf ("%s: alpha=%s beta=%s (given)", title, p1, p2)
-          : own_printf ("%s: a=%s b=%s (given)", title, p1, p2) };
+        .title = own_printf ("%s: %s (given)", title,
+                             fit_text (kind, given, u)) };
       *nc += 1;
       return;
     }
@@ -352,23 +400,25 @@ add_fit (const struct dataset *ds, const struct group *g, size_t yc,
       warn ("series '%s': no %s fit: %s", title, model, hfit_strerror (st));
       return;
     }
+  const char *xn = u[2];
   for (size_t i = 0; i < k; i++)
     {
       /* segment i holds breaks[i-1] <= x < breaks[i] (hyperfit.h) */
       const char *range = k == 1 ? ""
-        : i == 0 ? own_printf (", x < %s", legend_num (breaks[0]))
-        : i + 1 == k ? own_printf (", x >= %s", legend_num (breaks[i - 1]))
-        : own_printf (", %s <= x < %s", legend_num (breaks[i - 1]),
-                     legend_num (breaks[i]));
-      const char *p1 = legend_num (res[i].p[0]), *p2 = legend_num (res[i].p[1]);
+        : i == 0 ? own_printf (", %s < %s", xn, legend_x (breaks[0]))
+        : i + 1 == k ? own_printf (", %s >= %s", xn,
+                                   legend_x (breaks[i - 1]))
+        : own_printf (", %s <= %s < %s", legend_x (breaks[i - 1]), xn,
+                      legend_x (breaks[i]));
+      /* segments in colours of their own (0: given after the series),
+         a single curve in its series' colour */
       c[i] = (struct plot_curve) {
         .kind = kind, .p1 = res[i].p[0], .p2 = res[i].p[1],
-        .linetype = linetype,
+        .linetype = k > 1 ? 0 : linetype,
         .has_lo = k > 1 && i > 0, .lo = i > 0 ? breaks[i - 1] : 0,
         .has_hi = k > 1 && i + 1 < k, .hi = i + 1 < k ? breaks[i] : 0,
-        .title = kind == PLOT_CURVE_LINEAR
-          ? own_printf ("%s%s: alpha=%s beta=%s", title, range, p1, p2)
-          : own_printf ("%s%s: a=%s b=%s", title, range, p1, p2) };
+        .title = own_printf ("%s%s: %s", title, range,
+                             fit_text (kind, res[i].p, u)) };
     }
   *nc += k;
 }
@@ -411,7 +461,30 @@ struct plotjob
   struct plot_series *series;
   struct plot_curve *curves;
   unsigned *main_lt;                 /* linetype of main series */
+  enum plot_pairs pairs;             /* --matrix --pairs */
+  enum plot_reduce reduce;           /* --matrix --reduce */
 };
+
+/* --pairs and --reduce, which go with --matrix.  */
+static void
+matrix_options (struct plotjob *j)
+{
+  static const char *const pairs[] = { "alone", "concurrent", "all", NULL };
+  static const char *const reduce[] = { "min", "median", "max", NULL };
+  if ((opt_pairs || opt_reduce) && !opt_matrix)
+    die_usage ("--pairs and --reduce choose the cells of --matrix: give "
+               "--matrix");
+  for (int i = 0; opt_pairs && pairs[i]; i++)
+    if (strcmp (opt_pairs, pairs[i]) == 0)
+      j->pairs = (enum plot_pairs) (PLOT_PAIRS_ALONE + i);
+  if (opt_pairs && !j->pairs)
+    die_usage ("--pairs: unknown '%s' (alone, concurrent or all)", opt_pairs);
+  for (int i = 0; opt_reduce && reduce[i]; i++)
+    if (strcmp (opt_reduce, reduce[i]) == 0)
+      j->reduce = (enum plot_reduce) (PLOT_REDUCE_MIN + i);
+  if (opt_reduce && !j->reduce)
+    die_usage ("--reduce: unknown '%s' (min, median or max)", opt_reduce);
+}
 
 /* ---- what to draw: the mode and the options that go with it */
 static void
@@ -432,6 +505,7 @@ choose_mode (struct plotjob *j)
         die_usage ("--gantt reads proc, start, end and kind: -y does not "
                    "apply");
     }
+  matrix_options (j);
   if ((opt_overlay_x || opt_overlay_y) && !opt_overlay)
     die_usage ("--overlay-x and --overlay-y need --overlay FILE");
   j->draw = opt_fit ? PLOT_DRAW_POINTS : PLOT_DRAW_LINESPOINTS;
@@ -573,9 +647,9 @@ read_inputs (struct plotjob *j, const char **files)
       if (!opt_y || strchr (opt_y, ','))
         die_usage ("--matrix needs one value column: -y COL");
       for (size_t i = 0; files[i]; i++)
-        plot_read_matrix (files[i], opt_y, &j->main_ds);
+        plot_read_matrix (files[i], opt_y, j->pairs, &j->main_ds);
       if (j->main_ds.rows)
-        plot_check_pairs_unique (&j->main_ds, opt_y);
+        plot_matrix_reduce (&j->main_ds, opt_y, j->reduce);
     }
   if (j->main_ds.rows == 0)
     {
@@ -590,40 +664,67 @@ read_inputs (struct plotjob *j, const char **files)
     fit_params_read (j->unit);
 }
 
+/* The legend of column C of series G: the --by value, the label, or
+   what tells its input apart from the others (never the file name).  */
+static const char *
+xy_title (const struct xyspec *sp, const struct group *g, size_t c)
+{
+  if (sp->by)
+    return sp->ny > 1 ? own_printf ("%s %s=%s", sp->y[c], sp->by, g->key)
+      : own_printf ("%s=%s", sp->by, g->key);
+  if (g->from_file)
+    return own_printf ("%s (%s)", sp->y[c],
+                       own (plot_source_title (g->source)));
+  if (sp->source_used)
+    return sp->ny > 1 ? own_printf ("%s %s", sp->y[c], g->key) : g->key;
+  return sp->y[c];
+}
+
 /* The series of the main inputs: one per group and -y column (with its
-   error bars and fitted curve).  Returns the next free linetype.  */
+   error bars, or the quartiles of a series summarised per x, and fitted
+   curve).  Returns the next free linetype.  */
 static unsigned
 xy_main_series (struct plotjob *j, size_t *ns, size_t *nc)
 {
   const struct xyspec *sp = &j->sp;
+  const char *yunit = NULL;
   unsigned lt = 1;
   for (size_t k = 0; k < j->main_ds.ng; k++)
     for (size_t c = 0; c < sp->ny; c++)
       {
         const struct group *g = &j->main_ds.g[k];
-        const char *title = sp->by
-          ? (sp->ny > 1 ? own_printf ("%s %s=%s", sp->y[c], sp->by, g->key)
-             : own_printf ("%s=%s", sp->by, g->key))
-          : sp->source_used
-          ? (sp->ny > 1 ? own_printf ("%s %s", sp->y[c], g->key) : g->key)
-          : sp->y[c];
+        const char *title = xy_title (sp, g, c);
         size_t good = plot_count_finite (&j->main_ds, g, 0, 1 + c);
         if (good == 0)
           {
             warn ("series '%s' has no numeric point: not drawn", title);
             continue;
           }
-        if (sp->lo)
+        size_t st = j->main_ds.stride;
+        if (g->summary)
+          j->series[(*ns)++] = (struct plot_series) {
+            .title = own_printf ("%s: quartiles at each x", title),
+            .block = j->index[k], .ycol = (unsigned) (2 + c),
+            .locol = plot_quartile_col (st, 1 + c, 1),
+            .hicol = plot_quartile_col (st, 1 + c, 3),
+            .draw = PLOT_DRAW_ERRORBARS, .linetype = lt };
+        else if (sp->lo)
           j->series[(*ns)++] = (struct plot_series) {
             .title = NULL, .block = j->index[k], .ycol = 2,
             .locol = 3, .hicol = 4, .draw = PLOT_DRAW_ERRORBARS,
             .linetype = lt };
         j->series[(*ns)++] = (struct plot_series) {
-          .title = title, .block = j->index[k], .ycol = (unsigned) (2 + c),
+          .title = g->summary ? own_printf ("%s: median at each x", title)
+            : title,
+          .block = j->index[k], .ycol = (unsigned) (2 + c),
           .draw = j->draw, .linetype = lt };
         j->main_lt[k * sp->ny + c] = lt;
+        yunit = column_unit (sp->y[c], j->unit);
+        const char *u[3] = {
+          yunit, yunit ? own_printf ("%s/%s", yunit, strcmp (sp->x, "bytes")
+                                     == 0 ? "B" : sp->x) : NULL, sp->x };
         if (opt_fit)
-          add_fit (&j->main_ds, g, 1 + c, j->fitkind, title, lt,
+          add_fit (&j->main_ds, g, 1 + c, j->fitkind, title, lt, u,
                    &j->curves[*nc], nc);
         lt++;
       }
@@ -632,7 +733,7 @@ xy_main_series (struct plotjob *j, size_t *ns, size_t *nc)
 
 /* The overlay's series, dashed, each in the colour of the main series it
    is compared with (same --by value, same position in -y).  */
-static void
+static unsigned
 xy_overlay_series (struct plotjob *j, unsigned lt, size_t *ns)
 {
   const struct xyspec *osp = &j->osp;
@@ -641,10 +742,12 @@ xy_overlay_series (struct plotjob *j, unsigned lt, size_t *ns)
     for (size_t c = 0; c < osp->ny; c++)
       {
         const struct group *g = &j->over_ds.g[k];
-        const char *name = plot_base_name (opt_overlay);
+        /* named by the program that wrote it, not by its file */
+        const char *tool = tsv_meta_get (plot_readers[g->source], "tool");
         const char *title = osp->by_used
-          ? own_printf ("%s: %s %s=%s", name, osp->y[c], osp->by, g->key)
-          : own_printf ("%s: %s", name, osp->y[c]);
+          ? own_printf ("%s %s=%s (%s)", osp->y[c], osp->by, g->key,
+                        tool ? tool : "overlay")
+          : own_printf ("%s (%s)", osp->y[c], tool ? tool : "overlay");
         if (plot_count_finite (&j->over_ds, g, 0, 1 + c) == 0)
           {
             warn ("series '%s' has no numeric point: not drawn", title);
@@ -659,6 +762,7 @@ xy_overlay_series (struct plotjob *j, unsigned lt, size_t *ns)
           .ycol = (unsigned) (2 + c), .draw = PLOT_DRAW_LINES,
           .linetype = olt ? olt : lt++, .dashed = 1 };
       }
+  return lt;
 }
 
 /* ---- describe: data blocks, series, curves, axes */
@@ -684,8 +788,10 @@ describe (struct plotjob *j)
   const char *unit = j->unit;
   if (j->mode == PLOT_MODE_XY)
     {
-      unsigned lt = xy_main_series (j, &ns, &nc);
-      xy_overlay_series (j, lt, &ns);
+      unsigned lt = xy_overlay_series (j, xy_main_series (j, &ns, &nc), &ns);
+      for (size_t i = 0; i < nc; i++)
+        if (!j->curves[i].linetype)     /* a segment: a colour of its own */
+          j->curves[i].linetype = lt++;
       if (ns == 0)
         die ("nothing to plot: every value is NA");
       d->xlabel = opt_xlabel ? opt_xlabel
@@ -714,8 +820,12 @@ describe (struct plotjob *j)
       d->xlabel = opt_xlabel ? opt_xlabel : "src";
       d->ylabel = opt_ylabel ? opt_ylabel : "dst";
       d->cblabel = axis_label (&opt_y, 1, unit);
-      d->integer_xtics = plot_small_integer_column (&j->main_ds, 0);
-      d->integer_ytics = plot_small_integer_column (&j->main_ds, 1);
+      d->names = (const char *const *) j->main_ds.names;
+      d->nnames = j->main_ds.nnames;
+      d->integer_xtics = !d->names
+        && plot_small_integer_column (&j->main_ds, 0);
+      d->integer_ytics = !d->names
+        && plot_small_integer_column (&j->main_ds, 1);
     }
   d->title = opt_title;
   d->version = PROGRAM " (" PACKAGE_NAME ") " PACKAGE_VERSION;

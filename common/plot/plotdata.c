@@ -16,6 +16,11 @@
 #include "plotdata.h"
 #include "xalloc.h"
 
+static void text_add (struct plot_text *t, const char *s, size_t n);
+static void text_num (struct plot_text *out, double v, const char *sep);
+static void desc_add (struct plot_text *t, const char *s, size_t n);
+static int cmp_double (const void *a, const void *b);
+
 const char *const plot_gantt_kinds[PLOT_NKINDS] = { "compute", "send", "recv",
                                                     "wait" };
 
@@ -95,6 +100,9 @@ group_get (struct dataset *ds, const char *key)
   g->text = NULL;
   g->tlen = g->tcap = 0;
   g->pline[0] = g->pline[1] = 0;
+  g->summary = 0;
+  g->from_file = 0;
+  g->source = plot_nreaders ? plot_nreaders - 1 : 0;
   return g;
 }
 
@@ -140,6 +148,7 @@ group_text (struct group *g, const tsv_reader *r, const size_t *col,
 void
 plot_dataset_free (struct dataset *ds)
 {
+  plot_free_list (ds->names);
   for (size_t i = 0; i < ds->ng; i++)
     {
       free (ds->g[i].key);
@@ -239,8 +248,10 @@ plot_read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
   if (!sp->by && sp->by_source)
     {
       labcol = tsv_col (r, "label");
+      /* the path keeps two files of one base name apart; the legend
+         names neither (plot_source_title) */
       if (labcol < 0 && sp->by_source > 1)
-        source = plot_base_name (path);
+        source = path;
       sp->source_used |= labcol >= 0 || source[0];
     }
   if (labcol >= 0)
@@ -266,6 +277,8 @@ plot_read_xy (const char *path, struct xyspec *sp, struct dataset *ds)
                        "more than %d distinct values: --by is for a few "
                        "series", PLOT_MAX_GROUPS);
       last = g;
+      if (g->n == 0)
+        g->from_file = bycol < 0 && source[0];
       double *row = group_push (ds, g);
       for (size_t i = 0; i < nc; i++)
         row[i] = drawable (r, col[i], tsv_num (r, col[i], 1));
@@ -311,21 +324,105 @@ plot_read_gantt (const char *path, struct dataset *ds)
     }
 }
 
-/* logp-measure --all-pairs: src, dst, VALUE.  */
+/* Column NAME of a --matrix input: a missing one is an error naming
+   the file, the header's line and the columns there are.  */
+static size_t
+matrix_col (const tsv_reader *r, const char *name, const char *why)
+{
+  long c = tsv_col (r, name);
+  if (c >= 0)
+    return (size_t) c;
+  struct plot_text t = { 0 };
+  for (size_t i = 0; i < tsv_ncols (r); i++)
+    desc_add (&t, tsv_colname (r, i), strlen (tsv_colname (r, i)));
+  /* static: still reachable when die ends the program */
+  static char *cols;
+  cols = t.s;
+  die ("%s:%ld: no column '%s': --matrix %s (columns: %s)", tsv_name (r),
+       tsv_lineno (r), name, why, cols ? cols : "");
+}
+
+/* The host of each rank from #@hosts ("NAME:RANKS,..." in the order of
+   the ranks, msgperf(7)), when each host has one rank: only then is the
+   rank of each name known.  */
+static void
+matrix_names (const tsv_reader *r, struct dataset *ds)
+{
+  const char *h = tsv_meta_get (r, "hosts");
+  if (!h || ds->names)
+    return;
+  char **v = NULL;
+  size_t n = 0;
+  for (const char *p = h; *p;)
+    {
+      size_t len = strcspn (p, ",");
+      const char *colon = memchr (p, ':', len);
+      if (!colon || colon == p || p + len != colon + 2 || colon[1] != '1')
+        {
+          plot_free_list (v);
+          return;
+        }
+      v = xrealloc (v, (n + 2) * sizeof *v);
+      v[n] = xrealloc (NULL, (size_t) (colon - p) + 1);
+      memcpy (v[n], p, (size_t) (colon - p));
+      v[n][colon - p] = '\0';
+      v[++n] = NULL;
+      p += len + (p[len] == ',');
+    }
+  ds->names = v;
+  ds->nnames = n;
+}
+
+/* Field C of R's row as a rank: a whole number from 0, below the number
+   of named hosts when there are names.  */
+static double
+matrix_rank (const tsv_reader *r, size_t c, const struct dataset *ds)
+{
+  double v = tsv_num (r, c, 0);
+  if (v < 0 || v != floor (v) || v > 1e9)
+    tsv_die_field (r, c, "'%s' is not a rank (a whole number from 0)",
+                   tsv_field (r, c));
+  if (ds->names && v >= (double) ds->nnames)
+    tsv_die_field (r, c, "rank %s is not among the %zu hosts of #@hosts",
+                   tsv_field (r, c), ds->nnames);
+  return v;
+}
+
+/* pair-measure (logp-measure --all-pairs): src, dst, VALUE, and the
+   partner pair with_src (NA when the pair was measured alone), which
+   PAIRS selects on.  */
 void
-plot_read_matrix (const char *path, const char *value, struct dataset *ds)
+plot_read_matrix (const char *path, const char *value, enum plot_pairs pairs,
+                  struct dataset *ds)
 {
   tsv_reader *r = plot_open_input (path);
-  size_t csrc = tsv_col_required (r, "src");
-  size_t cdst = tsv_col_required (r, "dst");
-  size_t cval = tsv_col_required (r, value);
+  const char *why = "draws the pairs src, dst and the -y column "
+    "(pair-measure's stream)";
+  size_t csrc = matrix_col (r, "src", why);
+  size_t cdst = matrix_col (r, "dst", why);
+  size_t cval = matrix_col (r, value, why);
+  long cwith = -1;
+  if (pairs == PLOT_PAIRS_ALONE || pairs == PLOT_PAIRS_CONCURRENT)
+    cwith = (long) matrix_col (r, "with_src", "--pairs alone and "
+                               "concurrent select rows by the partner "
+                               "pair, with_src (NA: alone), which "
+                               "pair-measure writes");
+  else if (pairs == PLOT_PAIRS_DEFAULT)
+    {
+      cwith = tsv_col (r, "with_src");
+      pairs = PLOT_PAIRS_ALONE;
+    }
+  matrix_names (r, ds);
   ds->stride = 3;
   struct group *g = group_get (ds, "");
   while (tsv_next (r))
     {
+      if (cwith >= 0 && tsv_is_na (r, (size_t) cwith)
+          != (pairs == PLOT_PAIRS_ALONE))
+        continue;
       double *row = group_push (ds, g);
-      row[0] = tsv_num (r, csrc, 0);
-      row[1] = tsv_num (r, cdst, 0);
+      row[0] = matrix_rank (r, csrc, ds);
+      row[1] = matrix_rank (r, cdst, ds);
       row[2] = drawable (r, cval, tsv_num (r, cval, 1));
       size_t col[3] = { csrc, cdst, cval };
       group_text (g, r, col, 3);
@@ -341,32 +438,68 @@ cmp_pair (const void *a, const void *b)
   return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* A heat map has one value per (src, dst) pair: a stream with several
-   (one row per message size, as logp-measure --all-pairs writes) is an
+/* The value of a pair's rows V[0..N-1] (stride 3) under HOW, over the
+   finite ones (NaN when none is).  */
+static double
+reduce_pair (double *v, size_t n, enum plot_reduce how, double *tmp)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (isfinite (v[3 * i + 2]))
+      tmp[m++] = v[3 * i + 2];
+  if (m == 0)
+    return NAN;
+  qsort (tmp, m, sizeof *tmp, cmp_double);
+  return how == PLOT_REDUCE_MIN ? tmp[0] : how == PLOT_REDUCE_MAX
+    ? tmp[m - 1] : m % 2 ? tmp[m / 2] : (tmp[m / 2 - 1] + tmp[m / 2]) / 2;
+}
+
+/* A heat map has one value per (src, dst) pair.  A stream with several
+   (one row per message size, or a pair measured beside each other pair)
+   is reduced by HOW to one, its data text rewritten; without HOW, an
    error that says how to choose.  */
 void
-plot_check_pairs_unique (const struct dataset *ds, const char *value)
+plot_matrix_reduce (struct dataset *ds, const char *value,
+                    enum plot_reduce how)
 {
-  const struct group *g = &ds->g[0];
-  double *p = xrealloc (NULL, 2 * g->n * sizeof *p);
-  for (size_t i = 0; i < g->n; i++)
+  struct group *g = &ds->g[0];
+  qsort (g->v, g->n, 3 * sizeof *g->v, cmp_pair);
+  double *tmp = xrealloc (NULL, (g->n + 1) * sizeof *tmp);
+  struct plot_text t = { 0 };
+  size_t out = 0;
+  for (size_t a = 0, b; a < g->n; a = b)
     {
-      p[2 * i] = g->v[i * ds->stride];
-      p[2 * i + 1] = g->v[i * ds->stride + 1];
+      double *p = g->v + 3 * a;
+      for (b = a + 1; b < g->n && cmp_pair (p, g->v + 3 * b) == 0; b++)
+        ;
+      if (b - a > 1 && how == PLOT_REDUCE_NONE)
+        {
+          char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
+          num_format (p[0], -1, s);
+          num_format (p[1], -1, d);
+          free (tmp);
+          free (t.s);
+          die ("--matrix: the pair src=%s dst=%s has %zu '%s' values, and "
+               "a cell shows one: give --reduce min, median or max, or "
+               "select the rows first (e.g. one message size, with awk)",
+               s, d, b - a, value);
+        }
+      double v = reduce_pair (p, b - a, how, tmp);
+      double *o = g->v + 3 * out++;
+      o[0] = p[0];
+      o[1] = p[1];
+      o[2] = v;
+      text_num (&t, o[0], "");
+      text_num (&t, o[1], " ");
+      text_num (&t, o[2], " ");
+      text_add (&t, "\n", 1);
     }
-  qsort (p, g->n, 2 * sizeof *p, cmp_pair);
-  for (size_t i = 1; i < g->n; i++)
-    if (p[2 * i] == p[2 * i - 2] && p[2 * i + 1] == p[2 * i - 1])
-      {
-        char s[NUM_BUFSIZE], d[NUM_BUFSIZE];
-        num_format (p[2 * i], -1, s);
-        num_format (p[2 * i + 1], -1, d);
-        free (p);
-        die ("--matrix: the pair src=%s dst=%s has several '%s' values "
-             "(one row per pair is needed: select one message size first, "
-             "e.g. with awk)", s, d, value);
-      }
-  free (p);
+  free (tmp);
+  ds->rows = g->n = out;
+  free (g->text);
+  g->text = t.s;
+  g->tlen = t.len;
+  g->tcap = t.cap;
 }
 
 /* Rows of G with finite values in columns A and B.  */
@@ -460,27 +593,53 @@ cmp_xrow (const void *a, const void *b)
   return (p->i > q->i) - (p->i < q->i);
 }
 
-/* The median of the finite values of column C of G's rows R[0..N-1]
-   (TMP: room for N), NaN when there is none.  */
-static double
-median_at (const struct group *g, size_t stride, const struct xrow *r,
-           size_t n, size_t c, double *tmp)
+/* The quartiles Q[0..2] (25%, 50%, 75%) of the finite values of column C
+   of G's rows R[0..N-1] (TMP: room for N), NaN when there is none.
+   Linear interpolation between order statistics (Hyndman and Fan's
+   type 7, R's default): the 50% point is the usual median, the mean of
+   the two middle values of an even count.  */
+static void
+quartiles_at (const struct group *g, size_t stride, const struct xrow *r,
+              size_t n, size_t c, double *tmp, double q[3])
 {
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
     if (isfinite (g->v[r[i].i * stride + c]))
       tmp[m++] = g->v[r[i].i * stride + c];
   if (m == 0)
-    return NAN;
+    {
+      q[0] = q[1] = q[2] = NAN;
+      return;
+    }
   qsort (tmp, m, sizeof *tmp, cmp_double);
-  return m % 2 ? tmp[m / 2] : (tmp[m / 2 - 1] + tmp[m / 2]) / 2;
+  for (int k = 0; k < 3; k++)
+    {
+      double h = (double) (m - 1) * (k + 1) / 4;
+      size_t lo = (size_t) h;
+      double f = h - (double) lo;
+      q[k] = lo + 1 < m && f > 0 ? tmp[lo] + f * (tmp[lo + 1] - tmp[lo])
+        : tmp[lo];
+    }
+}
+
+static void
+text_num (struct plot_text *out, double v, const char *sep)
+{
+  char buf[NUM_BUFSIZE];
+  if (isfinite (v))
+    num_format (v, -1, buf);
+  else
+    strcpy (buf, "NA");
+  text_add (out, sep, strlen (sep));
+  text_add (out, buf, strlen (buf));
 }
 
 /* G's rows above --max-points, when they fall on at most MAX_POINTS
    distinct x (a raw measurement's repetitions, sizes cycling): one row
-   per x, in increasing x, each column's median over the rows at that x.
-   Thinning such a stream would draw a zigzag across the sizes.  Returns
-   0 (nothing written) when there are more distinct x.  */
+   per x, in increasing x, each column's median over the rows at that x,
+   then each column's first and third quartile (plotdata.h), for the
+   spread.  Thinning such a stream would draw a zigzag across the sizes.
+   Returns 0 (nothing written) when there are more distinct x.  */
 static int
 emit_summary (struct plot_text *out, const struct group *g, size_t stride,
               long max_points)
@@ -499,28 +658,29 @@ emit_summary (struct plot_text *out, const struct group *g, size_t stride,
       return 0;
     }
   warn ("%s%s%zu points in one series: drawn as the median at each of its "
-        "%zu x values (--max-points 0 draws them all)", g->key,
-        g->key[0] ? ": " : "", g->n, nx);
+        "%zu x values, with bars from the first to the third quartile "
+        "(--max-points 0 draws them all)", g->key, g->key[0] ? ": " : "",
+        g->n, nx);
   double *tmp = xrealloc (NULL, n * sizeof *tmp);
-  char buf[NUM_BUFSIZE];
+  double *q = xrealloc (NULL, 3 * stride * sizeof *q);
   for (size_t a = 0, b; a < n; a = b)
     {
       for (b = a + 1; b < n && r[b].x == r[a].x; b++)
         ;
-      num_format (r[a].x, -1, buf);
-      text_add (out, buf, strlen (buf));
+      text_num (out, r[a].x, "");
       for (size_t c = 1; c < stride; c++)
         {
-          double m = median_at (g, stride, r + a, b - a, c, tmp);
-          if (isfinite (m))
-            num_format (m, -1, buf);
-          else
-            strcpy (buf, "NA");
-          text_add (out, " ", 1);
-          text_add (out, buf, strlen (buf));
+          quartiles_at (g, stride, r + a, b - a, c, tmp, q + 3 * c);
+          text_num (out, q[3 * c + 1], " ");
+        }
+      for (size_t c = 1; c < stride; c++)
+        {
+          text_num (out, q[3 * c], " ");
+          text_num (out, q[3 * c + 2], " ");
         }
       text_add (out, "\n", 1);
     }
+  free (q);
   free (tmp);
   free (r);
   return 1;
@@ -530,13 +690,13 @@ emit_summary (struct plot_text *out, const struct group *g, size_t stride,
    gnuplot numbers with "index").  Returns the number of blocks written;
    empty groups are skipped and their index set to SIZE_MAX.  */
 size_t
-plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
+plot_emit_blocks (struct plot_text *out, struct dataset *ds,
                   size_t first_block, size_t *index, long max_points)
 {
   size_t b = first_block;
   for (size_t k = 0; k < ds->ng; k++)
     {
-      const struct group *g = &ds->g[k];
+      struct group *g = &ds->g[k];
       if (g->n == 0)
         {
           index[k] = SIZE_MAX;
@@ -547,7 +707,9 @@ plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
       index[k] = b++;
       if (max_points <= 0 || g->n <= (size_t) max_points)
         text_add (out, g->text, g->tlen);
-      else if (!(ds->xy && emit_summary (out, g, ds->stride, max_points)))
+      else if (ds->xy && emit_summary (out, g, ds->stride, max_points))
+        g->summary = 1;
+      else
         emit_thinned (out, g, max_points);
     }
   return b - first_block;
@@ -561,11 +723,131 @@ plot_whole_x (const struct dataset *ds)
     for (size_t i = 0; i < ds->g[k].n; i++)
       {
         double x = ds->g[k].v[i * ds->stride];
-        if (!isfinite (x))
+        /* zero or less is not drawn on a log axis (bytes 0) */
+        if (!isfinite (x) || x <= 0)
           continue;
         if (x < 1 || x > 1e15 || x != floor (x))
           return 0;
         n++;
       }
   return n > 0;
+}
+
+/* ---------------------------------------------------------------- sources */
+
+/* The value of metadata line LINE ("key=value") when its key is KEY
+   (length KLEN), else NULL.  */
+static const char *
+meta_value (const char *line, const char *key, size_t klen)
+{
+  return strncmp (line, key, klen) == 0 && line[klen] == '=' ? line + klen + 1
+    : NULL;
+}
+
+/* Is the last value of metadata KEY the same in every input?  */
+static int
+meta_agrees (const char *key)
+{
+  const char *v0 = tsv_meta_get (plot_readers[0], key);
+  for (size_t j = 1; j < plot_nreaders; j++)
+    {
+      const char *v = tsv_meta_get (plot_readers[j], key);
+      if (!v0 != !v || (v && strcmp (v, v0) != 0))
+        return 0;
+    }
+  return 1;
+}
+
+static void
+desc_add (struct plot_text *t, const char *s, size_t n)
+{
+  if (t->len)
+    text_add (t, ", ", 2);
+  text_add (t, s, n);
+}
+
+/* Is the word W (length N) in every input's #@argv?  */
+static int
+argv_common (const char *w, size_t n)
+{
+  for (size_t j = 0; j < plot_nreaders; j++)
+    {
+      const char *a = tsv_meta_get (plot_readers[j], "argv");
+      int found = 0;
+      for (const char *p = a; p && *p && !found;)
+        {
+          size_t len = strcspn (p, " ");
+          found = len == n && strncmp (p, w, n) == 0;
+          p += len + (p[len] == ' ');
+        }
+      if (!found)
+        return 0;
+    }
+  return 1;
+}
+
+/* Metadata that differ between any two runs and say nothing of what
+   was run: the command line (its differing words are the fallback), the
+   version, the timer's measured steps, the time the run took.  */
+static int
+noise_key (const char *key)
+{
+  static const char *const keys[] = { "argv", "version", "time_unit",
+                                       "measure_time", "seed", NULL };
+  for (size_t i = 0; keys[i]; i++)
+    if (strcmp (key, keys[i]) == 0)
+      return 1;
+  return strncmp (key, "timer_", 6) == 0 || strncmp (key, "tests_", 6) == 0;
+}
+
+/* What tells input I apart from the other inputs, for a legend: the
+   metadata whose values differ between them (the tool, the number of
+   processes, the MPI library: at most three, short values only), else
+   the words of its #@argv that some other input's #@argv lacks (the
+   options of the run), else its position ("input 2").  */
+char *
+plot_source_title (size_t i)
+{
+  struct plot_text t = { 0 };
+  const tsv_reader *r = plot_readers[i];
+  size_t shown = 0;
+  for (size_t m = tsv_nmeta (r); m-- > 0 && shown < 3;)
+    {
+      const char *line = tsv_meta_line (r, m);
+      size_t klen = strcspn (line, "=");
+      char key[64];
+      if (!line[klen] || klen >= sizeof key)
+        continue;
+      memcpy (key, line, klen);
+      key[klen] = '\0';
+      if (noise_key (key) || meta_value (line, key, klen) != tsv_meta_get (r, key)
+          || strlen (line + klen + 1) > 40 || meta_agrees (key))
+        continue;
+      if (strcmp (key, "tool") == 0)
+        desc_add (&t, line + klen + 1, strlen (line + klen + 1));
+      else
+        desc_add (&t, line, strlen (line));
+      shown++;
+    }
+  const char *a = tsv_meta_get (r, "argv");
+  int from_meta = t.len > 0;
+  for (const char *p = a; !from_meta && p && *p;)
+    {
+      size_t len = strcspn (p, " ");
+      if (len && !argv_common (p, len))
+        {
+          text_add (&t, t.len ? " " : "", t.len ? 1 : 0);
+          text_add (&t, p, len);
+        }
+      p += len + (p[len] == ' ');
+      if (t.len > 40)
+        break;
+    }
+  if (!t.len)
+    {
+      char b[32];
+      snprintf (b, sizeof b, "input %zu", i + 1);
+      text_add (&t, b, strlen (b));
+    }
+  return t.s;
 }

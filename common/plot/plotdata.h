@@ -35,6 +35,9 @@ struct group
   double pv[2];
   long pline[2], pcol[2];
   const char *pfile;
+  size_t source;       /* plot_readers index of the input it came from */
+  int summary;         /* set by plot_emit_blocks: drawn as per-x medians */
+  int from_file;       /* one series per input file: KEY is its path */
 };
 
 struct dataset
@@ -45,6 +48,27 @@ struct dataset
   size_t rows;
   int xy;              /* rows are (x, y...) points: a series above
                           --max-points may be drawn as per-x medians */
+  char **names;        /* --matrix: the host of each rank (#@hosts), or
+                          NULL */
+  size_t nnames;
+};
+
+/* --matrix --pairs: a pair-measure stream's rows by with_src.  */
+enum plot_pairs
+{
+  PLOT_PAIRS_DEFAULT = 0,   /* alone when there is a with_src column */
+  PLOT_PAIRS_ALONE,         /* with_src NA */
+  PLOT_PAIRS_CONCURRENT,    /* beside another pair */
+  PLOT_PAIRS_ALL
+};
+
+/* --matrix --reduce: several rows of one pair drawn as one value.  */
+enum plot_reduce
+{
+  PLOT_REDUCE_NONE = 0,     /* an error */
+  PLOT_REDUCE_MIN,
+  PLOT_REDUCE_MEDIAN,
+  PLOT_REDUCE_MAX
 };
 
 /* What to read from an XY stream.  */
@@ -81,11 +105,16 @@ const char *plot_base_name (const char *path);
 void plot_read_xy (const char *path, struct xyspec *sp, struct dataset *ds);
 /* dag-predict --gantt's rows of PATH, one group per kind.  */
 void plot_read_gantt (const char *path, struct dataset *ds);
-/* PATH's src, dst and VALUE columns: one group of (x, y, value).  */
+/* PATH's src, dst and VALUE columns, the rows PAIRS selects: one group
+   of (src, dst, value); DS's names from the first input's #@hosts when
+   each host ran one rank.  src and dst are ranks (whole numbers from 0,
+   below the number of names).  */
 void plot_read_matrix (const char *path, const char *value,
-                       struct dataset *ds);
-/* A matrix's cells name each (x, y) once.  */
-void plot_check_pairs_unique (const struct dataset *ds, const char *value);
+                       enum plot_pairs pairs, struct dataset *ds);
+/* One value per (src, dst) pair, sorted by pair: several rows of a pair
+   reduced by HOW, or an error (PLOT_REDUCE_NONE).  */
+void plot_matrix_reduce (struct dataset *ds, const char *value,
+                         enum plot_reduce how);
 /* G's rows whose columns A and B are both finite.  */
 size_t plot_count_finite (const struct dataset *ds, const struct group *g,
                           size_t a, size_t b);
@@ -98,10 +127,26 @@ void plot_dataset_free (struct dataset *ds);
 /* Append DS's groups to OUT as gnuplot data blocks (two blank lines
    apart, numbered from FIRST_BLOCK for "index"), a group above
    MAX_POINTS rows (> 0) thinned, or, for points (xy) at no more than
-   MAX_POINTS distinct x, drawn as the median of each column at each x
-   (sorted by x); INDEX[k] gets group k's block, or
-   SIZE_MAX when it is empty.  Returns the number of blocks.  */
-size_t plot_emit_blocks (struct plot_text *out, const struct dataset *ds,
+   MAX_POINTS distinct x, summarised (its summary flag set): one row per
+   x (sorted by x), the median of each of the STRIDE - 1 columns, then
+   the first and third quartile of each (column j's at gnuplot columns
+   STRIDE + 2j - 1 and STRIDE + 2j: plot_quartile_col); INDEX[k] gets
+   group k's block, or SIZE_MAX when it is empty.  Returns the number
+   of blocks.  */
+size_t plot_emit_blocks (struct plot_text *out, struct dataset *ds,
                          size_t first_block, size_t *index, long max_points);
+
+/* A legend's words for input I (plot_readers[I]) among the inputs,
+   from its metadata and command line, never its file name: the caller
+   frees it.  */
+char *plot_source_title (size_t i);
+
+/* The gnuplot column of the first (Q = 1) or third (Q = 3) quartile of
+   data column J (1..stride-1) in a summarised block.  */
+static inline unsigned
+plot_quartile_col (size_t stride, size_t j, int q)
+{
+  return (unsigned) (stride + 2 * j - (q == 1));
+}
 
 #endif

@@ -298,6 +298,28 @@ put_series (struct plot_text *t, const struct plot_desc *d,
   return 0;
 }
 
+/* A matrix's axes over ranks 0..N-1, each tic labelled with its name
+   (rotated on x, where names would overlap).  */
+static void
+put_names (struct plot_text *t, const char *const *names, size_t n)
+{
+  const char *const axis[2] = { "x", "y" };
+  for (int a = 0; a < 2; a++)
+    {
+      putf (t, "set %stics (", axis[a]);
+      for (size_t i = 0; i < n; i++)
+        {
+          if (i)
+            put (t, ", ");
+          put_quoted (t, names[i]);
+          putf (t, " %zu", i);
+        }
+      put (t, a == 0 ? ") rotate by 45 right\n" : ")\n");
+    }
+  putf (t, "set xrange [-0.5:%zu.5]\n", n - 1);
+  putf (t, "set yrange [%zu.5:-0.5]\n", n - 1);  /* rank 0 on top */
+}
+
 static int
 put_curve_def (struct plot_text *t, size_t i, const struct plot_curve *c)
 {
@@ -396,8 +418,21 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
   switch (d->mode)
     {
     case PLOT_MODE_XY:
+      /* a margin of 5% around the data, so that no point sits on the
+         frame: the ranges fit the data exactly (not widened to the next
+         tic, which may be the data's own extreme), then grow by the
+         offsets (graph units: also on a log axis) */
+      put (t, "set autoscale fix\n");
+      put (t, "set offsets graph 0.05, graph 0.05, graph 0.05, "
+           "graph 0.05\n");
+      /* room for half the last x tic's label, which may now fall near
+         the right edge rather than on it */
+      put (t, "set rmargin 5\n");
       put (t, "set grid\n");
-      put (t, "set key top left\n");
+      /* the fits' legends are long (ranges, parameters, units): below
+         the graph, where they hide no point */
+      put (t, d->ncurves ? "set key below left Left reverse\n"
+           : "set key top left\n");
       break;
     case PLOT_MODE_GANTT:
       put (t, "set yrange [*:*] reverse\n");
@@ -408,9 +443,14 @@ plot_script (const struct plot_desc *d, struct plot_text *out)
       put (t, "set key below horizontal\n");
       break;
     case PLOT_MODE_MATRIX:
-      put (t, "set yrange [*:*] reverse\n");
-      put (t, "set autoscale xfix\n");
-      put (t, "set autoscale yfix\n");
+      if (d->nnames)
+        put_names (t, d->names, d->nnames);
+      else
+        {
+          put (t, "set yrange [*:*] reverse\n");
+          put (t, "set autoscale xfix\n");
+          put (t, "set autoscale yfix\n");
+        }
       put (t, "set size ratio -1\n");
       break;
     }

@@ -101,6 +101,11 @@ struct plot_desc
                            ticks as whole numbers (1000000, not gnuplot's
                            1e+06 next to 100000) */
   int integer_xtics, integer_ytics; /* one tic per unit (ranks) */
+  /* matrix: the names of ranks 0..nnames-1 (#@hosts), written as the
+     tic labels of both axes, which then span every rank, so that a pair
+     without a value is a blank cell; NULL: numbered tics */
+  const char *const *names;
+  size_t nnames;
   const char *data_file; /* data referenced by name, or NULL: inline */
   const char *data;      /* inline data (numbers, NA, blank lines) */
   size_t data_len;

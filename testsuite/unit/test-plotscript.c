@@ -140,6 +140,9 @@ test_script (void)
              "set xlabel 'bytes' noenhanced\n"
              "set ylabel 't (us)' noenhanced\n"
              "set logscale x\n"
+             "set autoscale fix\n"
+             "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
+             "set rmargin 5\n"
              "set grid\n"
              "set key top left\n"
              "$data << EOD\n"
@@ -241,6 +244,16 @@ test_script (void)
   CHECK (strstr (t.s, "set cblabel 'rtt' noenhanced\n") != NULL);
   CHECK (strstr (t.s, "with boxxyerror fs solid lc palette notitle\n")
          != NULL);
+  plot_text_free (&t);
+  /* host names as tics, quoted; every rank on the axes, rank 0 on top */
+  static const char *const names[] = { "a'b", "c" };
+  d.names = names;
+  d.nnames = 2;
+  CHECK (plot_script (&d, &t) == 0);
+  CHECK (strstr (t.s, "set xtics ('a''b' 0, 'c' 1) rotate by 45 right\n"
+                 "set ytics ('a''b' 0, 'c' 1)\n"
+                 "set xrange [-0.5:1.5]\nset yrange [1.5:-0.5]\n") != NULL);
+  CHECK (strstr (t.s, "[*:*]") == NULL);
   plot_text_free (&t);
 }
 
