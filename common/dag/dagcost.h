@@ -94,10 +94,11 @@ struct dagcost_net
      send V's message (M->op) comes up at T the engine asks settle ():
      T (it arrives now), a later time (its event is queued again for
      then) or a negative value (an event left behind by an arrival
-     since moved earlier: dropped).  After each wire (), moved () hands
-     out, one per call, the messages whose arrival came earlier than
-     their event (the send in *V, the new time in *T; returns 0 when
-     none is left), and the engine queues an event for each.  Times
+     since moved earlier: dropped).  After each wire () and settle (),
+     moved () hands out, one per call, the messages whose arrival came
+     earlier than their event (the send in *V, the new time in *T, no
+     earlier than the engine's; returns 0 when none is left), and the
+     engine queues an event for each.  Times
      have M->late added.  NULL: wire ()'s answer is final.  */
   double (*settle) (struct dagcost_net_state *st, int32_t v, double t);
   int (*moved) (struct dagcost_net_state *st, int32_t *v, double *t);

@@ -901,7 +901,7 @@ start_send (struct sim *s, int32_t v, double t)
     evq_push (&s->h, arrive, rv >= 0 ? EV_KEY (3, v, EV_RMSG, rv)
                                       : EV_KEY (3, v, EV_MSG, v));
   if (s->settle)
-    net_moved (s);
+    net_moved (s);   /* (none from this network's wire: its settle's) */
   if (x <= c->S)
     mark_done (s, v, cpu_end);
   return cpu_end;
@@ -1235,6 +1235,7 @@ run_msg (struct sim *s, int32_t m, double t)
     {
       /* the network's arrival as it stands (dagcost.h) */
       double a = s->settle (s->net_st, m, t);
+      net_moved (s);
       if (a != t)
         {
           if (a > t)

@@ -54,6 +54,7 @@ struct dagcost_net_state
   unsigned char *cap_set;
   size_t *mv;
   size_t nmv, mvcap;
+  int dirty;                   /* flows added since the last projection */
 };
 
 static int
@@ -220,8 +221,9 @@ share_caps (struct dagcost_net_state *st, const int32_t *route, size_t k,
   return gmax;
 }
 
-/* A new flow: every other message's arrival is found again, and those
-   that came earlier than their events are handed to moved ().  */
+/* A new flow: its arrival were it alone on its route, which no other
+   flow can make sooner; the others' arrivals are found again at the
+   next event (share_settle), once for all the flows added since.  */
 static double
 share_wire (struct dagcost_net_state *st, int32_t from, int32_t to,
             const struct dagcost_send *m, double bytes)
@@ -248,27 +250,42 @@ share_wire (struct dagcost_net_state *st, int32_t from, int32_t to,
   f->late = m->late;
   f->alone = m->hold * (gr > m->G ? gr : m->G);
   st->flow_of[m->op] = (int32_t) i;
+  st->dirty = 1;
   if (st->lstat)
     for (size_t j = 0; j < k; j++)
       {
         st->lstat[route[j]].messages++;
         st->lstat[route[j]].bytes += bytes;
       }
+  /* (as linkshare computes an end: start + bytes / rate) */
+  double rate = cap;
+  for (size_t j = 0; j < k; j++)
+    rate = st->ls.lcap[route[j]] < rate ? st->ls.lcap[route[j]] : rate;
+  double end = m->hold <= 0 ? m->ready
+               : rate > 0 ? m->ready + m->hold / rate : INFINITY;
+  double ret = end + f->off;
+  f->due = ret + f->late;   /* as the engine adds it */
+  return ret;
+}
+
+/* The flows added since the last event: every open flow's arrival is
+   found again from the state at T; those that came sooner than their
+   events (a new flow slowed one that held them back) are handed to
+   moved (), no sooner than T.  Later ones are found when their events
+   come up.  */
+static void
+share_project (struct dagcost_net_state *st, double t)
+{
   lshare_project (&st->ls);
-  double ret = 0;
+  st->dirty = 0;
   for (size_t j = 0; j < st->ls.nopen; j++)
     {
       size_t x = st->ls.open[j];
       struct tflow *g = &st->tf[x];
-      double a = st->ls.f[x].proj + g->off;
-      if (x == i)
+      double a = st->ls.f[x].proj + g->off + g->late;
+      if (a < g->due)
         {
-          ret = a;
-          g->due = a + g->late;   /* as the engine adds it */
-        }
-      else if (a + g->late < g->due)
-        {
-          g->due = a + g->late;
+          g->due = a > t ? a : t;
           if (st->nmv == st->mvcap)
             {
               st->mvcap = st->mvcap ? 2 * st->mvcap : 64;
@@ -277,7 +294,6 @@ share_wire (struct dagcost_net_state *st, int32_t from, int32_t to,
           st->mv[st->nmv++] = x;
         }
     }
-  return ret;
 }
 
 static int
@@ -292,18 +308,21 @@ share_moved (struct dagcost_net_state *st, int32_t *v, double *t)
 }
 
 /* The event of send V's message at T: the flows move on to T (no
-   message starts before the engine's time); a flow that later ones
-   slowed down is due later.  */
+   message starts before the engine's time), their arrivals are found
+   again if flows were added, and a flow that later ones slowed down is
+   due later.  */
 static double
 share_settle (struct dagcost_net_state *st, int32_t v, double t)
 {
   int32_t i = st->flow_of[v];
   if (i < 0)
     return t;   /* a message to its own rank */
+  lshare_advance (&st->ls, t);
+  if (st->dirty)
+    share_project (st, t);
   struct tflow *g = &st->tf[i];
   if (!(t == g->due))
     return -1;
-  lshare_advance (&st->ls, t);
   const struct lshare_flow *f = &st->ls.f[i];
   double a = (isnan (f->end) ? f->proj : f->end) + g->off + g->late;
   if (a > t)
