@@ -16,7 +16,7 @@ dir=$1 pairs=$2 topo=$3
 val () { awk -F '\t' -v k="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
   { print $c[k]; exit }' "$1"; }
 Gshm=$(val "$dir/logp-shm.tsv" G)
-Lx=$(awk -v a="$(val "$dir/logp-tcp.tsv" L)" -v b="$(val "$dir/logp-shm.tsv" L)" 'BEGIN { d = a - b; print d > 0 ? d : 0 }')
+Lx=$(awk -v a="$(val "$dir/logp-tcp.tsv" L)" -v b="$(val "$dir/logp-shm.tsv" L)" 'BEGIN { d = a - b; print (d > 0 ? d : 0) }')
 {
   echo '#@time_unit=us'
   printf 'from\tto\tG\tL\n'
