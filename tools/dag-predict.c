@@ -274,9 +274,10 @@ static struct poptOption predict_options[] = {
   { "network", '\0', POPT_ARG_STRING, NULL, OPT_NETWORK,
     "nic (a network interface per rank), bus (one shared link), mesh, "
     "mesh:K1xK2... (logpc: n and kd of that mesh; mesh: 1-D of P), "
-    "topology:FILE (the links from, to, G, L of FILE, first come first "
-    "served), or fattree:H[:R] (leaf switches of H ranks, H/R uplinks "
-    "each) (default nic)", "NET" },
+    "topology:FILE (the links from, to, G, L of FILE, shared max-min "
+    "fair), topology-fifo:FILE (the same, first come first served), or "
+    "fattree:H[:R] (leaf switches of H ranks, H/R uplinks each) (default "
+    "nic)", "NET" },
   { "progress-rule", '\0', POPT_ARG_STRING, NULL, OPT_PROGRESS,
     "what moves a message above S after its receive matched: thread (a "
     "progress thread, LogGOPSim's rule) or mpi (only both ranks' MPI "

@@ -279,6 +279,8 @@ dag_bind_network (struct dag_bind *b, const struct dag_netspec *ns,
   int64_t P = d->nprocs;
   b->params.network = ns->kind;
   b->params.topo = ns->kind == DAG_NET_TOPOLOGY ? topo : NULL;
+  if (b->params.topo)
+    b->params.topo->fifo = ns->fifo;
   b->params.net = ns->net;
   b->params.net_arg = ns->arg;
   b->params.progress = b->progress;
@@ -434,7 +436,7 @@ dag_bind_network_option (const char *text, struct dag_netspec *ns,
   if (!copy)
     die ("out of memory");
   if (ns->kind == DAG_NET_TOPOLOGY)
-    ns->file = copy + strlen ("topology:");
+    ns->file = copy + strlen (ns->fifo ? "topology-fifo:" : "topology:");
   return copy;
 }
 

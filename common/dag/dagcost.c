@@ -17,7 +17,7 @@ nic_uses (const struct dagsim_cost *c)
 /* A NIC per rank (dagsim.h's rules): nothing shared between messages,
    so no state and no wire () (the engine takes the model's arrival).  */
 const struct dagcost_net dagcost_nic = {
-  "nic", nic_uses, NULL, NULL, NULL, NULL, NULL, NULL
+  "nic", nic_uses, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 static const struct dagcost_model *const models[] = {
@@ -28,7 +28,8 @@ static const struct dagcost_model *const models[] = {
 extern const struct dagcost_net dagcost_fattree;   /* net_fattree.c */
 
 static const struct dagcost_net *const nets[] = {
-  &dagcost_bus, &dagcost_topology, &dagcost_fattree,
+  &dagcost_bus, &dagcost_topology, &dagcost_topology_fifo,
+  &dagcost_fattree,
   &dagcost_nic   /* last: takes every cost */
 };
 

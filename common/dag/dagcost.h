@@ -31,6 +31,8 @@ struct dagcost_send
   double G;        /* their time per byte on a link without its own */
   double late;     /* added once the network has delivered it (LoGPC's
                       contention; 0 for the others) */
+  int32_t op;      /* the send operation (set by the engine, for a
+                      network that follows messages: settle) */
 };
 
 struct dagcost_model
@@ -86,6 +88,20 @@ struct dagcost_net
   int (*parse) (const char *args, void **arg, int *col, const char **why);
   /* What ARGS look like, for the list of networks (e.g. "K:R").  */
   const char *syntax;
+  /* A network whose arrivals move as later messages start and end
+     (links whose bandwidth the messages on them share, net_topology.c):
+     wire () gives the arrival as it stands then, and when the event of
+     send V's message (M->op) comes up at T the engine asks settle ():
+     T (it arrives now), a later time (its event is queued again for
+     then) or a negative value (an event left behind by an arrival
+     since moved earlier: dropped).  After each wire () and settle (),
+     moved () hands out, one per call, the messages whose arrival came
+     earlier than their event (the send in *V, the new time in *T, no
+     earlier than the engine's; returns 0 when none is left), and the
+     engine queues an event for each.  Times
+     have M->late added.  NULL: wire ()'s answer is final.  */
+  double (*settle) (struct dagcost_net_state *st, int32_t v, double t);
+  int (*moved) (struct dagcost_net_state *st, int32_t *v, double *t);
 };
 
 /* What moves the bytes of a rendezvous message (above the cost's S)
@@ -125,7 +141,8 @@ const struct dagcost_net *dagcost_net_arg (size_t i);
 /* The rows, each in its own file.  */
 extern const struct dagcost_model dagcost_loggops, dagcost_plogp,
   dagcost_logpc, dagcost_hyperbolic;
-extern const struct dagcost_net dagcost_nic, dagcost_bus, dagcost_topology;
+extern const struct dagcost_net dagcost_nic, dagcost_bus, dagcost_topology,
+  dagcost_topology_fifo;
 
 /* s - 1 for a message of s >= 1 bytes, else 0 (LogGP's (s - 1) G).  */
 static inline double

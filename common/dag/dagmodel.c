@@ -121,12 +121,15 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
                  : text[0] == 'b' ? DAG_NET_BUS : DAG_NET_MESH;
       return 0;
     }
-  if (strncmp (text, "topology:", 9) == 0)
+  if (strncmp (text, "topology:", 9) == 0
+      || strncmp (text, "topology-fifo:", 14) == 0)
     {
-      *col = 10;
-      *why = "a file name after 'topology:'";
+      ns->fifo = text[8] == '-';
+      *col = ns->fifo ? 15 : 10;
+      *why = ns->fifo ? "a file name after 'topology-fifo:'"
+                      : "a file name after 'topology:'";
       ns->kind = DAG_NET_TOPOLOGY;
-      ns->file = text + 9;
+      ns->file = text + (ns->fifo ? 14 : 9);
       return *ns->file ? 0 : -1;
     }
   int st = table_network (text, ns, col, why);
@@ -136,10 +139,10 @@ dag_network_parse (const char *text, struct dag_netspec *ns, int *col,
     {
       /* the first character that no name continues with */
       static const char *const names[] = { "nic", "bus", "mesh:",
-                                           "topology:" };
+                                           "topology:", "topology-fifo:" };
       size_t best = 0;
       const struct dagcost_net *n;
-      for (size_t i = 0; i < 4; i++)
+      for (size_t i = 0; i < 5; i++)
         {
           size_t k = 0;
           while (text[k] && text[k] == names[i][k])

@@ -64,13 +64,15 @@ struct dag_netspec
   int64_t dims[KCUBE_MAXDIM];
   const char *file;              /* topology: the file's name (in the
                                     parsed text) */
+  int fifo;                      /* topology-fifo:FILE */
   const struct dagcost_net *net; /* DAG_NET_TABLE: the network and its */
   void *arg;                     /* parameters (allocated) */
 };
 
 /* Parse "nic", "bus", "mesh", "mesh:K1xK2x..." (radices >= 1, at most
-   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes), "topology:FILE" (a
-   name of at least one character, kept in TEXT) or NAME:ARGS of a
+   KCUBE_MAXDIM, at most KCUBE_MAXNODES nodes), "topology:FILE" or
+   "topology-fifo:FILE" (a name of at least one character, kept in
+   TEXT) or NAME:ARGS of a
    network of dagcost.c's table (e.g. fattree:K:R).  Returns 0, or -1 with
    *COL the 1-based column of TEXT where it goes wrong and *WHY what was
    expected there.  */

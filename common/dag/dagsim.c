@@ -237,6 +237,8 @@ struct sim
   struct dagcost_net_state *net_st;
   double (*wire) (struct dagcost_net_state *st, int32_t from, int32_t to,
                   const struct dagcost_send *m, double bytes);
+  /* the network's settle, NULL when wire's arrival is final */
+  double (*settle) (struct dagcost_net_state *st, int32_t v, double t);
   /* --cores: when each core is free again (NULL: no sharing), and the
      core of each processor in the simulator's numbering */
   double *core;
@@ -844,6 +846,28 @@ x_start_calc (struct sim *s, int32_t v, double t)
   set_xcpu (s, ns_proc (&s->ns[v]), s->d->node[v].cpu, end, v);
 }
 
+/* The message of send V arrives at T: queue its event (a network that
+   moves arrivals, dagcost.h's settle).  */
+static void
+push_msg (struct sim *s, int32_t v, double t)
+{
+  if (s->creation)
+    push_new (s, t, EV_MSG, v);
+  else
+    evq_push (&s->h, t, EV_KEY (3, v, EV_MSG, v));
+}
+
+/* The messages whose arrival the last send moved earlier: an event
+   each (the ones left behind the network drops).  */
+static void
+net_moved (struct sim *s)
+{
+  int32_t v;
+  double t;
+  while (s->net->moved (s->net_st, &v, &t))
+    push_msg (s, v, t);
+}
+
 /* Send V at T: its costs from the model, its arrival from the network
    (dagcost.h).  */
 static double
@@ -859,6 +883,7 @@ start_send (struct sim *s, int32_t v, double t)
   /* the detours met while the CPU works delay only the CPU (a message
      still leaves at t + os) */
   double cpu_end = mc.cpu_end + noise_at (s, nd->proc, t, mc.busy);
+  mc.op = v;
   double arrive = s->wire ? s->wire (s->net_st, nd->proc, nd->peer, &mc, x)
                   : mc.arrive;
   arrive += mc.late;
@@ -875,6 +900,8 @@ start_send (struct sim *s, int32_t v, double t)
   else
     evq_push (&s->h, arrive, rv >= 0 ? EV_KEY (3, v, EV_RMSG, rv)
                                       : EV_KEY (3, v, EV_MSG, v));
+  if (s->settle)
+    net_moved (s);   /* (none from this network's wire: its settle's) */
   if (x <= c->S)
     mark_done (s, v, cpu_end);
   return cpu_end;
@@ -1204,6 +1231,18 @@ x_run_msg (struct sim *s, int32_t m, int32_t r, double t)
 static void
 run_msg (struct sim *s, int32_t m, double t)
 {
+  if (s->settle)
+    {
+      /* the network's arrival as it stands (dagcost.h) */
+      double a = s->settle (s->net_st, m, t);
+      net_moved (s);
+      if (a != t)
+        {
+          if (a > t)
+            push_msg (s, m, a);
+          return;
+        }
+    }
   int32_t r = recv_proc (s, m);
   if (s->xcpu)
     {
@@ -2103,6 +2142,10 @@ alloc_state (struct sim *s, const struct scan *k)
   s->recv = s->model->recv;
   s->net = dagcost_net_of (c);
   s->wire = s->net->wire;
+  s->settle = s->net->settle;
+  if (s->settle && s->xcpu)
+    die ("%s: cpu and nic numbers and the %s network cannot be combined "
+         "(topology-fifo:FILE can)", d->source, s->net->name);
   s->net_st = s->net->start ? s->net->start (c, d, opt && opt->link_stats)
               : NULL;
   if (c->cores > 0)
@@ -2130,7 +2173,8 @@ choose_paths (struct sim *s, const struct scan *k)
   s->rmsg_mate = s->rmsg_mate && s->mate;
   /* (off when no message can be: a test less per send) */
   s->rmsg = (s->rmsg_mate || k->native) && !k->rendezvous && !s->gantt
-            && !cp && !s->qt && !s->noise && !s->xcpu && s->recv;
+            && !cp && !s->qt && !s->noise && !s->xcpu && s->recv
+            && !s->settle;
   s->rmsg_mate = s->rmsg && s->rmsg_mate;
   s->by_proc_ok = s->creation && !k->rendezvous && !s->d->has_wildcard
                   && !s->gantt && !cp && s->model->local && !s->wire

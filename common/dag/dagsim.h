@@ -61,14 +61,20 @@ struct dagsim_cost
      t_w = max(t, bus free), held for b s), and reaches the receiver at
      t_w + L (hyperbolic: delivered at t_w + T(s)).  */
   int bus;
-  /* The network of links of a topology (topology.h; NULL: none): a
-     message from one rank to another reserves every link l_1..l_k of
-     its route at once, first come first served, from
-     t_w = max(t_r, free(l_1), ..., free(l_k)) until
-     t_w + s1 * max_i G(l_i) (hyperbolic: t_r = t, held until
+  /* The network of links of a topology (topology.h; NULL: none).
+     With its fifo set (topology-fifo:FILE), a message from one rank to
+     another reserves every link l_1..l_k of its route at once, first
+     come first served, from t_w = max(t_r, free(l_1), ..., free(l_k))
+     until t_w + s1 * max_i G(l_i) (hyperbolic: t_r = t, held until
      t_w + s * max_i G(l_i)), G(l) being the link's own time per byte or
      the model's (G; hyperbolic: b); it reaches the receiver at
-     t_w + L + sum_i L(l_i) (hyperbolic: t_w + T(s) + sum_i L(l_i)).  A
+     t_w + L + sum_i L(l_i) (hyperbolic: t_w + T(s) + sum_i L(l_i)).
+     Otherwise (topology:FILE) its s1 (hyperbolic: s) bytes are a flow
+     from t_r over l_1..l_k at no more than 1/G, each link's 1/G(l)
+     shared max-min fair among the flows on it at every instant
+     (linkshare.h); a flow that ends at t_e delivers its message at
+     t_e - s1 G + L + sum_i L(l_i) (hyperbolic: t_e - s b + T(s) +
+     sum_i L(l_i)): alone on its route, the first rule's time.  A
      message to its own rank uses no link.  Every message must have a
      route (dag_topo_route_dag checks them all beforehand): one without
      ends the program.  */
@@ -135,12 +141,16 @@ struct dagsim_queue
 };
 
 /* --link-stats: what one link of the topology (dagsim_cost's topo)
-   carried.  A message holds every link of its route at once, for its
-   bytes at the route's slowest time per byte (after the first byte
-   under the LogP family, as LogGP's (s - 1) G), so a link's holds never
-   overlap and busy <= makespan.  A message that found its route busy
-   waited for the link of the route that came free last: that link
-   counts the message and the wait.  */
+   carried.  First come first served, a message holds every link of its
+   route at once, for its bytes at the route's slowest time per byte
+   (after the first byte under the LogP family, as LogGP's (s - 1) G),
+   so a link's holds never overlap and busy <= makespan; a message that
+   found its route busy waited for the link of the route that came free
+   last: that link counts the message and the wait.  Shared, busy is
+   the time some flow crossed the link (it may end after the makespan,
+   past the receiver's first byte), and a message slower than alone on
+   its route waited that much longer, counted on the link whose share
+   set its rate last.  */
 struct dagsim_link
 {
   int64_t messages;     /* messages routed over it */

@@ -14,7 +14,7 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/cost_loggops.c common/dag/cost_plogp.c \
 	common/dag/cost_logpc.c common/dag/cost_hyperbolic.c \
 	common/dag/net_bus.c common/dag/net_topology.c \
-	common/dag/net_fattree.c \
+	common/dag/net_fattree.c common/dag/linkshare.c common/dag/linkshare.h \
 	common/dag/dagmodel.c common/dag/dagmodel.h \
 	common/dag/dag_gen.c common/dag/dag_gen.h \
 	common/dag/dag_coll.c common/dag/dag_coll.h \

@@ -58,5 +58,6 @@ bus_finish (struct dagcost_net_state *st, struct dagsim_result *r)
 }
 
 const struct dagcost_net dagcost_bus = {
-  "bus", bus_uses, bus_start, bus_wire, bus_finish, bus_release, NULL, NULL
+  "bus", bus_uses, bus_start, bus_wire, bus_finish, bus_release, NULL, NULL,
+  NULL, NULL
 };

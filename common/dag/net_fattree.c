@@ -151,5 +151,5 @@ fattree_finish (struct dagcost_net_state *st, struct dagsim_result *r)
 
 const struct dagcost_net dagcost_fattree = {
   "fattree", fattree_uses, fattree_start, fattree_wire, fattree_finish,
-  fattree_release, fattree_parse, "H[:R]"
+  fattree_release, fattree_parse, "H[:R]", NULL, NULL
 };

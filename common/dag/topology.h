@@ -34,6 +34,10 @@ struct dag_topo_route;  /* topology.c: the cache of routes */
 
 struct dag_topo
 {
+  /* how its links carry messages that meet on them: 0, shared max-min
+     fair (--network topology:FILE); 1, one after another, first come
+     first served (topology-fifo:FILE) */
+  int fifo;
   /* nodes: their ids by name, names and ranks (-1: a switch) by id,
      and the link that named each first */
   struct strmap ids;
