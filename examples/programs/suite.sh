@@ -6,13 +6,24 @@
 #
 #   suite.sh OUTDIR [PLATFORM...]     (default: shm tcp shaped)
 #
-# Writes OUTDIR/results.tsv: program, platform, recipe, predicted_us,
-# and the measured launches' median and range, in us.  PROGS (default
-# "halo ring"), LAUNCHES (default 5), DAG, LOGP, TRACE (the programs,
-# default from PATH), SMPIPLAT (smpi-platform), MPIEXEC (default
-# mpiexec).  With smpicc and smpirun (SimGrid), each program is also
-# compiled with smpicc and run by SMPI on the platform smpi-platform
-# makes of the same per-size rows (recipe smpi).
+# Writes OUTDIR/results.tsv: program, ranks, platform, recipe,
+# predicted_us, and the measured launches' median and range, in us.
+# PROGS (default "halo ring netpipe", netpipe when NPopenmpi is
+# installed), NP (ranks, default 2; above 2 the ranks are oversubscribed
+# and NetPIPE, a 2-rank program, is left out), LAUNCHES (default 5),
+# TRACES (traces of each program, default 3: the one whose ranks
+# computed least is replayed, as a rank descheduled by other work shows
+# as computation), DAG, LOGP, TRACE (the programs, default from PATH),
+# SMPIPLAT (smpi-platform), MPIEXEC (default mpiexec).  With smpicc and
+# smpirun (SimGrid), each program whose source is here is also compiled
+# with smpicc and run by SMPI on the platform smpi-platform makes of the
+# same per-size rows (recipe smpi).
+#
+# halo and ring time themselves (the slowest rank from the end of
+# MPI_Init, ranklines.h); NetPIPE (NPopenmpi, Debian netpipe-openmpi:
+# ping-pongs of 1 byte to 64 KiB, 50 repetitions each, so that every
+# launch does the same work) is timed from MPI_Init to MPI_Finalize by
+# libmpitime.so (mpitime.c), preloaded.
 #
 # Recipes: loggp-summary, LogGP from logp-measure --summary (its o from
 # 1-byte messages); plogp-thread, the per-size rows with the platform's
@@ -27,8 +38,13 @@ test "$1" = --inside && { inside=1; shift; }
 out=$1
 shift
 test $# -gt 0 || set -- shm tcp shaped
-PROGS=${PROGS:-halo ring}
+NP=${NP:-2}
+if test -z "${PROGS-}"; then
+  PROGS='halo ring'
+  command -v NPopenmpi > /dev/null && test "$NP" = 2 && PROGS="$PROGS netpipe"
+fi
 LAUNCHES=${LAUNCHES:-5}
+TRACES=${TRACES:-3}
 DAG=${DAG:-dag-predict}
 LOGP=${LOGP:-logp-measure}
 TRACE=${TRACE:-msgperf-trace}
@@ -40,6 +56,11 @@ out=$(cd "$out" && pwd)
 cd "$out"
 args_halo='400 8192 2'
 args_ring='400 2048 8'
+cmd_halo="./halo $args_halo"
+cmd_ring="./ring $args_ring"
+cmd_netpipe='NPopenmpi -n 50 -u 65536 -p 0 -o np.out'
+over=
+test "$NP" -gt 2 && over=--oversubscribe
 
 mca () {
   case $1 in
@@ -59,14 +80,35 @@ eager () {
 # The programs, and one trace of each over shared memory.
 test -x halo || mpicc -O2 -I"$src/../trace" -o halo "$src/halo.c"
 test -x ring || mpicc -O2 -o ring "$src/../trace/ring.c" -lm
+test -f libmpitime.so || mpicc -O2 -shared -fPIC -o libmpitime.so "$src/mpitime.c"
 for p in $PROGS; do
-  eval a=\$args_$p
+  eval c=\$cmd_$p
   if ! test -s "$p.goal"; then
-    rm -rf "trace-$p"
-    $MPIEXEC -np 2 $(mca shm) $TRACE --dir "trace-$p" ./$p $a > "traced-$p.txt"
-    $TRACE goal "trace-$p" > "$p.goal"
+    for k in $(seq "$TRACES"); do
+      rm -rf "trace-$p-$k"
+      $MPIEXEC -np "$NP" $over $(mca shm) $TRACE --dir "trace-$p-$k" $c \
+        > "traced-$p-$k.txt" 2>/dev/null
+      $TRACE profile "trace-$p-$k" \
+        | awk -F '\t' -v k="$k" '$2 == "compute" { s += $4 } END { print s, k }'
+    done > "compute-$p.txt"
+    k=$(sort -g "compute-$p.txt" | awk 'NR == 1 { print $2 }')
+    $TRACE goal "trace-$p-$k" > "$p.goal"
   fi
 done
+
+# One launch of program $1 with the options $2: the slowest rank's us.
+launch () {
+  eval c=\$cmd_$1
+  if test "$1" = netpipe; then
+    rm -f mpitime.txt
+    MPITIME_FILE=$PWD/mpitime.txt $MPIEXEC -np "$NP" $over $2 \
+      -x LD_PRELOAD="$PWD/libmpitime.so" -x MPITIME_FILE $c > /dev/null 2>&1
+    awk -F '\t' '$1 == "mpitime" { print $2 * 1e6 }' mpitime.txt
+  else
+    $MPIEXEC -np "$NP" $over $2 $c \
+      | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }'
+  fi
+}
 
 # On platform $1 (inside its network): parameters, launches.
 platform () {
@@ -77,9 +119,7 @@ platform () {
     --max-reps-large 40 > "sizes-$t.tsv" 2>/dev/null
   for i in $(seq "$LAUNCHES"); do
     for p in $PROGS; do
-      eval a=\$args_$p
-      $MPIEXEC -np 2 $m ./$p $a \
-        | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }' >> "runs-$p-$t.txt"
+      launch "$p" "$m" >> "runs-$p-$t.txt"
     done
   done
 }
@@ -95,16 +135,16 @@ for t in "$@"; do
     shaped)
       unshare -n sh -c "ip link set lo up; ip link set lo mtu 1500;
         tc qdisc add dev lo root tbf rate 100mbit burst 4kb latency 50ms;
-        PROGS='$PROGS' LAUNCHES=$LAUNCHES DAG='$DAG' LOGP='$LOGP' \
+        PROGS='$PROGS' NP=$NP LAUNCHES=$LAUNCHES DAG='$DAG' LOGP='$LOGP' \
         TRACE='$TRACE' MPIEXEC='$MPIEXEC' '$0' --inside '$out' shaped" ;;
     *) platform "$t" ;;
   esac
 done
 
 # The predictions and the table (predict_s: the seconds each took).
-printf 'program\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\n' > results.tsv
+printf 'program\tranks\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\n' > results.tsv
 row () {
-  echo "$@" | awk -v OFS='\t' '{ print $1, $2, $3, $4, $5, $6, $7, $4 / $5, $9 - $8 }' >> results.tsv
+  echo "$@" | awk -v OFS='\t' -v np="$NP" '{ print $1, np, $2, $3, $4, $5, $6, $7, $4 / $5, $9 - $8 }' >> results.tsv
 }
 smpi=
 command -v smpicc > /dev/null && command -v smpirun > /dev/null && smpi=smpi
@@ -113,7 +153,9 @@ for t in "$@"; do
   for p in $PROGS; do
     eval a=\$args_$p
     med=$(sort -g "runs-$p-$t.txt" | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }')
-    for r in loggp-summary plogp-thread plogp-mpi $smpi; do
+    rs="loggp-summary plogp-thread plogp-mpi $smpi"
+    test "$p" = netpipe && rs="loggp-summary plogp-thread plogp-mpi"
+    for r in $rs; do
       case $r in
         loggp-summary) o="-m loggp --params params-$t.tsv" ;;
         plogp-thread) o="--params sizes-$t.tsv --set S=$S --progress-rule=thread" ;;
@@ -122,13 +164,13 @@ for t in "$@"; do
       t0=$(date +%s.%N)
       if test $r = smpi; then
         # SMPI runs the program's own code on the calibrated platform
-        $SMPIPLAT --eager "$S" --hostfile "hosts-$t" "sizes-$t.tsv" > "smpi-$t.xml"
+        $SMPIPLAT --eager "$S" --hosts "$NP" --hostfile "hosts-$t" "sizes-$t.tsv" > "smpi-$t.xml"
         test -x "${p}_smpi" || case $p in
           halo) smpicc -O2 -I"$src/../trace" -o halo_smpi "$src/halo.c" ;;
           ring) smpicc -O2 -o ring_smpi "$src/../trace/ring.c" -lm ;;
         esac
         t0=$(date +%s.%N)
-        pr=$(smpirun -np 2 -platform "smpi-$t.xml" -hostfile "hosts-$t" \
+        pr=$(smpirun -np "$NP" -platform "smpi-$t.xml" -hostfile "hosts-$t" \
                ./${p}_smpi $a 2>/dev/null \
              | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }')
       else
