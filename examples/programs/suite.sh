@@ -19,6 +19,12 @@
 # with smpicc and run by SMPI on the platform smpi-platform makes of the
 # same per-size rows (recipe smpi).
 #
+# NAS=DIR: also NAS IS (class W), from the C sources of SimGrid's
+# examples/smpi/NAS (is.c, nas_common.c, nas_common.h; not part of
+# msgperf: fetch them), built with mpicc (its SimGrid-only headers
+# replaced by two lines made here) and with smpicc; timed by
+# libmpitime.so, and under SMPI by the simulated time smpirun reports.
+#
 # halo and ring time themselves (the slowest rank from the end of
 # MPI_Init, ranklines.h); NetPIPE (NPopenmpi, Debian netpipe-openmpi:
 # ping-pongs of 1 byte to 64 KiB, 50 repetitions each, so that every
@@ -42,6 +48,7 @@ NP=${NP:-2}
 if test -z "${PROGS-}"; then
   PROGS='halo ring'
   command -v NPopenmpi > /dev/null && test "$NP" = 2 && PROGS="$PROGS netpipe"
+  test -n "${NAS-}" && PROGS="$PROGS is"
 fi
 LAUNCHES=${LAUNCHES:-5}
 TRACES=${TRACES:-3}
@@ -59,6 +66,7 @@ args_ring='400 2048 8'
 cmd_halo="./halo $args_halo"
 cmd_ring="./ring $args_ring"
 cmd_netpipe='NPopenmpi -n 50 -u 65536 -p 0 -o np.out'
+cmd_is="./is $NP W"
 over=
 test "$NP" -gt 2 && over=--oversubscribe
 
@@ -81,6 +89,15 @@ eager () {
 test -x halo || mpicc -O2 -I"$src/../trace" -o halo "$src/halo.c"
 test -x ring || mpicc -O2 -o ring "$src/../trace/ring.c" -lm
 test -f libmpitime.so || mpicc -O2 -shared -fPIC -o libmpitime.so "$src/mpitime.c"
+case " $PROGS " in
+  *" is "*)
+    mkdir -p nas-compat/smpi nas-compat/simgrid
+    echo '#include <mpi.h>' > nas-compat/smpi/mpi.h
+    echo '#define TRACE_smpi_set_category(c) ((void) (c))' \
+      > nas-compat/simgrid/instr.h
+    test -x is || mpicc -O2 -Inas-compat -o is "$NAS/is.c" \
+      "$NAS/nas_common.c" -lm ;;
+esac
 for p in $PROGS; do
   eval c=\$cmd_$p
   if ! test -s "$p.goal"; then
@@ -99,7 +116,7 @@ done
 # One launch of program $1 with the options $2: the slowest rank's us.
 launch () {
   eval c=\$cmd_$1
-  if test "$1" = netpipe; then
+  if test "$1" = netpipe || test "$1" = is; then
     rm -f mpitime.txt
     MPITIME_FILE=$PWD/mpitime.txt $MPIEXEC -np "$NP" $over $2 \
       -x LD_PRELOAD="$PWD/libmpitime.so" -x MPITIME_FILE $c > /dev/null 2>&1
@@ -136,7 +153,7 @@ for t in "$@"; do
       unshare -n sh -c "ip link set lo up; ip link set lo mtu 1500;
         tc qdisc add dev lo root tbf rate 100mbit burst 4kb latency 50ms;
         PROGS='$PROGS' NP=$NP LAUNCHES=$LAUNCHES DAG='$DAG' LOGP='$LOGP' \
-        TRACE='$TRACE' MPIEXEC='$MPIEXEC' '$0' --inside '$out' shaped" ;;
+        TRACE='$TRACE' MPIEXEC='$MPIEXEC' NAS='${NAS-}' '$0' --inside '$out' shaped" ;;
     *) platform "$t" ;;
   esac
 done
@@ -168,11 +185,20 @@ for t in "$@"; do
         test -x "${p}_smpi" || case $p in
           halo) smpicc -O2 -I"$src/../trace" -o halo_smpi "$src/halo.c" ;;
           ring) smpicc -O2 -o ring_smpi "$src/../trace/ring.c" -lm ;;
+          is) smpicc -O2 -o is_smpi "$NAS/is.c" "$NAS/nas_common.c" -lm ;;
         esac
         t0=$(date +%s.%N)
-        pr=$(smpirun -np "$NP" -platform "smpi-$t.xml" -hostfile "hosts-$t" \
-               ./${p}_smpi $a 2>/dev/null \
-             | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }')
+        if test "$p" = is; then
+          # the simulated time of the whole run (MPI_Init to the end)
+          pr=$(smpirun -np "$NP" -platform "smpi-$t.xml" -hostfile "hosts-$t" \
+                 --cfg=smpi/display-timing:yes ./is_smpi "$NP" W 2>&1 \
+               | sed -n 's/.*Simulated time: \([0-9.e+-]*\) seconds.*/\1/p' \
+               | awk '{ print $1 * 1e6 }')
+        else
+          pr=$(smpirun -np "$NP" -platform "smpi-$t.xml" -hostfile "hosts-$t" \
+                 ./${p}_smpi $a 2>/dev/null \
+               | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }')
+        fi
       else
         pr=$($DAG -f goal --time-unit us $o "$p.goal" | awk -F '\t' '/^#/ { next } !h++ { next } { print $1; exit }')
       fi
