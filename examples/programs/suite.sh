@@ -160,8 +160,10 @@ done
 
 # The predictions and the table (predict_s: the seconds each took).
 printf 'program\tranks\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\n' > results.tsv
+# A prediction that could not be made (its tool said why on stderr) is
+# NA, and so is its ratio.
 row () {
-  echo "$@" | awk -v OFS='\t' -v np="$NP" '{ print $1, np, $2, $3, $4, $5, $6, $7, $4 / $5, $9 - $8 }' >> results.tsv
+  echo "$@" | awk -v OFS='\t' -v np="$NP" '{ print $1, np, $2, $3, $4, $5, $6, $7, ($4 == "NA" ? "NA" : $4 / $5), $9 - $8 }' >> results.tsv
 }
 smpi=
 command -v smpicc > /dev/null && command -v smpirun > /dev/null && smpi=smpi
@@ -181,14 +183,17 @@ for t in "$@"; do
       t0=$(date +%s.%N)
       if test $r = smpi; then
         # SMPI runs the program's own code on the calibrated platform
-        $SMPIPLAT --eager "$S" --hosts "$NP" --hostfile "hosts-$t" "sizes-$t.tsv" > "smpi-$t.xml"
+        $SMPIPLAT --eager "$S" --hosts "$NP" --hostfile "hosts-$t" \
+          "sizes-$t.tsv" > "smpi-$t.xml" || rm -f "smpi-$t.xml"
         test -x "${p}_smpi" || case $p in
           halo) smpicc -O2 -I"$src/../trace" -o halo_smpi "$src/halo.c" ;;
           ring) smpicc -O2 -o ring_smpi "$src/../trace/ring.c" -lm ;;
           is) smpicc -O2 -o is_smpi "$NAS/is.c" "$NAS/nas_common.c" -lm ;;
         esac
         t0=$(date +%s.%N)
-        if test "$p" = is; then
+        if ! test -s "smpi-$t.xml"; then
+          pr=
+        elif test "$p" = is; then
           # the simulated time of the whole run (MPI_Init to the end)
           pr=$(smpirun -np "$NP" -platform "smpi-$t.xml" -hostfile "hosts-$t" \
                  --cfg=smpi/display-timing:yes ./is_smpi "$NP" W 2>&1 \
@@ -203,7 +208,7 @@ for t in "$@"; do
         pr=$($DAG -f goal --time-unit us $o "$p.goal" | awk -F '\t' '/^#/ { next } !h++ { next } { print $1; exit }')
       fi
       t1=$(date +%s.%N)
-      row "$p $t $r $pr $med $t0 $t1"
+      row "$p $t $r ${pr:-NA} $med $t0 $t1"
     done
   done
 done
