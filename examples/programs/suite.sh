@@ -31,6 +31,11 @@
 # launch does the same work) is timed from MPI_Init to MPI_Finalize by
 # libmpitime.so (mpitime.c), preloaded.
 #
+# PLAUNCHES (default 3): launches of logp-measure's per-size rows
+# (msgperf-launch) for recipe plogp-mpi-interval, the plogp-mpi recipe
+# predicted once per launch (dag-predict --interval): the median, with
+# the least and largest in predicted_min_us and predicted_max_us.
+#
 # Recipes: loggp-summary, LogGP from logp-measure --summary (its o from
 # 1-byte messages); plogp-thread, the per-size rows with the platform's
 # eager limit as S and a progress thread; plogp-mpi, the same with
@@ -52,6 +57,8 @@ if test -z "${PROGS-}"; then
 fi
 LAUNCHES=${LAUNCHES:-5}
 TRACES=${TRACES:-3}
+PLAUNCHES=${PLAUNCHES:-3}
+LAUNCH=${LAUNCH:-msgperf-launch}
 DAG=${DAG:-dag-predict}
 LOGP=${LOGP:-logp-measure}
 TRACE=${TRACE:-msgperf-trace}
@@ -134,6 +141,17 @@ platform () {
   $MPIEXEC -np 2 $m $LOGP --summary --quiet > "params-$t.tsv" 2>/dev/null
   $MPIEXEC -np 2 $m $LOGP --quiet --start-bytes 65536 --max-bytes 65536 \
     --max-reps-large 40 > "sizes-$t.tsv" 2>/dev/null
+  $LAUNCH -n "$PLAUNCHES" -- $MPIEXEC -np 2 $m $LOGP --quiet \
+    --start-bytes 65536 --max-bytes 65536 --max-reps-large 40 \
+    > "sizes-launches-$t.tsv" 2>/dev/null
+  # A machine busy throughout flags every launch cpu_shared, which
+  # dag-predict --interval leaves out: then all are used, without the
+  # flag, and the recipe is named plogp-mpi-interval-shared.
+  awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next }
+    !h++ { for (i = 1; i <= NF; i++) if ($i == "cpu_shared") k = i }
+    { n = 0; for (i = 1; i <= NF; i++) if (i != k) a[++n] = $i
+      s = a[1]; for (i = 2; i <= n; i++) s = s OFS a[i]; print s }' \
+    "sizes-launches-$t.tsv" > "sizes-launches-all-$t.tsv"
   for i in $(seq "$LAUNCHES"); do
     for p in $PROGS; do
       launch "$p" "$m" >> "runs-$p-$t.txt"
@@ -159,11 +177,11 @@ for t in "$@"; do
 done
 
 # The predictions and the table (predict_s: the seconds each took).
-printf 'program\tranks\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\n' > results.tsv
+printf 'program\tranks\tplatform\trecipe\tpredicted_us\tmeasured_median_us\tmeasured_min_us\tmeasured_max_us\tratio\tpredict_s\tpredicted_min_us\tpredicted_max_us\n' > results.tsv
 # A prediction that could not be made (its tool said why on stderr) is
 # NA, and so is its ratio.
 row () {
-  echo "$@" | awk -v OFS='\t' -v np="$NP" '{ print $1, np, $2, $3, $4, $5, $6, $7, ($4 == "NA" ? "NA" : $4 / $5), $9 - $8 }' >> results.tsv
+  echo "$@" | awk -v OFS='\t' -v np="$NP" '{ print $1, np, $2, $3, $4, $5, $6, $7, ($4 == "NA" ? "NA" : $4 / $5), $9 - $8, $10, $11 }' >> results.tsv
 }
 smpi=
 command -v smpicc > /dev/null && command -v smpirun > /dev/null && smpi=smpi
@@ -172,14 +190,21 @@ for t in "$@"; do
   for p in $PROGS; do
     eval a=\$args_$p
     med=$(sort -g "runs-$p-$t.txt" | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[1], v[NR] }')
-    rs="loggp-summary plogp-thread plogp-mpi $smpi"
-    test "$p" = netpipe && rs="loggp-summary plogp-thread plogp-mpi"
+    rs="loggp-summary plogp-thread plogp-mpi plogp-mpi-interval $smpi"
+    test "$p" = netpipe && rs="loggp-summary plogp-thread plogp-mpi plogp-mpi-interval"
     for r in $rs; do
       case $r in
         loggp-summary) o="-m loggp --params params-$t.tsv" ;;
         plogp-thread) o="--params sizes-$t.tsv --set S=$S --progress-rule=thread" ;;
         plogp-mpi) o="--params sizes-$t.tsv --set S=$S --progress-rule=mpi" ;;
+        plogp-mpi-interval) o="--params sizes-launches-$t.tsv --set S=$S --progress-rule=mpi --interval"
+          awk -F '\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            !("cpu_shared" in c) || $c["cpu_shared"] != 1 { ok = 1 } END { exit !ok }' \
+            "sizes-launches-$t.tsv" || {
+            r=plogp-mpi-interval-shared
+            o="--params sizes-launches-all-$t.tsv --set S=$S --progress-rule=mpi --interval"; } ;;
       esac
+      lo=NA hi=NA
       t0=$(date +%s.%N)
       if test $r = smpi; then
         # SMPI runs the program's own code on the calibrated platform
@@ -205,10 +230,16 @@ for t in "$@"; do
                | awk -F '\t' '$2 > x { x = $2 } END { print x * 1e6 }')
         fi
       else
-        pr=$($DAG -f goal --time-unit us $o "$p.goal" | awk -F '\t' '/^#/ { next } !h++ { next } { print $1; exit }')
+        # the columns by name: makespan, and with --interval its ends
+        $DAG -f goal --time-unit us $o "$p.goal" | awk -F '\t' '
+          /^#/ { next }
+          !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+          { print $c["makespan"], ("makespan_min" in c ? $c["makespan_min"] : "NA"),
+              ("makespan_max" in c ? $c["makespan_max"] : "NA"); exit }' > pred.txt
+        read pr lo hi < pred.txt || { pr=; lo=NA; hi=NA; }
       fi
       t1=$(date +%s.%N)
-      row "$p $t $r ${pr:-NA} $med $t0 $t1"
+      row "$p $t $r ${pr:-NA} $med $t0 $t1 $lo $hi"
     done
   done
 done
