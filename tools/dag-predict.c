@@ -30,9 +30,11 @@
 #include "dag_image.h"
 #include "dag_bind.h"
 #include "dag_input.h"
+#include "dag_launch.h"
 #include "dag_parse.h"
 #include "dag_progress.h"
 #include "dag_report.h"
+#include "dag_sweep.h"
 #include "dagmodel.h"
 #include "dagsim.h"
 #include "diamond.h"
@@ -84,7 +86,7 @@ static int64_t opt_cores;
 static const struct dagcost_progress *opt_rule;
 static struct dag_gen gen;
 static char *opt_where;
-static int opt_each;
+static int opt_each, opt_interval;
 /* The parameters and their layers (dag_bind.h); --network
    topology:FILE's links (topo_read.h).  */
 static struct dag_bind bind;
@@ -250,6 +252,9 @@ static struct poptOption predict_options[] = {
   { "each", '\0', POPT_ARG_NONE, &opt_each, 0,
     "predict once per --params row: one summary row each, with the row's "
     "key columns", NULL },
+  { "interval", '\0', POPT_ARG_NONE, &opt_interval, 0,
+    "predict once per launch of --params (msgperf-launch's launch "
+    "column): the median makespan, with its least and largest", NULL },
   { "per-proc", '\0', POPT_ARG_NONE, &opt_per_proc, 0,
     "one row per processor: finish, compute, send, recv, idle", NULL },
   { "critical-path", '\0', POPT_ARG_NONE, &opt_critical, 0,
@@ -432,9 +437,9 @@ check_predict_options (struct predict_job *j)
   if (opt_format && dag_input_format (&j->in, opt_format) != 0)
     die_usage ("option '--format': '%s' (expected native, goal or "
                "binary)", opt_format);
+  int one_row = (opt_where || opt_each) && !opt_interval;
   j->model = dag_model_parse (opt_model ? opt_model
-                              : dag_bind_default_model (opt_params,
-                                                        opt_where || opt_each));
+                              : dag_bind_default_model (opt_params, one_row));
   bind.signed_L = j->model == MODEL_PLOGP;
   if (j->model < 0)
     die_usage ("option '--model': unknown model '%s' (expected logp, loggp, "
@@ -478,6 +483,9 @@ check_predict_options (struct predict_job *j)
   if (opt_each && (opt_sweep || opt_per_proc || opt_critical || opt_gantt))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--sweep, --per-proc, --critical-path or --gantt");
+  if (opt_interval && (!opt_params || opt_each || j->table || opt_sweep))
+    die_usage ("--interval predicts once per launch of --params FILE: "
+               "give --params; not with --each, --sweep or another table");
   if (opt_each && (opt_qstat || opt_link_stats))
     die_usage ("--each writes one summary row per parameter row: not with "
                "--qstat or --link-stats");
@@ -499,30 +507,6 @@ check_predict_options (struct predict_job *j)
           || (opt_tasks && strcmp (opt_tasks, "-") == 0)))
     die_usage ("option '--network': topology:- and the schedule or "
                "--params cannot both be standard input");
-}
-
-/* --sweep NAME=V1,V2,...  */
-static void
-parse_sweep (struct predict_job *j)
-{
-  j->sweep_name = xstrdup (opt_sweep);
-  char *eq = strchr (j->sweep_name, '=');
-  if (!eq || eq == j->sweep_name || !eq[1])
-    die_usage ("option '--sweep': expected NAME=V1,V2,... not '%s'",
-               opt_sweep);
-  *eq = '\0';
-  j->gfield = dag_gen_field (&gen, j->sweep_name, opt_gen != NULL);
-  if (!j->gfield)
-    dag_bind_sweep_name (&bind, j->model, j->sweep_name);
-  if (j->gfield && !opt_gen)
-    die_usage ("option '--sweep': '%s' changes the DAG: use --gen",
-               j->sweep_name);
-  /* a generator's field is a whole number (a size may have K, M, G); a
-     parameter is checked against the parameter table's range */
-  j->sweep_vals = opt_list ("sweep", eq + 1, j->gfield != NULL,
-                            (double) (INT64_C (1) << 50), &j->nsweep);
-  if (!j->gfield)
-    dag_bind_sweep_range (j->sweep_name, j->sweep_vals, j->nsweep);
 }
 
 /* The schedule: generated, native --tasks/--edges, or a FILE.  */
@@ -549,25 +533,45 @@ read_schedule (struct predict_job *j)
     dag_input_save (&j->in, &j->d, opt_save_binary);
 }
 
-/* --each: one prediction per parameter row, all before any output.  */
+/* --each: one prediction per parameter row; --interval: one per launch
+   of --params (dag_launch.h), with that launch's rows (-m plogp: its
+   per-size table).  All before any output.  */
+static struct dag_launches launches;
+
 static void
-simulate_each (struct predict_job *j)
+simulate_launches (struct predict_job *j)
 {
-  j->ms = xmalloc (bind.nprow * sizeof *j->ms);
-  j->rs = xmalloc (bind.nprow * sizeof *j->rs);
-  j->its = xmalloc (bind.nprow * sizeof *j->its);
-  j->each_params = xmalloc (bind.nprow * sizeof *j->each_params);
-  for (size_t i = 0; i < bind.nprow; i++)
+  if (opt_each)
+    dag_launches_single (bind.nprow, &launches);
+  else
+    dag_launch_read (&bind, j->model != MODEL_PLOGP, &launches);
+  size_t n = launches.n, *all = bind.prow, nrows = bind.nprow;
+  j->ms = xmalloc (n * sizeof *j->ms);
+  j->rs = xmalloc (n * sizeof *j->rs);
+  j->its = xmalloc (n * sizeof *j->its);
+  j->each_params = xmalloc (n * sizeof *j->each_params);
+  bind.prow = xmalloc (nrows * sizeof *bind.prow);
+  for (size_t i = 0; i < n; i++)
     {
-      dag_bind_resolve (&bind, dag_model_param_names (j->model), i, j->u.file_scale);
-      dag_bind_network (&bind, &net_spec, opt_network, &topo.topo,
-                        &j->d);
-      j->each_params[i] = bind.params;
+      bind.nprow = launches.start[i + 1] - launches.start[i];
+      for (size_t k = 0; k < bind.nprow; k++)
+        bind.prow[k] = all[launches.rows[launches.start[i] + k]];
+      dag_bind_resolve (&bind, dag_model_param_names (j->model), 0,
+                        j->u.file_scale);
+      if (j->model == MODEL_PLOGP)
+        plogp_free (&j->plogp),
+        dag_bind_plogp (&bind, &j->plogp, j->u.file_scale);
+      dag_bind_network (&bind, &net_spec, opt_network, &topo.topo, &j->d);
       char at[64];
-      snprintf (at, sizeof at, "--each: parameter row %zu", i + 1);
+      snprintf (at, sizeof at, opt_each ? "--each: parameter row %.0f"
+                : "--interval: launch %.0f", launches.id[i]);
       predict (&j->d, j->model, &j->so, &j->rs[i], &j->its[i], at);
       j->ms[i] = j->rs[i].makespan;
+      j->each_params[i] = bind.params;
     }
+  free (bind.prow);
+  bind.prow = all;
+  bind.nprow = nrows;
 }
 
 /* --sweep: every value first, since the best is metadata written before
@@ -669,8 +673,8 @@ simulate (struct predict_job *j)
   j->tm.t1 = dag_clock_wall ();
   j->tm.c1 = dag_clock_cpu ();
   j->tm.k1 = dag_clock_system ();
-  if (opt_each)
-    simulate_each (j);
+  if (opt_each || opt_interval)
+    simulate_launches (j);
   else
     {
       if (bind.pfile)
@@ -692,9 +696,10 @@ simulate (struct predict_job *j)
   dag_progress_end ();
   /* A time past the largest double is written NA: say so (msgperf(7),
      NUMBERS).  The schedule's times are finite when the makespan is.  */
-  size_t nruns = opt_each ? bind.nprow : opt_sweep ? j->nsweep
-                 : nall ? nall : 1;
-  dag_warn_infinite (opt_sweep || opt_each || nall ? j->ms : &j->r.makespan,
+  size_t nruns = opt_each || opt_interval ? launches.n
+                 : opt_sweep ? j->nsweep : nall ? nall : 1;
+  dag_warn_infinite (opt_sweep || opt_each || nall || opt_interval ? j->ms
+                     : &j->r.makespan,
                      nruns);
 }
 
@@ -708,13 +713,6 @@ write_predict_meta (tsv_writer *w, const struct predict_job *j)
     opt_where, &j->plogp
   };
   dag_predict_write_meta (w, &m);
-}
-
-/* --each: one summary row per parameter row, led by its key columns.  */
-static void
-write_each (tsv_writer *w, struct predict_job *j)
-{
-  dag_write_each (w, &bind, j->model, &j->d, j->rs, j->its, j->each_params);
 }
 
 /* One run: the table asked for, or the summary row.  */
@@ -789,16 +787,18 @@ run_predict (int argc, const char **argv)
       bind.pfile = param_file_read (opt_params);
       /* plogp: every selected row is one size of the table */
       bind.nprow = param_file_select (bind.pfile, opt_where,
-                                 opt_each || j.model == MODEL_PLOGP,
+                                 opt_each || opt_interval
+                                 || j.model == MODEL_PLOGP,
                                  param_file_col (bind.pfile, "bytes") >= 0
                                  ? "-m plogp" : "--each", &bind.prow);
     }
   if (opt_sweep)
-    parse_sweep (&j);
+    dag_sweep_parse (opt_sweep, &gen, opt_gen != NULL, &bind, j.model,
+                     &j.sweep_name, &j.sweep_vals, &j.nsweep, &j.gfield);
   if (opt_gen && (nall = dag_coll_all (opt_gen, gen.procs, &all_names)))
     {
-      if (opt_sweep || opt_each || opt_gantt || opt_critical || opt_per_proc
-          || opt_qstat || opt_link_stats || opt_timing)
+      if (opt_sweep || opt_each || opt_interval || opt_gantt || opt_critical
+          || opt_per_proc || opt_qstat || opt_link_stats || opt_timing)
         die_usage ("--gen %s: one summary row per algorithm; no --sweep, "
                    "--each or other table", opt_gen);
       opt_gen = all_names[0];
@@ -814,7 +814,10 @@ run_predict (int argc, const char **argv)
   tsv_writer *w = tsv_writer_open (NULL);
   write_predict_meta (w, &j);
   if (opt_each)
-    write_each (w, &j);
+    dag_write_each (w, &bind, j.model, &j.d, j.rs, j.its, j.each_params);
+  else if (opt_interval)
+    dag_launch_write (w, &bind, j.model, &j.d, &launches, j.rs, j.its,
+                      j.each_params);
   else if (nall)
     dag_write_all (w, &bind, j.model, all_names, nall, j.ds, j.rs, j.its,
                    j.ms);
@@ -834,6 +837,7 @@ run_predict (int argc, const char **argv)
   free (j.its);
   free (j.ds);
   free (j.each_params);
+  dag_launches_free (&launches);
   plogp_free (&j.plogp);
   free (j.sweep_name);
   free (j.sweep_vals);

@@ -32,7 +32,10 @@ common_dag_libdag_a_SOURCES = \
 	common/dag/topology.c common/dag/topology.h \
 	common/dag/topo_read.c common/dag/topo_read.h \
 	common/dag/dag_bind.c common/dag/dag_bind.h \
-	common/dag/predict_meta.c common/dag/predict_meta.h
+	common/dag/predict_meta.c common/dag/predict_meta.h \
+	common/dag/dag_interval.c common/dag/dag_interval.h \
+	common/dag/dag_launch.c common/dag/dag_launch.h \
+	common/dag/dag_sweep.c common/dag/dag_sweep.h
 
 ## The big arrays' allocator, in memory and in files (bigmem.c).
 check_PROGRAMS += testsuite/unit/test-bigmem
