@@ -253,8 +253,7 @@ static struct poptOption predict_options[] = {
     "predict once per --params row: one summary row each, with the row's "
     "key columns", NULL },
   { "interval", '\0', POPT_ARG_NONE, &opt_interval, 0,
-    "predict once per launch of --params (msgperf-launch's launch "
-    "column): the median makespan, with its least and largest", NULL },
+    "predict per launch of --params: median, least, largest", NULL },
   { "per-proc", '\0', POPT_ARG_NONE, &opt_per_proc, 0,
     "one row per processor: finish, compute, send, recv, idle", NULL },
   { "critical-path", '\0', POPT_ARG_NONE, &opt_critical, 0,
