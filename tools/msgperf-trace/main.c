@@ -833,7 +833,7 @@ goal (int argc, const char **argv)
   int incomplete = goal_records (dir, t, nt, size, ranks, recs);
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
   struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
-                             scale, NULL, NULL, NULL, 0, 0, NULL, NULL };
+                             scale, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL };
   char used[1024];
   in.used = used;
   in.usedsize = sizeof used;
@@ -862,10 +862,15 @@ goal (int argc, const char **argv)
   in.before_ctx = &head;
   in.window = opt_window ? (uint64_t) cli_int ("window", opt_window, 0,
                                                INT64_MAX) : 65536;
+  uint64_t cancelled = 0;
+  in.cancelled = &cancelled;
   char err[512];
   int rc = togoal_write (stdout, &in, err, sizeof err);
   if (rc != 0)
     die ("%s: %s", dir, err);
+  if (cancelled)
+    warn ("%s: receives for any source cancelled (MPI_Cancel), left out "
+          "of the schedule: %" PRIu64, dir, cancelled);
   free (cut);
   if (opt_verbose)
     goal_verbose (t, nt);

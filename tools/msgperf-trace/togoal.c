@@ -226,23 +226,16 @@ release_records (const struct togoal_rank *tr, uint64_t k,
   *released = k - margin;
 }
 
-/* The operations of X's rank that nothing can change any more (those
-   before the first of a request still pending) to the spill file;
-   record K converted.  */
+/* The operations of X's rank to the spill file, record K converted (a
+   receive's wait still to come changes it through a patch).  */
 static int
 spill_window (struct rconv *x, uint64_t k, uint64_t *released)
 {
   struct rankops *R = x->R;
-  while (x->req_lo < x->req_hi && x->req[x->req_lo] < 0)
-    x->req_lo++;
-  size_t keep = R->n;
-  for (size_t j = x->req_lo; j < x->req_hi; j++)
-    if (x->req[j] >= 0 && (size_t) x->req[j] < keep)
-      keep = (size_t) x->req[j];
-  if (!x->c->spill && keep > R->off
+  if (!x->c->spill
       && !(x->c->spill = spill_open (x->c->err, x->c->errsize)))
     return -1;
-  if (keep > R->off && spill_ops (x->c->spill, R, keep) != 0)
+  if (spill_ops (x->c->spill, R, R->n) != 0)
     return fail (x->c, x->rank, k, "cannot write the temporary file of "
                  "operations (give another directory in TMPDIR, or "
                  "--window 0): %s", strerror (errno));
@@ -352,10 +345,6 @@ conv_p2p (struct rconv *x, const struct trace_record *r, uint64_t k,
           x->nreq = n;
         }
       x->req[r->request] = (int64_t) i;
-      if ((size_t) r->request < x->req_lo)
-        x->req_lo = (size_t) r->request;
-      if ((size_t) r->request >= x->req_hi)
-        x->req_hi = (size_t) r->request + 1;
     }
   return 0;
 }
@@ -368,20 +357,38 @@ conv_wait (struct rconv *x, const struct trace_record *r)
   if (!(r->flags & TRACE_R_DONE) || r->request <= 0
       || (size_t) r->request >= x->nreq || x->req[r->request] < 0)
     return;
-  struct op *o = op_at (x->R, (size_t) x->req[r->request]);
-  if (o->kind == OP_RECV)
+  size_t i = (size_t) x->req[r->request];
+  if (x->R->kind[i] == OP_RECV)
     {
+      struct patch p = { i, 0, 0, 0, 0 };
       struct localcomm *xc = local_get (&x->L, r->comm);
       if (r->peer >= 0 && xc && xc->members && r->peer < xc->n)
-        o->peer = xc->members[r->peer];
+        p.peer = xc->members[r->peer], p.set |= PATCH_PEER;
       if (r->tag >= 0)
         {
-          o->tag = r->tag;
+          p.tag = r->tag, p.set |= PATCH_TAG;
           if (r->tag > x->c->max_tag)
             x->c->max_tag = r->tag;
         }
       if (r->bytes >= 0)
-        o->bytes = r->bytes;
+        p.bytes = r->bytes, p.set |= PATCH_BYTES;
+      /* A receive posted for any source that completes from none was
+         cancelled (MPI_Cancel, untraced): no message, an empty calc. */
+      if ((r->flags & TRACE_R_ANY_SOURCE) && r->peer < 0 && r->tag < 0
+          && r->bytes <= 0)
+        {
+          p.set = PATCH_CANCEL;
+          x->R->kind[i] = OP_CALC;
+          x->c->cancelled++;
+        }
+      if (i >= x->R->off)
+        patch_apply (op_at (x->R, i), &p);
+      else if (p.set)
+        {
+          /* spilled already: changed as it is read back */
+          GROW (x->R->patch, x->R->npatch, x->R->cappatch);
+          x->R->patch[x->R->npatch++] = p;
+        }
     }
   depset_add (&x->state, (struct dep) { x->req[r->request], 0 });
   x->req[r->request] = -1;
@@ -701,6 +708,13 @@ cut_unmatched (struct rankops *R, int32_t P, int64_t T, int64_t B,
 
 /* ------------------------------------------------------------ output */
 
+static int
+patch_cmp (const void *a, const void *b)
+{
+  const struct patch *x = a, *y = b;
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
 static const char *
 label (int kind, size_t i, char *buf, size_t n)
 {
@@ -768,6 +782,7 @@ write_rank (FILE *out, const struct togoal_input *in,
 {
   fprintf (out, "rank %d {\n", (int) r);
   uint64_t released = 0;
+  size_t np = 0;                /* the patches, by operation */
   for (size_t i = 0; i < p->n; i++)
     {
       struct op sp;
@@ -778,6 +793,8 @@ write_rank (FILE *out, const struct togoal_input *in,
           if (spill_next (spill, &sp, buf, cap) != 0)
             return -1;
           d = *buf;
+          while (np < p->npatch && p->patch[np].op == i)
+            patch_apply (&sp, &p->patch[np++]);
         }
       else
         {
@@ -819,6 +836,11 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
   if (rc == 0 && in->cut)
     cut_unmatched (R, P, T, B, in->cut);
   used_list (&c, in);
+  if (in->cancelled)
+    *in->cancelled = c.cancelled;
+  for (int32_t r = 0; rc == 0 && r < P; r++)
+    if (R[r].npatch)
+      qsort (R[r].patch, R[r].npatch, sizeof *R[r].patch, patch_cmp);
   if (rc == 0 && c.spill && (fflush (c.spill) != 0
                              || fseek (c.spill, 0, SEEK_SET) != 0))
     rc = fail (&c, 0, 0, "cannot read back the temporary file of "
@@ -844,6 +866,7 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
       free (R[r].ops);
       free (R[r].deps);
       free (R[r].kind);
+      free (R[r].patch);
     }
   free (R);
   for (size_t i = 0; i < c.ncomms; i++)

@@ -80,6 +80,10 @@ struct togoal_input
      Not with CUT, which needs every operation.  The output is the same
      whatever the window.  */
   uint64_t window;
+  /* When not NULL: set to the number of receives posted for any source
+     that were cancelled (completed from no source: MPI_Cancel, which is
+     not traced), each an empty calc in the schedule.  */
+  uint64_t *cancelled;
   /* When not NULL: called once the conversion has succeeded, before
      the first byte of the schedule is written (the caller's comment
      lines, which name the collectives in USED).  */

@@ -66,7 +66,38 @@ struct rankops
   size_t off, doff;
   uint8_t *kind;
   size_t capkind;
+  /* What the waits of spilled receives learnt (their matched source, tag
+     and size), applied as they are read back.  */
+  struct patch *patch;
+  size_t npatch, cappatch;
 };
+
+/* A receive's matched source, tag and size, those in SET
+   (PATCH_PEER ...), for operation OP.  */
+enum { PATCH_PEER = 1, PATCH_TAG = 2, PATCH_BYTES = 4, PATCH_CANCEL = 8 };
+struct patch
+{
+  size_t op;
+  int32_t peer;
+  int64_t tag, bytes;
+  unsigned set;
+};
+
+static inline void
+patch_apply (struct op *o, const struct patch *p)
+{
+  if (p->set & PATCH_PEER)
+    o->peer = p->peer;
+  if (p->set & PATCH_TAG)
+    o->tag = p->tag;
+  if (p->set & PATCH_BYTES)
+    o->bytes = p->bytes;
+  if (p->set & PATCH_CANCEL)
+    {
+      o->kind = OP_CALC;
+      o->calc = 0;
+    }
+}
 
 /* Operation I (off <= I < n) of R.  */
 static inline struct op *
@@ -110,6 +141,7 @@ struct conv
   struct instance *inst;
   size_t ninst, capinst;
   int64_t max_tag;
+  uint64_t cancelled;      /* receives cancelled, left out */
   int spill_on;            /* the input's window applies */
   FILE *spill;             /* operations written later (NULL: none) */
   char *err;
@@ -147,8 +179,6 @@ struct rconv
   struct depset sr_entry;    /* a Sendrecv's, for its receive half */
   int64_t *req;              /* request id -> operation, or -1 */
   size_t nreq;
-  size_t req_lo, req_hi;     /* pending requests are among the ids
-                                req_lo .. req_hi-1 */
 };
 
 /* A collective's task graph, as dag_coll.h's generators make it.  */
