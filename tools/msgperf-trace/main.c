@@ -50,9 +50,6 @@ struct rank_trace
   size_t len;
   struct trace_header h;
   int mapped;            /* data is the file mapped, else read */
-  /* records that are calls (not counts of untraced calls), and the
-     index of the first count (nrecords: none) */
-  uint64_t ntraced, first_count;
 };
 
 /* "DIR/trace.RANK" names: the rank, or -1.  */
@@ -297,8 +294,6 @@ load_traces (const char *dir, size_t *ntp, int32_t *sizep)
       else if (t[i].h.size != size)
         die ("%s:20: world size %d, other files of '%s' say %d", t[i].path,
              (int) t[i].h.size, dir, (int) size);
-      t[i].ntraced = 0;
-      t[i].first_count = t[i].h.nrecords;
       for (uint64_t k = 0; k < t[i].h.nrecords; k++)
         {
           struct trace_record r;
@@ -306,10 +301,6 @@ load_traces (const char *dir, size_t *ntp, int32_t *sizep)
           if (ts != TRACE_OK)
             die ("%s:%zu: %s %u", t[i].path, off, trace_strerror (ts),
                  (unsigned) r.call);
-          if (r.call != TRACE_UNTRACED)
-            t[i].ntraced++;
-          else if (t[i].first_count == t[i].h.nrecords)
-            t[i].first_count = k;
           if (k % CHECKED == CHECKED - 1)
             let_go (&t[i], k + 1 - CHECKED, k + 1);
         }
@@ -693,8 +684,7 @@ map_row (void *ctx, int32_t rank, const char *label, uint64_t seq,
 
 /* T's records where the file holds them in the struct's layout
    (traceformat.h's TRACE_RECORD_NATIVE, the mapping page-aligned and
-   the header a multiple of 8 bytes), in *N those before the counts of
-   untraced calls, which come last (at MPI_Finalize); NULL when they
+   the header a multiple of 8 bytes), all of them in *N; NULL when they
    must be decoded.  Read in place, a mapped trace is never copied.  */
 static const struct trace_record *
 records_in_place (const struct rank_trace *t, uint64_t *n)
@@ -705,9 +695,7 @@ records_in_place (const struct rank_trace *t, uint64_t *n)
     return NULL;
   const struct trace_record *rec
     = (const struct trace_record *) (t->data + TRACE_HEADER_SIZE);
-  if (t->first_count != t->ntraced)     /* a count among the calls */
-    return NULL;
-  *n = t->ntraced;
+  *n = t->h.nrecords;       /* the counts too, which goal skips */
   return rec;
 #else
   (void) t;

@@ -598,6 +598,8 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
   for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
     {
       const struct trace_record *r = &tr->rec[k];
+      if (r->call == TRACE_UNTRACED)
+        continue;       /* counts of untraced calls: the caller says them */
       R->cur = k;
       /* compute before the call */
       conv_gap (&x, r, k, tick, tr->h->t0, &prev_end);

@@ -40,7 +40,7 @@ const char *const *togoal_coll_algos (int i);
 struct togoal_rank
 {
   const struct trace_header *h;   /* NULL: no trace of this rank */
-  const struct trace_record *rec;
+  const struct trace_record *rec;   /* TRACE_UNTRACED ones skipped */
   uint64_t nrec;
   /* REC points into a read-only mapping of the trace file (MAP_PRIVATE,
      page-aligned): the conversion lets the pages it has gone past go
