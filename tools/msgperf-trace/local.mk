@@ -23,6 +23,7 @@ tools_msgperf_trace_libmsgperf_trace_so_SOURCES = \
 	tools/msgperf-trace/wrapbase.c tools/msgperf-trace/wrapbase.h \
 	tools/msgperf-trace/fwrap.c \
 	tools/msgperf-trace/untraced.c tools/msgperf-trace/untraced.h \
+	tools/msgperf-trace/funtraced.c \
 	tools/msgperf-trace/tracebuf.c \
 	tools/msgperf-trace/tracebuf.h tools/msgperf-trace/clock.c \
 	tools/msgperf-trace/clock.h \
@@ -39,6 +40,7 @@ tools_msgperf_trace_msgperf_trace_SOURCES = tools/msgperf-trace/main.c \
 	tools/msgperf-trace/run.c tools/msgperf-trace/run.h \
 	tools/msgperf-trace/togoal.c tools/msgperf-trace/togoal.h \
 	tools/msgperf-trace/togoal_base.c tools/msgperf-trace/togoal_vcoll.c \
+	tools/msgperf-trace/togoal_spill.c \
 	tools/msgperf-trace/togoal_int.h \
 	tools/msgperf-trace/attribute.c tools/msgperf-trace/attribute.h
 ## Where make install puts the library, and the program: the program

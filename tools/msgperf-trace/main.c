@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,6 +49,7 @@ struct rank_trace
   unsigned char *data;
   size_t len;
   struct trace_header h;
+  int mapped;            /* data is the file mapped, else read */
 };
 
 /* "DIR/trace.RANK" names: the rank, or -1.  */
@@ -174,6 +178,63 @@ why_incomplete (const struct trace_header *h, char *buf, size_t n)
   return buf;
 }
 
+/* The file of T in T's data: mapped (read only, private) when it is a
+   regular file that is not empty, so that its pages can be let go once
+   read (a trace of tens of millions of records is gigabytes), else read
+   whole.  */
+static void
+map_trace (struct rank_trace *t)
+{
+  struct stat st;
+  int fd = open (t->path, O_RDONLY);
+  if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+      && st.st_size > 0 && (uintmax_t) st.st_size <= SIZE_MAX)
+    {
+      void *p = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd,
+                      0);
+      if (p != MAP_FAILED)
+        {
+          close (fd);
+          t->data = p;
+          t->len = (size_t) st.st_size;
+          t->mapped = 1;
+          return;
+        }
+    }
+  if (fd >= 0)
+    close (fd);
+  char *text;
+  enum readfile_status rs = read_file (t->path, 0, &text, &t->len);
+  if (rs != READFILE_OK)
+    die ("%s: %s%s%s", t->path, readfile_strerror (rs),
+         rs == READFILE_OPEN || rs == READFILE_READ ? ": " : "",
+         rs == READFILE_OPEN || rs == READFILE_READ
+         ? strerror (errno) : "");
+  t->data = (unsigned char *) text;
+  t->mapped = 0;
+}
+
+/* Records of a mapped trace checked at a time, whose pages are then let
+   go (they come back from the file when read again): checking a trace
+   does not hold it whole in memory.  */
+enum { CHECKED = 1 << 16 };
+
+/* The whole pages of T's records FROM .. TO-1 let go, T being mapped.  */
+static void
+let_go (const struct rank_trace *t, uint64_t from, uint64_t to)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  if (!t->mapped || page <= 0)
+    return;
+  uintptr_t base = (uintptr_t) t->data;
+  uintptr_t lo = base + TRACE_HEADER_SIZE + from * TRACE_RECORD_SIZE;
+  uintptr_t hi = base + TRACE_HEADER_SIZE + to * TRACE_RECORD_SIZE;
+  lo = (lo + (uintptr_t) page - 1) / (uintptr_t) page * (uintptr_t) page;
+  hi = hi / (uintptr_t) page * (uintptr_t) page;
+  if (hi > lo)
+    madvise ((void *) lo, hi - lo, MADV_DONTNEED);
+}
+
 /* Read and check every DIR/trace.N before anything is printed: the
    files by rank in *NT, the world size in *SIZE.  */
 static struct rank_trace *
@@ -219,14 +280,7 @@ load_traces (const char *dir, size_t *ntp, int32_t *sizep)
   for (size_t i = 0; i < nt; i++)
     {
       int32_t named = t[i].h.rank;
-      char *text;
-      enum readfile_status rs = read_file (t[i].path, 0, &text, &t[i].len);
-      if (rs != READFILE_OK)
-        die ("%s: %s%s%s", t[i].path, readfile_strerror (rs),
-             rs == READFILE_OPEN || rs == READFILE_READ ? ": " : "",
-             rs == READFILE_OPEN || rs == READFILE_READ
-             ? strerror (errno) : "");
-      t[i].data = (unsigned char *) text;
+      map_trace (&t[i]);
       size_t off;
       enum trace_status ts = trace_decode_header (t[i].data, t[i].len,
                                                   &t[i].h, &off);
@@ -247,7 +301,11 @@ load_traces (const char *dir, size_t *ntp, int32_t *sizep)
           if (ts != TRACE_OK)
             die ("%s:%zu: %s %u", t[i].path, off, trace_strerror (ts),
                  (unsigned) r.call);
+          if (k % CHECKED == CHECKED - 1)
+            let_go (&t[i], k + 1 - CHECKED, k + 1);
         }
+      let_go (&t[i], t[i].h.nrecords / CHECKED * CHECKED,
+              t[i].h.nrecords);
     }
   *ntp = nt;
   *sizep = size;
@@ -378,7 +436,10 @@ free_traces (struct rank_trace *t, size_t nt)
   for (size_t i = 0; i < nt; i++)
     {
       free (t[i].path);
-      free (t[i].data);
+      if (t[i].mapped)
+        munmap (t[i].data, t[i].len);
+      else
+        free (t[i].data);
     }
   free (t);
 }
@@ -530,7 +591,8 @@ profile (int argc, const char **argv)
 static const char *opt_algo[TOGOAL_NCOLL];
 static char *opt_coll_arg[TOGOAL_NCOLL];  /* popt's copies, freed at the end */
 static int opt_partial;
-static char *opt_scale_compute, *opt_map;
+static char *opt_scale_compute, *opt_map, *opt_window;
+static int opt_verbose;
 
 enum { OPT_COLL = 1 };
 
@@ -547,6 +609,12 @@ static struct poptOption goal_options[] = {
   { "map", '\0', POPT_ARG_STRING, &opt_map, 0,
     "write each operation's source call to FILE (rank task op seq call), "
     "for msgperf-trace attribute", "FILE" },
+  { "window", '\0', POPT_ARG_STRING, &opt_window, 0,
+    "operations per rank kept in memory while converting, the others in "
+    "a temporary file in TMPDIR (0: all in memory; default 65536)", "N" },
+  { "verbose", 'v', POPT_ARG_NONE, &opt_verbose, 0,
+    "say on stderr the records converted, the time and the peak memory",
+    NULL },
   CLI_COMMON_OPTIONS,
   POPT_TABLEEND
 };
@@ -614,6 +682,28 @@ map_row (void *ctx, int32_t rank, const char *label, uint64_t seq,
   tsv_end_row (w);
 }
 
+/* T's records where the file holds them in the struct's layout
+   (traceformat.h's TRACE_RECORD_NATIVE, the mapping page-aligned and
+   the header a multiple of 8 bytes), all of them in *N; NULL when they
+   must be decoded.  Read in place, a mapped trace is never copied.  */
+static const struct trace_record *
+records_in_place (const struct rank_trace *t, uint64_t *n)
+{
+#ifdef TRACE_RECORD_NATIVE
+  if (!t->mapped || TRACE_HEADER_SIZE % 8 != 0
+      || sizeof (struct trace_record) != TRACE_RECORD_SIZE)
+    return NULL;
+  const struct trace_record *rec
+    = (const struct trace_record *) (t->data + TRACE_HEADER_SIZE);
+  *n = t->h.nrecords;       /* the counts too, which goal skips */
+  return rec;
+#else
+  (void) t;
+  (void) n;
+  return NULL;
+#endif
+}
+
 /* The records of the NT traces T of DIR (SIZE ranks) into RANKS, their
    arrays in RECS[i] (the caller frees them), without the counts of
    untraced calls (said apart); whether the run's trace is incomplete
@@ -636,17 +726,23 @@ goal_records (const char *dir, const struct rank_trace *t, size_t nt,
                 "recorded call", t[i].path, why);
           incomplete = 1;
         }
-      recs[i] = xmalloc ((t[i].h.nrecords ? t[i].h.nrecords : 1)
-                         * sizeof *recs[i]);
       uint64_t n = 0;
-      for (uint64_t k = 0; k < t[i].h.nrecords; k++)
+      const struct trace_record *in_place = records_in_place (&t[i], &n);
+      if (!in_place)
         {
-          size_t off;
-          trace_decode_record (t[i].data, k, &recs[i][n], &off);
-          /* the counts of untraced calls: said below, not converted */
-          n += recs[i][n].call != TRACE_UNTRACED;
+          recs[i] = xmalloc ((t[i].h.nrecords ? t[i].h.nrecords : 1)
+                             * sizeof *recs[i]);
+          for (uint64_t k = 0; k < t[i].h.nrecords; k++)
+            {
+              size_t off;
+              trace_decode_record (t[i].data, k, &recs[i][n], &off);
+              /* the counts of untraced calls: said below, not
+                 converted */
+              n += recs[i][n].call != TRACE_UNTRACED;
+            }
         }
-      ranks[t[i].h.rank] = (struct togoal_rank) { &t[i].h, recs[i], n };
+      ranks[t[i].h.rank] = (struct togoal_rank) {
+        &t[i].h, in_place ? in_place : recs[i], n, in_place != NULL };
     }
   if ((int32_t) nt != size)
     {
@@ -659,6 +755,52 @@ goal_records (const char *dir, const struct rank_trace *t, size_t nt,
       incomplete = 1;
     }
   return incomplete;
+}
+
+/* The comment lines before the schedule (togoal_input's before).  */
+struct goal_head
+{
+  const char *dir;
+  int32_t size;
+  int incomplete;
+  const char *used, *untraced;
+  const uint64_t *cut;
+};
+
+static void
+goal_head (void *ctx)
+{
+  const struct goal_head *g = ctx;
+  for (int32_t r = 0; g->cut && r < g->size; r++)
+    if (g->cut[r])
+      warn ("%s: rank %d: the last %" PRIu64 " operations cut (from its "
+            "first message without a partner on)", g->dir, (int) r,
+            g->cut[r]);
+  printf ("// msgperf-trace goal %s: %d ranks%s\n", g->dir, (int) g->size,
+          g->incomplete ? " (incomplete trace)" : "");
+  printf ("// collectives: %s\n", *g->used ? g->used : "none");
+  if (*g->untraced)
+    printf ("// untraced calls, not in this schedule: %s\n", g->untraced);
+  /* The unit of the times, which dag-predict reads (LogGOPSim's
+     default is ns).  */
+  printf ("// #@time_unit=us\n");
+  if (opt_scale_compute)
+    printf ("// compute times multiplied by %s\n", opt_scale_compute);
+}
+
+/* --verbose: the records converted, the peak memory and the time.  */
+static void
+goal_verbose (const struct rank_trace *t, size_t nt)
+{
+  uint64_t n = 0;
+  for (size_t i = 0; i < nt; i++)
+    n += t[i].h.nrecords;
+  struct rusage ru;
+  double peak = getrusage (RUSAGE_SELF, &ru) == 0
+                ? (double) ru.ru_maxrss / 1024 : -1;
+  fprintf (stderr, "%s: %" PRIu64 " records of %zu ranks converted in "
+           "%.1f s; peak memory (resident) %.0f MiB\n", cli.program, n,
+           nt, cli_elapsed (), peak);
 }
 
 static int
@@ -679,7 +821,7 @@ goal (int argc, const char **argv)
   int incomplete = goal_records (dir, t, nt, size, ranks, recs);
   uint64_t *cut = incomplete ? xcalloc ((size_t) size, sizeof *cut) : NULL;
   struct togoal_input in = { size, ranks, { NULL }, cli.precision, cut,
-                             scale, NULL, NULL, NULL, 0 };
+                             scale, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL };
   char used[1024];
   in.used = used;
   in.usedsize = sizeof used;
@@ -701,35 +843,25 @@ goal (int argc, const char **argv)
   if (untraced_list (t, nt, untraced, sizeof untraced))
     warn ("%s: calls that are not traced, which this schedule leaves "
           "out: %s", dir, untraced);
-  /* into memory first: nothing is written when the conversion fails */
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream (&text, &len);
-  if (!mem)
-    die ("cannot open a memory stream: %s", strerror (errno));
+  /* nothing is written before the conversion has succeeded (the
+     comment lines come from togoal_write's before) */
+  struct goal_head head = { dir, size, incomplete, used, untraced, cut };
+  in.before = goal_head;
+  in.before_ctx = &head;
+  in.window = opt_window ? (uint64_t) cli_int ("window", opt_window, 0,
+                                               INT64_MAX) : 65536;
+  uint64_t cancelled = 0;
+  in.cancelled = &cancelled;
   char err[512];
-  int rc = togoal_write (mem, &in, err, sizeof err);
-  if (fclose (mem) != 0)
-    die ("out of memory while writing the schedule");
+  int rc = togoal_write (stdout, &in, err, sizeof err);
   if (rc != 0)
     die ("%s: %s", dir, err);
-  for (int32_t r = 0; cut && r < size; r++)
-    if (cut[r])
-      warn ("%s: rank %d: the last %" PRIu64 " operations cut (from its "
-            "first message without a partner on)", dir, (int) r, cut[r]);
+  if (cancelled)
+    warn ("%s: receives for any source cancelled (MPI_Cancel), left out "
+          "of the schedule: %" PRIu64, dir, cancelled);
   free (cut);
-  printf ("// msgperf-trace goal %s: %d ranks%s\n", dir, (int) size,
-          incomplete ? " (incomplete trace)" : "");
-  printf ("// collectives: %s\n", *used ? used : "none");
-  if (*untraced)
-    printf ("// untraced calls, not in this schedule: %s\n", untraced);
-  /* The unit of the times, which dag-predict reads (LogGOPSim's
-     default is ns).  */
-  printf ("// #@time_unit=us\n");
-  if (opt_scale_compute)
-    printf ("// compute times multiplied by %s\n", opt_scale_compute);
-  fwrite (text, 1, len, stdout);
-  free (text);
+  if (opt_verbose)
+    goal_verbose (t, nt);
   if (mw)
     tsv_writer_close (mw);
   for (size_t i = 0; i < nt; i++)

@@ -23,10 +23,13 @@
  * message can match each other.  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "coll_decide.h"
 #include "dag_coll.h"
@@ -203,6 +206,43 @@ splice (struct rankops *R, const struct instance *I, int32_t cr,
 
 /* ---------------------------------------------------------- one rank */
 
+/* The records of TR before K (less a margin for the v-collectives,
+   which look back at their counts) no longer needed in memory, from
+   *RELEASED on: their pages let go when TR is a mapping.  */
+static void
+release_records (const struct togoal_rank *tr, uint64_t k,
+                 uint64_t *released)
+{
+  const uint64_t margin = 1 << 16;
+  long page = sysconf (_SC_PAGESIZE);
+  if (!tr->mapped || k < margin || page <= 0)
+    return;
+  uintptr_t lo = (uintptr_t) (tr->rec + *released);
+  uintptr_t hi = (uintptr_t) (tr->rec + (k - margin));
+  lo = (lo + (uintptr_t) page - 1) / (uintptr_t) page * (uintptr_t) page;
+  hi = hi / (uintptr_t) page * (uintptr_t) page;
+  if (hi > lo)
+    madvise ((void *) lo, hi - lo, MADV_DONTNEED);
+  *released = k - margin;
+}
+
+/* The operations of X's rank to the spill file, record K converted (a
+   receive's wait still to come changes it through a patch).  */
+static int
+spill_window (struct rconv *x, uint64_t k, uint64_t *released)
+{
+  struct rankops *R = x->R;
+  if (!x->c->spill
+      && !(x->c->spill = spill_open (x->c->err, x->c->errsize)))
+    return -1;
+  if (spill_ops (x->c->spill, R, R->n) != 0)
+    return fail (x->c, x->rank, k, "cannot write the temporary file of "
+                 "operations (give another directory in TMPDIR, or "
+                 "--window 0): %s", strerror (errno));
+  release_records (&x->c->in->ranks[x->rank], k, released);
+  return 0;
+}
+
 static int
 is_coll (unsigned call)
 {
@@ -317,20 +357,38 @@ conv_wait (struct rconv *x, const struct trace_record *r)
   if (!(r->flags & TRACE_R_DONE) || r->request <= 0
       || (size_t) r->request >= x->nreq || x->req[r->request] < 0)
     return;
-  struct op *o = &x->R->ops[x->req[r->request]];
-  if (o->kind == OP_RECV)
+  size_t i = (size_t) x->req[r->request];
+  if (x->R->kind[i] == OP_RECV)
     {
+      struct patch p = { i, 0, 0, 0, 0 };
       struct localcomm *xc = local_get (&x->L, r->comm);
       if (r->peer >= 0 && xc && xc->members && r->peer < xc->n)
-        o->peer = xc->members[r->peer];
+        p.peer = xc->members[r->peer], p.set |= PATCH_PEER;
       if (r->tag >= 0)
         {
-          o->tag = r->tag;
+          p.tag = r->tag, p.set |= PATCH_TAG;
           if (r->tag > x->c->max_tag)
             x->c->max_tag = r->tag;
         }
       if (r->bytes >= 0)
-        o->bytes = r->bytes;
+        p.bytes = r->bytes, p.set |= PATCH_BYTES;
+      /* A receive posted for any source that completes from none was
+         cancelled (MPI_Cancel, untraced): no message, an empty calc. */
+      if ((r->flags & TRACE_R_ANY_SOURCE) && r->peer < 0 && r->tag < 0
+          && r->bytes <= 0)
+        {
+          p.set = PATCH_CANCEL;
+          x->R->kind[i] = OP_CALC;
+          x->c->cancelled++;
+        }
+      if (i >= x->R->off)
+        patch_apply (op_at (x->R, i), &p);
+      else if (p.set)
+        {
+          /* spilled already: changed as it is read back */
+          GROW (x->R->patch, x->R->npatch, x->R->cappatch);
+          x->R->patch[x->R->npatch++] = p;
+        }
     }
   depset_add (&x->state, (struct dep) { x->req[r->request], 0 });
   x->req[r->request] = -1;
@@ -439,6 +497,7 @@ conv_collective (struct rconv *x, const struct trace_record *r, uint64_t k,
   /* each member splices its part once */
   free (I->part[cr].ops);
   free (I->part[cr].deps);
+  free (I->part[cr].kind);
   free (I->exit[cr].d);
   I->part[cr] = (struct rankops) { 0 };
   I->exit[cr] = (struct depset) { 0 };
@@ -535,13 +594,18 @@ convert_rank (struct conv *c, int32_t rank, struct rankops *R)
 
   double prev_end = 0;
   int rc = 0;
+  uint64_t released = 0;
   for (uint64_t k = 0; k < tr->nrec && rc == 0; k++)
     {
       const struct trace_record *r = &tr->rec[k];
+      if (r->call == TRACE_UNTRACED)
+        continue;       /* counts of untraced calls: the caller says them */
       R->cur = k;
       /* compute before the call */
       conv_gap (&x, r, k, tick, tr->h->t0, &prev_end);
       rc = conv_record (&x, r, k);
+      if (rc == 0 && c->spill_on && R->n - R->off >= c->in->window)
+        rc = spill_window (&x, k, &released);
     }
   for (size_t i = 0; i < x.L.n; i++)
     free (x.L.c[i].members);
@@ -599,7 +663,7 @@ cut_unmatched (struct rankops *R, int32_t P, int64_t T, int64_t B,
       for (int32_t r = 0; r < P; r++)
         for (size_t i = 0; i < keep[r]; i++)
           {
-            const struct op *o = &R[r].ops[i];
+            const struct op *o = op_at (&R[r], i);
             int64_t tag = goal_tag (o, T, B);
             if (o->kind == OP_CALC || o->peer < 0 || tag < 0)
               continue;
@@ -646,11 +710,18 @@ cut_unmatched (struct rankops *R, int32_t P, int64_t T, int64_t B,
 
 /* ------------------------------------------------------------ output */
 
-static const char *
-label (const struct op *o, size_t i, char *buf, size_t n)
+static int
+patch_cmp (const void *a, const void *b)
 {
-  snprintf (buf, n, "%c%zu", o->kind == OP_CALC ? 'c'
-            : o->kind == OP_SEND ? 's' : 'r', i);
+  const struct patch *x = a, *y = b;
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static const char *
+label (int kind, size_t i, char *buf, size_t n)
+{
+  snprintf (buf, n, "%c%zu", kind == OP_CALC ? 'c'
+            : kind == OP_SEND ? 's' : 'r', i);
   return buf;
 }
 
@@ -674,43 +745,70 @@ used_list (const struct conv *c, const struct togoal_input *in)
     }
 }
 
-/* The block of rank R, its operations P, tags by T and B.  */
+/* Operation I of rank R's operations P, O, which depends on D[0 ..
+   O->ndep-1], tags by T and B.  */
 static void
+write_op (FILE *out, const struct togoal_input *in,
+          const struct rankops *p, int32_t r, int64_t T, int64_t B,
+          const struct op *o, size_t i, const struct dep *d)
+{
+  char a[32], b[32], num[NUM_BUFSIZE];
+  label (o->kind, i, a, sizeof a);
+  int64_t tag = goal_tag (o, T, B);
+  if (o->kind == OP_CALC)
+    {
+      num_format (o->calc, in->precision, num);
+      fprintf (out, "%s: calc %s\n", a, num);
+    }
+  else if (o->kind == OP_SEND)
+    fprintf (out, "%s: send %" PRId64 "b to %d tag %" PRId64
+             "\n", a, o->bytes, (int) o->peer, tag);
+  else
+    fprintf (out, "%s: recv %" PRId64 "b from %d tag %" PRId64
+             "\n", a, o->bytes, (int) o->peer, tag);
+  for (size_t j = 0; j < o->ndep; j++)
+    fprintf (out, "%s %s %s\n", a, d[j].start ? "irequires" : "requires",
+             label (p->kind[d[j].op], (size_t) d[j].op, b, sizeof b));
+  if (in->map)
+    in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
+             o->kind == OP_CALC ? "compute"
+             : trace_call_name (in->ranks[r].rec[o->src].call));
+}
+
+/* The block of rank R, its operations P (those before P->off read back
+   from SPILL, with *BUF of *CAP dependencies), tags by T and B.  */
+static int
 write_rank (FILE *out, const struct togoal_input *in,
-            const struct rankops *p, int32_t r, int64_t T, int64_t B)
+            const struct rankops *p, int32_t r, int64_t T, int64_t B,
+            FILE *spill, struct dep **buf, size_t *cap)
 {
   fprintf (out, "rank %d {\n", (int) r);
+  uint64_t released = 0;
+  size_t np = 0;                /* the patches, by operation */
   for (size_t i = 0; i < p->n; i++)
     {
-      const struct op *o = &p->ops[i];
-      char a[32], b[32], num[NUM_BUFSIZE];
-      label (o, i, a, sizeof a);
-      int64_t tag = goal_tag (o, T, B);
-      if (o->kind == OP_CALC)
+      struct op sp;
+      const struct op *o = &sp;
+      const struct dep *d = *buf;
+      if (i < p->off)
         {
-          num_format (o->calc, in->precision, num);
-          fprintf (out, "%s: calc %s\n", a, num);
+          if (spill_next (spill, &sp, buf, cap) != 0)
+            return -1;
+          d = *buf;
+          while (np < p->npatch && p->patch[np].op == i)
+            patch_apply (&sp, &p->patch[np++]);
         }
-      else if (o->kind == OP_SEND)
-        fprintf (out, "%s: send %" PRId64 "b to %d tag %" PRId64
-                 "\n", a, o->bytes, (int) o->peer, tag);
       else
-        fprintf (out, "%s: recv %" PRId64 "b from %d tag %" PRId64
-                 "\n", a, o->bytes, (int) o->peer, tag);
-      for (size_t j = 0; j < o->ndep; j++)
         {
-          const struct dep *d = &p->deps[o->dep0 + j];
-          fprintf (out, "%s %s %s\n", a,
-                   d->start ? "irequires" : "requires",
-                   label (&p->ops[d->op], (size_t) d->op, b,
-                          sizeof b));
+          o = op_at (p, i);
+          d = p->deps + (o->dep0 - p->doff);
         }
-      if (in->map)
-        in->map (in->map_ctx, r, a, in->ranks[r].rec[o->src].seq,
-                 o->kind == OP_CALC ? "compute"
-                 : trace_call_name (in->ranks[r].rec[o->src].call));
+      write_op (out, in, p, r, T, B, o, i, d);
+      if (in->map && i % (1 << 16) == 0)
+        release_records (&in->ranks[r], o->src, &released);
     }
   fprintf (out, "}\n");
+  return 0;
 }
 
 int
@@ -722,6 +820,7 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
   int32_t P = in->size;
   struct rankops *R = xcalloc ((size_t) P, sizeof *R);
   int rc = 0;
+  c.spill_on = in->window && !in->cut;
   for (int32_t r = 0; r < P && rc == 0; r++)
     rc = convert_rank (&c, r, &R[r]);
   int64_t T = 10;
@@ -739,18 +838,37 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
   if (rc == 0 && in->cut)
     cut_unmatched (R, P, T, B, in->cut);
   used_list (&c, in);
+  if (in->cancelled)
+    *in->cancelled = c.cancelled;
+  for (int32_t r = 0; rc == 0 && r < P; r++)
+    if (R[r].npatch)
+      qsort (R[r].patch, R[r].npatch, sizeof *R[r].patch, patch_cmp);
+  if (rc == 0 && c.spill && (fflush (c.spill) != 0
+                             || fseek (c.spill, 0, SEEK_SET) != 0))
+    rc = fail (&c, 0, 0, "cannot read back the temporary file of "
+               "operations: %s", strerror (errno));
   if (rc == 0)
     {
+      if (in->before)
+        in->before (in->before_ctx);
       fprintf (out, "num_ranks %d\n", (int) P);
-      for (int32_t r = 0; r < P; r++)
-        {
-          write_rank (out, in, &R[r], r, T, B);
-        }
+      struct dep *buf = NULL;
+      size_t cap = 0;
+      for (int32_t r = 0; r < P && rc == 0; r++)
+        if (write_rank (out, in, &R[r], r, T, B, c.spill, &buf, &cap) != 0)
+          rc = fail (&c, r, 0, "cannot read back the temporary file of "
+                     "operations: %s", ferror (c.spill) ? strerror (errno)
+                     : "it became shorter");
+      free (buf);
     }
+  if (c.spill)
+    fclose (c.spill);
   for (int32_t r = 0; r < P; r++)
     {
       free (R[r].ops);
       free (R[r].deps);
+      free (R[r].kind);
+      free (R[r].patch);
     }
   free (R);
   for (size_t i = 0; i < c.ncomms; i++)
@@ -766,6 +884,7 @@ togoal_write (FILE *out, const struct togoal_input *in, char *err,
         {
           free (I->part[r].ops);
           free (I->part[r].deps);
+          free (I->part[r].kind);
           free (I->exit[r].d);
         }
       free (I->part);

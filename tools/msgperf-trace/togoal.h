@@ -40,8 +40,12 @@ const char *const *togoal_coll_algos (int i);
 struct togoal_rank
 {
   const struct trace_header *h;   /* NULL: no trace of this rank */
-  const struct trace_record *rec;
+  const struct trace_record *rec;   /* TRACE_UNTRACED ones skipped */
   uint64_t nrec;
+  /* REC points into a read-only mapping of the trace file (MAP_PRIVATE,
+     page-aligned): the conversion lets the pages it has gone past go
+     (madvise), so that a long trace is not held whole in memory.  */
+  int mapped;
 };
 
 struct togoal_input
@@ -70,10 +74,27 @@ struct togoal_input
      generator models it), "" for none.  */
   char *used;
   size_t usedsize;
+  /* Operations kept in memory per rank while converting (0: all): the
+     others wait in a temporary file (togoal_spill.c) until the text is
+     written, so that memory does not grow with the trace's length.
+     Not with CUT, which needs every operation.  The output is the same
+     whatever the window.  */
+  uint64_t window;
+  /* When not NULL: set to the number of receives posted for any source
+     that were cancelled (completed from no source: MPI_Cancel, which is
+     not traced), each an empty calc in the schedule.  */
+  uint64_t *cancelled;
+  /* When not NULL: called once the conversion has succeeded, before
+     the first byte of the schedule is written (the caller's comment
+     lines, which name the collectives in USED).  */
+  void (*before) (void *ctx);
+  void *before_ctx;
 };
 
 /* Write the GOAL schedule of IN to OUT.  Returns 0, or -1 with a message
-   naming the rank and record in ERR (ERRSIZE bytes).  */
+   naming the rank and record in ERR (ERRSIZE bytes); nothing is written
+   then unless the failure came while writing (the temporary file could
+   not be read back).  */
 int togoal_write (FILE *out, const struct togoal_input *in, char *err,
                   size_t errsize);
 

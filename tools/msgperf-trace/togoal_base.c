@@ -109,11 +109,13 @@ add_op (struct rankops *r, struct op o, const struct depset *deps)
   o.ndep = deps ? deps->n : 0;
   for (size_t i = 0; i < o.ndep; i++)
     {
-      GROW (r->deps, r->nd, r->capd);
-      r->deps[r->nd++] = deps->d[i];
+      GROW (r->deps, r->nd - r->doff, r->capd);
+      r->deps[r->nd++ - r->doff] = deps->d[i];
     }
-  GROW (r->ops, r->n, r->cap);
-  r->ops[r->n] = o;
+  GROW (r->ops, r->n - r->off, r->cap);
+  GROW (r->kind, r->n, r->capkind);
+  r->ops[r->n - r->off] = o;
+  r->kind[r->n] = (uint8_t) o.kind;
   return r->n++;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "togoal.h"
 #include "xalloc.h"
@@ -53,12 +54,57 @@ struct op
 
 struct rankops
 {
-  struct op *ops;
+  struct op *ops;    /* operations off .. n-1 (n counts them all) */
   size_t n, cap;
-  struct dep *deps;
+  struct dep *deps;  /* dependencies doff .. nd-1 */
   size_t nd, capd;
   uint64_t cur;      /* the record being converted */
+  /* A rank's operations before OFF (its dependencies before DOFF) went
+     to the spill file (togoal.c): only a window stays in memory.  KIND
+     holds every operation's kind (n entries), which the label of a
+     dependency on a spilled one needs.  */
+  size_t off, doff;
+  uint8_t *kind;
+  size_t capkind;
+  /* What the waits of spilled receives learnt (their matched source, tag
+     and size), applied as they are read back.  */
+  struct patch *patch;
+  size_t npatch, cappatch;
 };
+
+/* A receive's matched source, tag and size, those in SET
+   (PATCH_PEER ...), for operation OP.  */
+enum { PATCH_PEER = 1, PATCH_TAG = 2, PATCH_BYTES = 4, PATCH_CANCEL = 8 };
+struct patch
+{
+  size_t op;
+  int32_t peer;
+  int64_t tag, bytes;
+  unsigned set;
+};
+
+static inline void
+patch_apply (struct op *o, const struct patch *p)
+{
+  if (p->set & PATCH_PEER)
+    o->peer = p->peer;
+  if (p->set & PATCH_TAG)
+    o->tag = p->tag;
+  if (p->set & PATCH_BYTES)
+    o->bytes = p->bytes;
+  if (p->set & PATCH_CANCEL)
+    {
+      o->kind = OP_CALC;
+      o->calc = 0;
+    }
+}
+
+/* Operation I (off <= I < n) of R.  */
+static inline struct op *
+op_at (const struct rankops *r, size_t i)
+{
+  return &r->ops[i - r->off];
+}
 
 /* A communicator as every member sees it: world ranks in comm-rank
    order, and its place among the rank's communicators with the same
@@ -95,6 +141,9 @@ struct conv
   struct instance *inst;
   size_t ninst, capinst;
   int64_t max_tag;
+  uint64_t cancelled;      /* receives cancelled, left out */
+  int spill_on;            /* the input's window applies */
+  FILE *spill;             /* operations written later (NULL: none) */
   char *err;
   size_t errsize;
   /* the algorithms expanded: operation, Open MPI's name, generator */
@@ -192,6 +241,18 @@ void local_number (struct conv *c, struct locals *l, int32_t id);
 /* The error "rank RANK, record K: ..." into C's buffer; -1.  */
 int fail (struct conv *c, int32_t rank, uint64_t k, const char *fmt, ...)
   __attribute__ ((format (printf, 4, 5)));
+
+/* The spill file of the operations written later (togoal_spill.c): a
+   new unnamed temporary file in $TMPDIR (or /tmp), or NULL with the
+   reason in ERR.  */
+FILE *spill_open (char *err, size_t errsize);
+/* R's operations off .. KEEP-1 (and their dependencies) appended to F
+   and dropped from memory (R's off becomes KEEP); -1 on a write
+   error.  */
+int spill_ops (FILE *f, struct rankops *r, size_t keep);
+/* The next operation of F into *O, its dependencies into *DEPS (of *CAP
+   entries, grown as needed); -1 on a read error or the end.  */
+int spill_next (FILE *f, struct op *o, struct dep **deps, size_t *cap);
 
 /* The v-collective R (record K) of rank X: rank CR's part of instance
    INST on the communicator LC (togoal_vcoll.c).  */

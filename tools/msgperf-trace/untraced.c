@@ -5,10 +5,10 @@
  * the counts go into the trace as TRACE_UNTRACED records (traceformat.h),
  * so that msgperf-trace dump and goal say by name what the schedule
  * misses instead of a replay silently leaving it out.  The list is
- * TRACE_UNTRACED_CALLS; the parameters are the MPI standard's.  Only
- * the C calls are counted: a Fortran program's untraced calls go to
- * PMPI through Open MPI's bindings unseen.  This file is the list of
- * the wrappers, one each.  */
+ * TRACE_UNTRACED_CALLS; the parameters are the MPI standard's.  A
+ * Fortran program's untraced calls, which go to PMPI through Open MPI's
+ * bindings, are counted by funtraced.c's entry points.  This file is the
+ * list of the wrappers, one each.  */
 #include <config.h>
 
 #include <stdint.h>
@@ -39,6 +39,13 @@ untraced_records (void)
       r->bytes = (int64_t) counts[u];
       tracebuf_commit ();
     }
+}
+
+void
+untraced_count (unsigned u)
+{
+  if (u < TRACE_NUNTRACED)
+    counts[u]++;
 }
 
 #define U(name, params, args) \

@@ -8,4 +8,8 @@
    MPI_Finalize, before its own record).  */
 void untraced_records (void);
 
+/* Count a call of untraced call U (enum trace_untraced): the C
+   wrappers' and the Fortran ones' (funtraced.c).  */
+void untraced_count (unsigned u);
+
 #endif
