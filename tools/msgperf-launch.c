@@ -750,9 +750,13 @@ write_launch (tsv_writer *w, tsv_reader *r, const struct alternative *a,
 /* ---------------------------------------------------------------- main */
 
 static void
-write_meta (tsv_writer *w, tsv_reader *first)
+write_meta (tsv_writer *w, tsv_reader *first, const char *first_name)
 {
   tsv_copy_meta (w, first);
+  /* The copied lines are the first launch's: with several alternatives
+     they describe that one only (its MCA settings, say), so name it.  */
+  if (nalts > 1)
+    tsv_meta (w, "meta_variant", "%s", first_name);
   tsv_write_tool_meta (w, NULL);
   tsv_meta (w, "launches", "%s", opt_launches);
   tsv_meta (w, "seed", "%s", opt_seed);
@@ -797,7 +801,7 @@ run_all (tsv_writer *w, const size_t *order)
         {
           tsv_reader *r = open_output (&L, a->launches_done, a);
           choose_schema (r);
-          write_meta (w, r);
+          write_meta (w, r, a->name);
           write_header (w);
           schema.header_done = 1;
           tsv_close (r);
