@@ -504,7 +504,6 @@ static struct
   char **keys, **values;
   size_t nk, nv;
   long ncpus;
-  int header_done;
 } schema;
 
 static const char *const known_keys[] = {
@@ -542,32 +541,12 @@ open_output (const struct launch *L, long number, const struct alternative *a)
   return tsv_open_stream (fp, name);
 }
 
-/* From the first launch: the keys (--keys, or the known key names
-   present) and the measured columns (every other column whose fields are
-   all numbers or NA).  */
+/* TEXT[i] set when column i of R holds text (a field that is neither a
+   number nor NA).  Reads R to its end.  */
 static void
-choose_schema (tsv_reader *r)
+text_columns (tsv_reader *r, unsigned char *text)
 {
   size_t n = tsv_ncols (r);
-  schema.keys = xcalloc (n + 1, sizeof *schema.keys);
-  schema.values = xcalloc (n + 1, sizeof *schema.values);
-  for (size_t i = 0; i < n; i++)
-    if (listed (own_cols, tsv_colname (r, i)))
-      die_at (tsv_name (r), tsv_lineno (r), (long) i + 1, "column '%s' is "
-              "one msgperf-launch writes itself", tsv_colname (r, i));
-  if (opt_keys)
-    {
-      char *copy = xstrdup (opt_keys);
-      for (char *save = NULL, *k = strtok_r (copy, ",", &save); k;
-           k = strtok_r (NULL, ",", &save))
-        schema.keys[schema.nk++] = xstrdup (tsv_colname (r, tsv_col_required (r, k)));
-      free (copy);
-    }
-  else
-    for (size_t i = 0; known_keys[i]; i++)
-      if (tsv_col (r, known_keys[i]) >= 0)
-        schema.keys[schema.nk++] = xstrdup (known_keys[i]);
-  unsigned char *text = xcalloc (n + 1, 1);
   while (tsv_next (r))
     for (size_t i = 0; i < n; i++)
       {
@@ -576,15 +555,85 @@ choose_schema (tsv_reader *r)
                    && num_parse (tsv_field (r, i), tsv_field_len (r, i), &v)
                       != NUM_OK;
       }
-  for (size_t i = 0; i < n; i++)
+}
+
+static int
+is_key (const char *c)
+{
+  for (size_t k = 0; k < schema.nk; k++)
+    if (strcmp (schema.keys[k], c) == 0)
+      return 1;
+  return 0;
+}
+
+/* From the first round (one launch of each alternative, R[0..NR-1]): the
+   keys (--keys, in every one; else the known key names present in any)
+   and the measured columns (every other column of any of them whose
+   fields are all numbers or NA in all), so that alternatives measured by
+   different programs share one stream, NA where one lacks a column.  */
+static void
+choose_schema (tsv_reader **rs, size_t nr)
+{
+  size_t cap = 1;
+  for (size_t j = 0; j < nr; j++)
     {
-      const char *c = tsv_colname (r, i);
-      int is_key = 0;
-      for (size_t k = 0; k < schema.nk; k++)
-        is_key |= strcmp (schema.keys[k], c) == 0;
-      if (!is_key && !text[i])
-        schema.values[schema.nv++] = xstrdup (c);
+      cap += tsv_ncols (rs[j]);
+      for (size_t i = 0; i < tsv_ncols (rs[j]); i++)
+        if (listed (own_cols, tsv_colname (rs[j], i)))
+          die_at (tsv_name (rs[j]), tsv_lineno (rs[j]), (long) i + 1,
+                  "column '%s' is one msgperf-launch writes itself",
+                  tsv_colname (rs[j], i));
     }
+  schema.keys = xcalloc (cap, sizeof *schema.keys);
+  schema.values = xcalloc (cap, sizeof *schema.values);
+  char **names = xcalloc (cap, sizeof *names);
+  unsigned char *text = xcalloc (cap, 1);
+  size_t nn = 0;
+  if (opt_keys)
+    {
+      char *copy = xstrdup (opt_keys);
+      for (char *save = NULL, *k = strtok_r (copy, ",", &save); k;
+           k = strtok_r (NULL, ",", &save))
+        {
+          for (size_t j = 0; j < nr; j++)
+            tsv_col_required (rs[j], k);
+          schema.keys[schema.nk++] = xstrdup (k);
+        }
+      free (copy);
+    }
+  else
+    for (size_t i = 0; known_keys[i]; i++)
+      for (size_t j = 0; j < nr; j++)
+        if (tsv_col (rs[j], known_keys[i]) >= 0)
+          {
+            schema.keys[schema.nk++] = xstrdup (known_keys[i]);
+            break;
+          }
+  for (size_t j = 0; j < nr; j++)
+    {
+      size_t n = tsv_ncols (rs[j]);
+      unsigned char *t = xcalloc (n + 1, 1);
+      text_columns (rs[j], t);
+      for (size_t i = 0; i < n; i++)
+        {
+          const char *c = tsv_colname (rs[j], i);
+          size_t k = 0;
+          while (k < nn && strcmp (names[k], c) != 0)
+            k++;
+          if (k == nn)
+            names[nn++] = xstrdup (c);
+          text[k] |= t[i];
+        }
+      free (t);
+    }
+  for (size_t k = 0; k < nn; k++)
+    {
+      if (!is_key (names[k]) && !text[k])
+        schema.values[schema.nv++] = names[k];
+      else
+        free (names[k]);
+    }
+  free (names);
   free (text);
 }
 
@@ -621,12 +670,13 @@ write_header (tsv_writer *w)
 static struct keyrows *
 group_rows (tsv_reader *r, size_t *ng, int *shared)
 {
-  size_t *kc = xcalloc (schema.nk + 1, sizeof *kc);
-  size_t *vc = xcalloc (schema.nv + 1, sizeof *vc);
+  /* A column this launch's program does not write is NA (below).  */
+  long *kc = xcalloc (schema.nk + 1, sizeof *kc);
+  long *vc = xcalloc (schema.nv + 1, sizeof *vc);
   for (size_t i = 0; i < schema.nk; i++)
-    kc[i] = tsv_col_required (r, schema.keys[i]);
+    kc[i] = tsv_col (r, schema.keys[i]);
   for (size_t i = 0; i < schema.nv; i++)
-    vc[i] = tsv_col_required (r, schema.values[i]);
+    vc[i] = tsv_col (r, schema.values[i]);
   long check = tsv_col (r, "check");
   struct keyrows *g = NULL;
   size_t cap = 0;
@@ -635,13 +685,13 @@ group_rows (tsv_reader *r, size_t *ng, int *shared)
     {
       size_t len = 1;
       for (size_t i = 0; i < schema.nk; i++)
-        len += tsv_field_len (r, kc[i]) + 1;
+        len += (kc[i] >= 0 ? tsv_field_len (r, (size_t) kc[i]) : 2) + 1;
       char *key = xcalloc (len, 1);
       for (size_t i = 0; i < schema.nk; i++)
         {
           if (i)
             strcat (key, "\t");
-          strcat (key, tsv_field (r, kc[i]));
+          strcat (key, kc[i] >= 0 ? tsv_field (r, (size_t) kc[i]) : "NA");
         }
       size_t k = 0;
       while (k < *ng && strcmp (g[k].key, key) != 0)
@@ -660,7 +710,8 @@ group_rows (tsv_reader *r, size_t *ng, int *shared)
           g[k].v = xrealloc (g[k].v, g[k].cap * (schema.nv + 1) * sizeof *g[k].v);
         }
       for (size_t i = 0; i < schema.nv; i++)
-        g[k].v[g[k].n * schema.nv + i] = tsv_num (r, vc[i], 1);
+        g[k].v[g[k].n * schema.nv + i]
+          = vc[i] >= 0 ? tsv_num (r, (size_t) vc[i], 1) : NAN;
       g[k].n++;
       if (check >= 0 && strstr (tsv_field (r, (size_t) check), "cpu_shared"))
         *shared = 1;
@@ -750,9 +801,13 @@ write_launch (tsv_writer *w, tsv_reader *r, const struct alternative *a,
 /* ---------------------------------------------------------------- main */
 
 static void
-write_meta (tsv_writer *w, tsv_reader *first)
+write_meta (tsv_writer *w, tsv_reader *first, const char *first_name)
 {
   tsv_copy_meta (w, first);
+  /* The copied lines are the first launch's: with several alternatives
+     they describe that one only (its MCA settings, say), so name it.  */
+  if (nalts > 1)
+    tsv_meta (w, "meta_variant", "%s", first_name);
   tsv_write_tool_meta (w, NULL);
   tsv_meta (w, "launches", "%s", opt_launches);
   tsv_meta (w, "seed", "%s", opt_seed);
@@ -778,10 +833,40 @@ write_meta (tsv_writer *w, tsv_reader *first)
   tsv_meta (w, "ncpus", "%ld", schema.ncpus);
 }
 
+/* The first round's launches are held until each alternative has run
+   once: the stream's columns are theirs together (choose_schema).  */
+static void
+start_stream (tsv_writer *w, struct launch *held, const size_t *order,
+              size_t nheld)
+{
+  tsv_reader **rs = xcalloc (nheld, sizeof *rs);
+  for (size_t k = 0; k < nheld; k++)
+    {
+      struct alternative *a = &alts[order[k]];
+      rs[k] = open_output (&held[k], 1, a);
+    }
+  choose_schema (rs, nheld);
+  for (size_t k = 0; k < nheld; k++)
+    tsv_close (rs[k]);
+  free (rs);
+  tsv_reader *r = open_output (&held[0], 1, &alts[order[0]]);
+  write_meta (w, r, alts[order[0]].name);
+  tsv_close (r);
+  write_header (w);
+  for (size_t k = 0; k < nheld; k++)
+    {
+      r = open_output (&held[k], 1, &alts[order[k]]);
+      write_launch (w, r, &alts[order[k]], (long) k + 1, &held[k]);
+      tsv_close (r);
+      free (held[k].out);
+    }
+}
+
 static void
 run_all (tsv_writer *w, const size_t *order)
 {
   size_t total = (size_t) nlaunches * nalts;
+  struct launch *held = xcalloc (nalts, sizeof *held);
   int warned = 0;
   for (size_t k = 0; k < total; k++)
     {
@@ -793,20 +878,21 @@ run_all (tsv_writer *w, const size_t *order)
         warn ("launch %d: could not see where the ranks ran (/proc/stat "
               "or the launch's processes unreadable): ranks, cores, others "
               "and cpu_shared are NA", a->launches_done);
-      if (!schema.header_done)
+      if (k < nalts)
         {
-          tsv_reader *r = open_output (&L, a->launches_done, a);
-          choose_schema (r);
-          write_meta (w, r);
-          write_header (w);
-          schema.header_done = 1;
-          tsv_close (r);
+          /* (A failed launch ends the program in run_launch: the held
+             ones are lost with it, as nothing was written yet.)  */
+          held[k] = L;
+          if (k + 1 == nalts)
+            start_stream (w, held, order, nalts);
+          continue;
         }
       tsv_reader *r = open_output (&L, a->launches_done, a);
       write_launch (w, r, a, (long) k + 1, &L);
       tsv_close (r);
       free (L.out);
     }
+  free (held);
 }
 
 int

@@ -12,6 +12,7 @@ common_measure_libmeasure_a_SOURCES = \
 	common/measure/msgbuf.c common/measure/msgbuf.h \
 	common/measure/cpuwait.c common/measure/cpuwait.h \
 	common/measure/clockmodel.c common/measure/clockmodel.h \
+	common/measure/clocktree.c common/measure/clocktree.h \
 	common/measure/window.c common/measure/window.h \
 	common/measure/ranksum.c common/measure/ranksum.h \
 	common/measure/modes.c common/measure/modes.h \

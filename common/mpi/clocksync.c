@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clocksync.c: the ping-pong exchanges behind the global clock
- * (clocksync.h).  */
+ * (clocksync.h): against the reference directly, or down a tree
+ * (clocktree.h).  */
 #include <config.h>
 
 #include "clocksync.h"
 
+#include <stdlib.h>
+
 #include "mpiutil.h"
+#include "xalloc.h"
 
 enum { TAG_CLOCK = 97 };
 
@@ -108,4 +112,86 @@ mpu_clock_anchor (MPI_Comm comm, int root, struct clock_model *m)
       else if (me == r && point (comm, root, &mid, &off) == 0)
         clock_model_anchor (m, mid, off);
     }
+}
+
+/* ---------------------------------------------------------------- tree */
+
+/* The round-by-round exchanges of the tree rooted at ROOT: in each
+   round a rank that has a child serves it N pings, a child in that
+   round runs WORK against its parent.  */
+static void
+tree_rounds (MPI_Comm comm, int root, int n,
+             void (*work) (MPI_Comm, int, struct clock_model *),
+             struct clock_model *to_parent)
+{
+  int me, size;
+  mpu_check (MPI_Comm_rank (comm, &me), "MPI_Comm_rank");
+  mpu_check (MPI_Comm_size (comm, &size), "MPI_Comm_size");
+  int rel = (me - root + size) % size;
+  for (int k = 0; k < clock_tree_rounds (size); k++)
+    {
+      int child = clock_tree_child (rel, k, size);
+      if (child >= 0)
+        serve (comm, (child + root) % size, n);
+      else if (rel > 0 && clock_tree_round (rel) == k)
+        work (comm, (clock_tree_parent (rel) + root) % size, to_parent);
+    }
+}
+
+/* Every rank's model against its parent to every rank (by relative
+   rank), and this rank's composed against ROOT.  */
+static void
+compose (MPI_Comm comm, int root, const struct clock_model *to_parent,
+         struct clock_model *to_root)
+{
+  int me, size;
+  mpu_check (MPI_Comm_rank (comm, &me), "MPI_Comm_rank");
+  mpu_check (MPI_Comm_size (comm, &size), "MPI_Comm_size");
+  double mine[4] = { to_parent->drift, to_parent->intercept,
+                     to_parent->residual, to_parent->drift_se };
+  double *all = xcalloc ((size_t) size, sizeof mine);
+  mpu_check (MPI_Allgather (mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, comm),
+             "MPI_Allgather");
+  struct clock_model *m = xcalloc ((size_t) size, sizeof *m);
+  for (int r = 0; r < size; r++)
+    {
+      struct clock_model *x = &m[(r - root + size) % size];
+      clock_model_identity (x);
+      x->drift = all[4 * r];
+      x->intercept = all[4 * r + 1];
+      x->residual = all[4 * r + 2];
+      x->drift_se = all[4 * r + 3];
+    }
+  size_t n = to_parent->n;
+  clock_tree_to_root (m, (me - root + size) % size, to_root);
+  to_root->n = n;
+  free (m);
+  free (all);
+}
+
+void
+mpu_clock_sync_tree (MPI_Comm comm, int root, struct clock_model *to_root,
+                     struct clock_model *to_parent)
+{
+  clock_model_identity (to_parent);
+  tree_rounds (comm, root, CLOCKSYNC_FITPOINTS * CLOCKSYNC_EXCHANGES, fit,
+               to_parent);
+  compose (comm, root, to_parent, to_root);
+}
+
+/* A child's re-anchoring against its parent (one point).  */
+static void
+anchor_one (MPI_Comm comm, int parent, struct clock_model *to_parent)
+{
+  double mid, off;
+  if (point (comm, parent, &mid, &off) == 0)
+    clock_model_anchor (to_parent, mid, off);
+}
+
+void
+mpu_clock_anchor_tree (MPI_Comm comm, int root, struct clock_model *to_root,
+                       struct clock_model *to_parent)
+{
+  tree_rounds (comm, root, CLOCKSYNC_EXCHANGES, anchor_one, to_parent);
+  compose (comm, root, to_parent, to_root);
 }

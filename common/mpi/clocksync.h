@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include "clockmodel.h"
+#include "clocktree.h"
 
 enum { CLOCKSYNC_FITPOINTS = 20, CLOCKSYNC_EXCHANGES = 10 };
 #define CLOCKSYNC_SPACING 1e-3
@@ -31,6 +32,21 @@ void mpu_clock_sync (MPI_Comm comm, int root, struct clock_model *m);
    from here on.  ROOT's model stays the identity.  Collective over
    COMM.  */
 void mpu_clock_anchor (MPI_Comm comm, int root, struct clock_model *m);
+
+/* As mpu_clock_sync, in the O(log P) rounds of a tree (clocktree.h,
+   HCA): *TO_PARENT is this rank's model against its parent, fitted the
+   same way, and *TO_ROOT the composition against ROOT.  Collective over
+   COMM.  */
+void mpu_clock_sync_tree (MPI_Comm comm, int root,
+                          struct clock_model *to_root,
+                          struct clock_model *to_parent);
+
+/* As mpu_clock_anchor down the tree: each rank re-anchors *TO_PARENT
+   against its parent, then *TO_ROOT is composed afresh.  Collective
+   over COMM.  */
+void mpu_clock_anchor_tree (MPI_Comm comm, int root,
+                            struct clock_model *to_root,
+                            struct clock_model *to_parent);
 
 /* The global time now, by the model M.  */
 double mpu_global_time (const struct clock_model *m);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-clockmodel: the linear clock model (clockmodel.h) and the window
- * logic of synchronized repetitions (window.h), on hand-computed
+ * logic of synchronized repetitions (window.h) and the tree of
+ * models composed into a global clock (clocktree.h), on hand-computed
  * cases.  */
 #include <config.h>
 
 #include "clockmodel.h"
+#include "clocktree.h"
 #include "unit.h"
 #include "window.h"
 
@@ -152,6 +154,96 @@ check_collect (void)
   CHECK (n.valid == 1 && span[0] == 1);
 }
 
+/* The binomial tree of clocktree.h over 8 ranks and over 6: parents,
+   rounds, and each round's pairs disjoint.  */
+static void
+check_tree_shape (void)
+{
+  /* 1, 3, 5, 7 fit in round 0 (against 0, 2, 4, 6), 2 and 6 in round 1
+     (against 0, 4), 4 in round 2 (against 0).  */
+  int parent[8] = { -1, 0, 0, 2, 0, 4, 4, 6 };
+  int round[8] = { 0, 0, 1, 0, 2, 0, 1, 0 };
+  for (int r = 0; r < 8; r++)
+    {
+      CHECK (clock_tree_parent (r) == parent[r]);
+      if (r)
+        CHECK (clock_tree_round (r) == round[r]);
+    }
+  CHECK (clock_tree_rounds (1) == 0 && clock_tree_rounds (2) == 1);
+  CHECK (clock_tree_rounds (6) == 3 && clock_tree_rounds (8) == 3);
+  CHECK (clock_tree_rounds (9) == 4);
+  /* Each child is served by its parent in its round, by no one else:
+     at 6 ranks, 4 serves 5 in round 0 and no 6 in round 1.  */
+  for (int size = 6; size <= 8; size += 2)
+    for (int k = 0; k < clock_tree_rounds (size); k++)
+      for (int r = 0; r < size; r++)
+        {
+          int c = clock_tree_child (r, k, size);
+          if (c >= 0)
+            CHECK (clock_tree_parent (c) == r && clock_tree_round (c) == k);
+          if (r > 0 && clock_tree_round (r) == k)
+            CHECK (clock_tree_child (parent[r], k, size) == r);
+        }
+  CHECK (clock_tree_child (4, 1, 6) == -1);
+  CHECK (clock_tree_child (2, 1, 8) == -1);
+}
+
+/* Known drifts composed along a tree.  By hand: rank 2 against 0 runs
+   10 ppm fast, 2 ms ahead (offset 1e-5 t + 2e-3); rank 3 against 2,
+   20 ppm fast, 1 ms behind (2e-5 t - 1e-3).  Eq. (6): drift 1e-5 + 2e-5
+   - 2e-10 = 2.99998e-5, intercept 2e-3 - 1e-3 + 1e-5 * 1e-3
+   = 1.00001e-3.  Then eight ranks whose clocks read
+   t_r = a_r t_0 + b_r at reference time t_0: each against its parent
+   fitted from exchanges with symmetric 1 us delays (clockmodel.h), the
+   models composed, every rank's reading 100 s after the fit is mapped
+   back to the reference's time within 1 ns.  */
+static void
+check_tree_compose (void)
+{
+  struct clock_model to_parent[8], m;
+  for (int r = 0; r < 8; r++)
+    clock_model_identity (&to_parent[r]);
+  to_parent[2].drift = 1e-5, to_parent[2].intercept = 2e-3;
+  to_parent[3].drift = 2e-5, to_parent[3].intercept = -1e-3;
+  to_parent[2].residual = 3e-7, to_parent[3].residual = 4e-7;
+  clock_tree_to_root (to_parent, 3, &m);
+  CHECK_NEAR (m.drift, 2.99998e-5, 1e-17);
+  CHECK_NEAR (m.intercept, 1.00001e-3, 1e-17);
+  CHECK_NEAR (m.residual, 5e-7, 1e-18);
+  clock_tree_to_root (to_parent, 2, &m);
+  CHECK (m.drift == 1e-5 && m.intercept == 2e-3);
+  clock_tree_to_root (to_parent, 0, &m);
+  CHECK (m.drift == 0 && m.intercept == 0);
+
+  double a[8] = { 1, 1 + 1e-5, 1 - 3e-5, 1 + 2e-5, 1 - 1e-5, 1 + 4e-5,
+                  1, 1 - 2e-5 };
+  double b[8] = { 0, 2e-3, -1e-3, 5e-3, 3e-4, -2e-3, 7e-4, 1e-3 };
+  enum { F = 20 };
+  for (int r = 1; r < 8; r++)
+    {
+      int p = clock_tree_parent (r);
+      double mid[F], off[F];
+      for (int f = 0; f < F; f++)
+        {
+          /* The exchange starts at reference time t0; each way 1 us.  */
+          double t0 = 50 + 1e-3 * f + 1e-2 * r;
+          double ts = a[r] * t0 + b[r];
+          double tp = a[p] * (t0 + 1e-6) + b[p];
+          double te = a[r] * (t0 + 2e-6) + b[r];
+          double rtt;
+          CHECK (clock_offset_min_rtt (&ts, &tp, &te, 1, &mid[f], &off[f],
+                                       &rtt) == 0);
+        }
+      CHECK (clock_model_fit (mid, off, F, &to_parent[r]) == 0);
+    }
+  for (int r = 0; r < 8; r++)
+    {
+      clock_tree_to_root (to_parent, r, &m);
+      double t0 = 150;
+      CHECK_NEAR (clock_model_global (&m, a[r] * t0 + b[r]), t0, 1e-9);
+    }
+}
+
 int
 main (void)
 {
@@ -159,5 +251,7 @@ main (void)
   check_drift ();
   check_flags ();
   check_collect ();
+  check_tree_shape ();
+  check_tree_compose ();
   return unit_done ();
 }

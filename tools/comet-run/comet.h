@@ -51,6 +51,7 @@ struct comet_opts
   int rep_sync;               /* --rep-sync: enum comet_rep_sync */
   double window;              /* --window in seconds, 0: chosen per
                                  point */
+  int clock_tree;             /* --clock-sync hca (else linear) */
   const char **topologies;    /* --topology specs of the tree kernels */
   char **topology_text;       /* contents of file: specs, else NULL */
   size_t ntopologies;
@@ -82,6 +83,8 @@ struct comet_ctx
   double loop_iter;    /* seconds: one empty repeat-loop iteration */
   struct clock_model clock;   /* this rank's MPI_Wtime against the test
                                  node's (--rep-sync barrier or window) */
+  struct clock_model clock_parent;  /* --clock-sync hca: against its
+                                       parent in the tree */
 };
 
 /* ------------------------------------------------------------ output */

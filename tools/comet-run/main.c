@@ -75,6 +75,7 @@ static char *opt_eps, *opt_min_reps, *opt_max_reps, *opt_time_cap;
 static char *opt_sample_time, *opt_max_repeat, *opt_warmup, *opt_grid;
 static char *opt_timeout, *opt_buffers, *opt_cache, *opt_stat;
 static char *opt_iterations, *opt_sync, *opt_rep_sync, *opt_window;
+static char *opt_clock_sync;
 static int opt_progress, opt_no_progress, opt_list;
 static const char **opt_topologies;
 static size_t opt_ntopologies;
@@ -165,6 +166,11 @@ static struct poptOption options[] = {
   { "window", '\0', POPT_ARG_STRING, &opt_window, 0,
     "window length in microseconds of --rep-sync window (default: 4 times "
     "the slowest rank's median call plus 10, per point)", "US" },
+  { "clock-sync", '\0', POPT_ARG_STRING, &opt_clock_sync, 0,
+    "the global clock of --rep-sync barrier or window: linear (each rank "
+    "fitted against the test node, P - 1 rounds) or hca (fitted against "
+    "a parent in a binomial tree, log2 P rounds, composed) (default: "
+    "linear)", "linear|hca" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
     "progress lines on stderr even when it is not a terminal (under "
     "mpirun: after 5 s by default)", NULL },
@@ -278,6 +284,13 @@ parse_rep_sync (struct comet_opts *o)
                          : 0;
   if (opt_window && o->rep_sync != COMET_SYNC_WINDOW)
     die_usage ("option '--window': only with --rep-sync window");
+  o->clock_tree = opt_clock_sync && strcmp (opt_clock_sync, "hca") == 0;
+  if (opt_clock_sync && !o->clock_tree && strcmp (opt_clock_sync, "linear"))
+    die_usage ("option '--clock-sync': '%s' is not 'linear' or 'hca'",
+               opt_clock_sync);
+  if (opt_clock_sync && o->rep_sync == COMET_SYNC_NONE)
+    die_usage ("option '--clock-sync': only with --rep-sync barrier or "
+               "window");
   if (o->rep_sync != COMET_SYNC_NONE && o->stat_osu)
     die_usage ("option '--rep-sync': %s needs --stat median (--stat osu "
                "times OSU's way)", opt_rep_sync);

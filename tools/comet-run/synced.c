@@ -184,7 +184,13 @@ comet_measure_synced (struct comet_ctx *c, const struct comet_timing *t,
     {
       size_t n = o->adapt.max_reps - attempts;
       n = n > BATCH ? BATCH : n;
-      mpu_clock_anchor (t->comm, t->root, &c->clock);
+      /* (The tree is the one of the fit, over every rank from rank 0:
+         any common reference serves the windows and the spans.)  */
+      if (o->clock_tree)
+        mpu_clock_anchor_tree (MPI_COMM_WORLD, 0, &c->clock,
+                               &c->clock_parent);
+      else
+        mpu_clock_anchor (t->comm, t->root, &c->clock);
       double s0 = root ? mpu_global_time (&c->clock) + LEAD : 0;
       mpu_check (MPI_Bcast (&s0, 1, MPI_DOUBLE, t->root, t->comm),
                  "MPI_Bcast");
@@ -228,7 +234,10 @@ comet_clock_setup (struct comet_ctx *c)
   clock_model_identity (&c->clock);
   if (c->opt->rep_sync == COMET_SYNC_NONE)
     return;
-  mpu_clock_sync (MPI_COMM_WORLD, 0, &c->clock);
+  if (c->opt->clock_tree)
+    mpu_clock_sync_tree (MPI_COMM_WORLD, 0, &c->clock, &c->clock_parent);
+  else
+    mpu_clock_sync (MPI_COMM_WORLD, 0, &c->clock);
   /* The model of each rank at the time of the fit: offset (us),
      drift, residual (us).  */
   double now = MPI_Wtime ();
@@ -254,8 +263,9 @@ comet_clock_setup (struct comet_ctx *c)
       if (all[3 * r + 2] > worst)
         worst = all[3 * r + 2];
     }
-  tsv_meta (c->w, "clock_sync", "linear fitpoints=%d exchanges=%d "
-            "spacing=%gs anchor=batch", CLOCKSYNC_FITPOINTS,
+  tsv_meta (c->w, "clock_sync", "%s fitpoints=%d exchanges=%d "
+            "spacing=%gs anchor=batch", c->opt->clock_tree ? "hca" : "linear",
+            CLOCKSYNC_FITPOINTS,
             CLOCKSYNC_EXCHANGES, CLOCKSYNC_SPACING);
   tsv_meta (c->w, "clock_offset", "%s", off);
   tsv_meta (c->w, "clock_drift", "%s", drift);
