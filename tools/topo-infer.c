@@ -186,7 +186,8 @@ read_rows (tsv_reader *r, struct input *in)
 static struct topo_conc *
 pair_rows (struct input *in, const char *name, size_t *nc)
 {
-  qsort (in->h, in->nh, sizeof *in->h, cmp_half);
+  if (in->nh > 0)   /* (h is NULL without two-pair tests) */
+    qsort (in->h, in->nh, sizeof *in->h, cmp_half);
   struct topo_conc *c = xmalloc ((in->nh / 2 + 1) * sizeof *c);
   size_t k = 0;
   /* the rows come in pairs: a test's two halves, one after the other */
