@@ -12,7 +12,10 @@
  * start (latency, the rendezvous, a token bucket's burst, TCP's slow
  * start), the others flow at the rate of the path.  Ranks out of a test
  * wait in a sleeping barrier, so that on a machine with fewer cores
- * than ranks the measured ranks get the CPUs.  Every test is run --reps
+ * than ranks the measured ranks get the CPUs.  An exchange is a pair's
+ * two directions at once (a -> b with b -> a): on a full-duplex link
+ * each gets its rate alone, where the programs' transport can use both
+ * directions at once; half of it where the two take turns.  Every test is run --reps
  * times (a pair alone after one warm-up, which opens its connection);
  * the median is reported.  */
 #include <config.h>
@@ -35,7 +38,8 @@
 
 static char *opt_bytes, *opt_count, *opt_reps, *opt_max_pairs;
 static char *opt_max_concurrent, *opt_seed, *opt_timeout;
-static int opt_no_concurrent, opt_progress, opt_no_progress;
+static int opt_no_concurrent, opt_no_exchange, opt_progress;
+static int opt_no_progress;
 
 static struct poptOption options[] = {
   { "bytes", 'b', POPT_ARG_STRING, &opt_bytes, 0,
@@ -51,7 +55,9 @@ static struct poptOption options[] = {
   { "max-concurrent", '\0', POPT_ARG_STRING, &opt_max_concurrent, 0,
     "measure a random sample of N two-pair tests (default: all)", "N" },
   { "no-concurrent", '\0', POPT_ARG_NONE, &opt_no_concurrent, 0,
-    "measure pairs alone only", NULL },
+    "measure no two disjoint pairs at once", NULL },
+  { "no-exchange", '\0', POPT_ARG_NONE, &opt_no_exchange, 0,
+    "measure no pair's two directions at once", NULL },
   { "seed", '\0', POPT_ARG_STRING, &opt_seed, 0,
     "seed of the samples' generator (default 1)", "N" },
   { "progress", '\0', POPT_ARG_NONE, &opt_progress, 0,
@@ -67,6 +73,7 @@ static struct poptOption options[] = {
 struct config
 {
   int64_t bytes, count, reps, max_pairs, max_conc;
+  int exchange;
   uint64_t seed;
   double timeout;
 };
@@ -95,6 +102,7 @@ parse (int argc, char **argv, struct config *c)
                            INT64_MAX) : -1;
   if (opt_no_concurrent)
     c->max_conc = 0;
+  c->exchange = !opt_no_exchange;
   c->seed = opt_seed ? (uint64_t) cli_int ("--seed", opt_seed, 0, INT64_MAX)
                      : 1;
   c->timeout = opt_timeout ? cli_double ("--timeout", opt_timeout, 0, 1e9)
@@ -141,10 +149,12 @@ sample_tests (struct test *t, size_t n, int64_t max, uint64_t *seed)
   return m;
 }
 
-/* Every ordered pair alone, then every two disjoint ordered pairs (each
-   set of two once), sampled as asked.  */
+/* Every ordered pair alone, every two disjoint ordered pairs (each set
+   of two once), sampled as asked, then every exchange (a -> b with
+   b -> a, a < b) of the pairs measured alone.  */
 static struct test *
-make_tests (int P, const struct config *c, size_t *nsolo, size_t *nconc)
+make_tests (int P, const struct config *c, size_t *nsolo, size_t *nconc,
+            size_t *nexch)
 {
   size_t np = (size_t) P * (size_t) (P - 1);
   struct test *solo = xmalloc (np * sizeof *solo);
@@ -156,7 +166,7 @@ make_tests (int P, const struct config *c, size_t *nsolo, size_t *nconc)
   uint64_t seed = c->seed;
   *nsolo = sample_tests (solo, np, c->max_pairs, &seed);
   size_t cap = c->max_conc == 0 ? 0 : np * (np - 1) / 2;
-  struct test *all = xmalloc ((*nsolo + cap + 1) * sizeof *all);
+  struct test *all = xmalloc ((*nsolo + cap + np / 2 + 1) * sizeof *all);
   memcpy (all, solo, *nsolo * sizeof *all);
   k = 0;
   struct test *conc = all + *nsolo;
@@ -172,6 +182,18 @@ make_tests (int P, const struct config *c, size_t *nsolo, size_t *nconc)
         conc[k++] = (struct test) { 2, { a0, a1 }, { b0, b1 } };
       }
   *nconc = sample_tests (conc, k, c->max_conc, &seed);
+  struct test *ex = conc + *nconc;
+  k = 0;
+  for (size_t i = 0; i < *nsolo && c->exchange; i++)
+    {
+      int a = solo[i].a[0], b = solo[i].b[0];
+      int other = 0;   /* b -> a measured alone too (a < b: once) */
+      for (size_t j = 0; j < *nsolo && a < b; j++)
+        other |= solo[j].a[0] == b && solo[j].b[0] == a;
+      if (other)
+        ex[k++] = (struct test) { 2, { a, b }, { b, a } };
+    }
+  *nexch = k;
   free (solo);
   return all;
 }
@@ -208,36 +230,42 @@ static double
 sample (const struct test *t, const struct config *c, char *buf,
         MPI_Request *req, double *done)
 {
-  int role = -1;       /* 0..1 send, 2..3 receive */
+  int snd = -1, rcv = -1;  /* the pair this rank sends, receives in */
   for (int i = 0; i < t->n; i++)
     {
       if (t->a[i] == mpu_rank)
-        role = i;
+        snd = i;
       if (t->b[i] == mpu_rank)
-        role = 2 + i;
+        rcv = i;
     }
   lazy_barrier ();
-  if (role < 0)
+  if (snd < 0 && rcv < 0)
     return NAN;
-  int peer = role < 2 ? t->b[role] : t->a[role - 2];
+  /* an exchange's ranks send and receive: receives in req[0 .. count),
+     sends after them; buf holds both */
   for (int64_t m = 0; m < c->count; m++)
     {
       char *p = buf + m * c->bytes;
-      if (role < 2)
-        mpu_check (MPI_Isend (p, (int) c->bytes, MPI_CHAR, peer, 7,
-                              MPI_COMM_WORLD, &req[m]), "MPI_Isend");
-      else
-        mpu_check (MPI_Irecv (p, (int) c->bytes, MPI_CHAR, peer, 7,
+      if (rcv >= 0)
+        mpu_check (MPI_Irecv (p, (int) c->bytes, MPI_CHAR, t->a[rcv], 7,
                               MPI_COMM_WORLD, &req[m]), "MPI_Irecv");
+      if (snd >= 0)
+        mpu_check (MPI_Isend (p + (rcv >= 0) * c->count * c->bytes,
+                              (int) c->bytes, MPI_CHAR, t->b[snd], 7,
+                              MPI_COMM_WORLD, &req[m + c->count]),
+                   "MPI_Isend");
     }
   /* messages of one pair complete in order (MPI's non-overtaking) */
   for (int64_t m = 0; m < c->count; m++)
     {
-      lazy_wait (&req[m], 20000);
+      lazy_wait (&req[m + (rcv < 0) * c->count], 20000);
       done[m] = MPI_Wtime ();
     }
-  if (role < 2)
+  if (rcv < 0)
     return NAN;
+  if (snd >= 0)
+    for (int64_t m = 0; m < c->count; m++)
+      lazy_wait (&req[m + c->count], 20000);
   return (double) (c->count - 1) * (double) c->bytes
          / ((done[c->count - 1] - done[0]) * 1e6);
 }
@@ -248,9 +276,9 @@ static void
 run_tests (const struct test *t, size_t n, const struct config *c,
            double *rate)
 {
-  char *buf = xmalloc ((size_t) (c->count * c->bytes));
-  memset (buf, 1, (size_t) (c->count * c->bytes));
-  MPI_Request *req = xmalloc ((size_t) c->count * sizeof *req);
+  char *buf = xmalloc ((size_t) (2 * c->count * c->bytes));
+  memset (buf, 1, (size_t) (2 * c->count * c->bytes));
+  MPI_Request *req = xmalloc ((size_t) (2 * c->count) * sizeof *req);
   double *done = xmalloc ((size_t) c->count * sizeof *done);
   double *s = xmalloc ((size_t) c->reps * sizeof *s);
   int mode = cli_progress_mode (opt_progress, opt_no_progress);
@@ -347,13 +375,14 @@ main (int argc, char **argv)
   if (mpu_size < 2)
     die ("needs at least 2 MPI processes, the job has %d (run it as "
          "'mpirun -np 2 %s')", mpu_size, PROGRAM);
-  if ((double) c.count * (double) c.bytes > 1e9)
-    die_usage ("--count times --bytes is over 1e9 bytes of buffer");
+  if ((double) c.count * (double) c.bytes > 5e8)
+    die_usage ("--count times --bytes is over 5e8 bytes (twice that of "
+               "buffer, for the exchanges)");
   mpu_init (&argc, &argv);
   mpu_timeout (c.timeout);
-  size_t nsolo, nconc;
-  struct test *t = make_tests (mpu_size, &c, &nsolo, &nconc);
-  size_t n = nsolo + nconc;
+  size_t nsolo, nconc, nexch;
+  struct test *t = make_tests (mpu_size, &c, &nsolo, &nconc, &nexch);
+  size_t n = nsolo + nconc + nexch;
   double *rate = xcalloc (6 * n + 1, sizeof *rate);
   tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
   if (w)
@@ -370,6 +399,7 @@ main (int argc, char **argv)
       tsv_meta (w, "seed", "%s", opt_seed ? opt_seed : "1");
       tsv_meta (w, "tests_alone", "%zu", nsolo);
       tsv_meta (w, "tests_concurrent", "%zu", nconc);
+      tsv_meta (w, "tests_exchange", "%zu", nexch);
       tsv_meta (w, "measure_time", "%.3g s", total);
       tsv_meta_time_unit (w, "us");
       write_rows (w, t, n, &c, sum);

@@ -3,7 +3,11 @@
  * cluster, inferred from pair-measure's stream (the pairs alone and two
  * at a time), written as the topology file of dag-predict --network
  * topology:FILE.  The inference is common/models/topo/topo_infer.c;
- * here: read the stream, pair the rows of each two-pair test, write.  */
+ * here: read the stream, pair the rows of each two-pair test, write.
+ * A pair's two directions measured at once (an exchange: with_src =
+ * dst, with_dst = src) say whether a host's link carries both at once
+ * (common/models/topo/topo_duplex.c): the topology file then has a
+ * duplex column.  */
 #include <config.h>
 
 #include <math.h>
@@ -63,7 +67,33 @@ struct input
   int *nsolo;
   struct half *h;
   size_t nh, caph;
+  struct topo_conc *ex;  /* the exchanges: a -> b at r_ab, b -> a r_cd */
+  size_t nex, capex;
 };
+
+/* The row a -> b of the exchange of a and b at rate V.  */
+static void
+add_exchange (struct input *in, int a, int b, double v)
+{
+  int lo = a < b ? a : b, hi = a < b ? b : a;
+  for (size_t i = 0; i < in->nex; i++)
+    if (in->ex[i].a == lo && in->ex[i].b == hi)
+      {
+        if (a == lo)
+          in->ex[i].r_ab = v;
+        else
+          in->ex[i].r_cd = v;
+        return;
+      }
+  if (in->nex == in->capex)
+    {
+      in->capex = in->capex ? 2 * in->capex : 64;
+      in->ex = xrealloc (in->ex, in->capex * sizeof *in->ex);
+    }
+  in->ex[in->nex++] = (struct topo_conc) { lo, hi, hi, lo,
+                                           a == lo ? v : NAN,
+                                           a == lo ? NAN : v };
+}
 
 static int
 rank_field (tsv_reader *r, size_t col)
@@ -126,9 +156,16 @@ read_rows (tsv_reader *r, struct input *in)
           continue;
         }
       int c = rank_field (r, ws), d = rank_field (r, wd);
+      if (c == b && d == a)
+        {
+          if (!isnan (v))
+            add_exchange (in, a, b, v);
+          continue;
+        }
       if (c == a || c == b || d == a || d == b || c == d)
         tsv_die_field (r, ws, "the pairs %d -> %d and %d -> %d of a test "
-                       "must have four distinct ranks", a, b, c, d);
+                       "must have four distinct ranks, or be a pair's two "
+                       "directions", a, b, c, d);
       grow (in, c > d ? c : d);
       if (in->nh == in->caph)
         {
@@ -149,7 +186,8 @@ read_rows (tsv_reader *r, struct input *in)
 static struct topo_conc *
 pair_rows (struct input *in, const char *name, size_t *nc)
 {
-  qsort (in->h, in->nh, sizeof *in->h, cmp_half);
+  if (in->nh > 0)   /* (h is NULL without two-pair tests) */
+    qsort (in->h, in->nh, sizeof *in->h, cmp_half);
   struct topo_conc *c = xmalloc ((in->nh / 2 + 1) * sizeof *c);
   size_t k = 0;
   /* the rows come in pairs: a test's two halves, one after the other */
@@ -190,8 +228,11 @@ node_name (const struct topo_inferred *t, int v, char *buf, size_t len)
   return buf;
 }
 
+/* HALF: per host, 1 when its link is half duplex; NULL: no duplex
+   column (no exchange measured).  */
 static void
-write_topology (tsv_writer *w, const struct topo_inferred *t)
+write_topology (tsv_writer *w, const struct topo_inferred *t,
+                const int *half)
 {
   char buf[32], list[16];
   for (int s = 0; s < t->nswitch; s++)
@@ -214,12 +255,14 @@ write_topology (tsv_writer *w, const struct topo_inferred *t)
       tsv_meta (w, key, "%s", len ? hosts : "(no host)");
       free (hosts);
     }
-  static const char *const topo_cols[] = { "from", "to", "G", "L" };
+  static const char *const topo_cols[] = { "from", "to", "G", "L",
+                                           "duplex" };
   static const char *const rate_cols[] = { "from", "to", "mbit_s", "obs",
                                            "bound" };
   if (!opt_rates)
     tsv_meta_time_unit (w, "us");
-  tsv_write_header (w, opt_rates ? 5 : 4, opt_rates ? rate_cols : topo_cols);
+  tsv_write_header (w, opt_rates ? 5 : half ? 5 : 4,
+                    opt_rates ? rate_cols : topo_cols);
   for (size_t i = 0; i < t->nlinks; i++)
     {
       const struct topo_link *l = &t->link[i];
@@ -236,6 +279,10 @@ write_topology (tsv_writer *w, const struct topo_inferred *t)
           /* Mbit/s is bits per us: 8 / rate us per byte of payload */
           put_derived (w, 8 / l->rate);
           tsv_put_num (w, 0);
+          if (half)
+            tsv_put_str (w, (l->from < t->nhosts && half[l->from])
+                            || (l->to < t->nhosts && half[l->to])
+                            ? "half" : "full");
         }
       tsv_end_row (w);
     }
@@ -276,7 +323,16 @@ main (int argc, char **argv)
   tsv_copy_meta (w, r);
   tsv_write_tool_meta (w, NULL);
   tsv_meta (w, "switches", "%d", t.nswitch);
-  write_topology (w, &t);
+  int *half = NULL;
+  if (in.nex)
+    {
+      half = xmalloc ((size_t) in.n * sizeof *half);
+      if (topo_duplex (in.n, in.solo, in.ex, in.nex, o.slow, half) < 0)
+        die ("out of memory");
+    }
+  write_topology (w, &t, half);
+  free (half);
+  free (in.ex);
   tsv_writer_close (w);
   tsv_close (r);
   topo_inferred_free (&t);

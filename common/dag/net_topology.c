@@ -15,6 +15,13 @@
  * than the model says by that flow's time beyond s1 * G.  Alone on its
  * route, the two rules give the same arrival.
  *
+ * A half-duplex link (topology.h: twin) is one medium for both
+ * directions: a message on it takes the reverse link too, which under
+ * topology-fifo it holds as well, and under topology shares max-min
+ * fair with the messages going the other way (two messages that cross
+ * get half its capacity each, a full-duplex link gives both all of
+ * it).
+ *
  * A message to its own rank uses no link under either.  */
 #include <config.h>
 
@@ -55,7 +62,30 @@ struct dagcost_net_state
   size_t *mv;
   size_t nmv, mvcap;
   int dirty;                   /* flows added since the last projection */
+  int32_t *xr;                 /* a route with its links' twins */
+  size_t xrcap;
 };
+
+/* ROUTE (K links) and the twins of its half-duplex links, in ST's
+   scratch; *KX their number.  */
+static const int32_t *
+with_twins (struct dagcost_net_state *st, const int32_t *route, size_t k,
+            size_t *kx)
+{
+  if (2 * k > st->xrcap)
+    {
+      st->xrcap = 2 * k;
+      st->xr = xrealloc (st->xr, st->xrcap * sizeof *st->xr);
+    }
+  size_t n = 0;
+  for (size_t i = 0; i < k; i++)
+    st->xr[n++] = route[i];
+  for (size_t i = 0; i < k; i++)
+    if (st->topo->link[route[i]].twin >= 0)
+      st->xr[n++] = st->topo->link[route[i]].twin;
+  *kx = n;
+  return st->xr;
+}
 
 static int
 topo_uses (const struct dagsim_cost *c)
@@ -115,20 +145,22 @@ links_reserve (struct dagcost_net_state *st, int32_t from, int32_t to,
   double tw = tr, G = 0;
   int32_t last = -1;    /* the link that came free last, if after TR */
   *lat = 0;
-  for (size_t i = 0; i < k; i++)
+  size_t kx;
+  const int32_t *xr = with_twins (st, route, k, &kx);
+  for (size_t i = 0; i < kx; i++)
     {
-      const struct dag_topo_link *l = &st->topo->link[route[i]];
+      const struct dag_topo_link *l = &st->topo->link[xr[i]];
       double Gl = isnan (l->G) ? def : l->G;
-      if (st->link_free[route[i]] > tw)
+      if (st->link_free[xr[i]] > tw)
         {
-          tw = st->link_free[route[i]];
-          last = route[i];
+          tw = st->link_free[xr[i]];
+          last = xr[i];
         }
       G = Gl > G ? Gl : G;
-      *lat += l->L;
+      *lat += i < k ? l->L : 0;
     }
-  for (size_t i = 0; i < k; i++)
-    st->link_free[route[i]] = tw + hold * G;
+  for (size_t i = 0; i < kx; i++)
+    st->link_free[xr[i]] = tw + hold * G;
   *gmax = G;
   if (st->lstat)
     {
@@ -170,6 +202,7 @@ topo_release (struct dagcost_net_state *st)
   free (st->tf);
   free (st->flow_of);
   free (st->cap_set);
+  free (st->xr);
   free (st->mv);
   free (st);
 }
@@ -237,7 +270,14 @@ share_wire (struct dagcost_net_state *st, int32_t from, int32_t to,
     return m->ready + m->flight;
   double lat, gr = share_caps (st, route, k, m->G, &lat);
   double cap = m->G > 0 ? 1 / m->G : INFINITY;
-  size_t i = lshare_add (&st->ls, m->ready, m->hold, route, (int32_t) k,
+  size_t kx;
+  const int32_t *xr = with_twins (st, route, k, &kx);
+  if (kx > k)
+    {
+      double tl, tg = share_caps (st, xr + k, kx - k, m->G, &tl);
+      gr = tg > gr ? tg : gr;
+    }
+  size_t i = lshare_add (&st->ls, m->ready, m->hold, xr, (int32_t) kx,
                          cap);
   if (i >= st->tfcap)
     {

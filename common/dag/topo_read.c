@@ -30,19 +30,20 @@ topo_time (tsv_reader *r, long i)
   return v;
 }
 
-/* Every column of R's header is one of from, to, G, L.  */
+/* Every column of R's header is one of from, to, G, L, duplex.  */
 static void
 topo_columns (struct dag_topo_file *t, tsv_reader *r)
 {
-  static const char *const known[] = { "from", "to", "G", "L" };
+  static const char *const known[] = { "from", "to", "G", "L", "duplex" };
   for (size_t i = 0; i < tsv_ncols (r); i++)
     {
       size_t k = 0;
-      while (k < 4 && strcmp (tsv_colname (r, i), known[k]) != 0)
+      while (k < 5 && strcmp (tsv_colname (r, i), known[k]) != 0)
         k++;
-      if (k == 4)
+      if (k == 5)
         die_at (tsv_name (r), tsv_lineno (r), (long) i + 1, "unknown column "
-                "'%s' (a topology has from, to, and optionally G and L)",
+                "'%s' (a topology has from, to, and optionally G, L and "
+                "duplex)",
                 tsv_colname (r, i));
     }
   t->cfrom = tsv_col_required (r, "from");
@@ -52,8 +53,18 @@ topo_columns (struct dag_topo_file *t, tsv_reader *r)
 /* One row of R as a link; dies on a link to itself, a second copy of a
    link, or a number that names no rank.  */
 static void
-topo_row (struct dag_topo_file *t, tsv_reader *r, long cG, long cL)
+topo_row (struct dag_topo_file *t, tsv_reader *r, long cG, long cL,
+          long cD)
 {
+  int half = 0;
+  if (cD >= 0)
+    {
+      const char *d = tsv_field (r, (size_t) cD);
+      half = strcmp (d, "half") == 0;
+      if (!half && strcmp (d, "full") != 0 && strcmp (d, "NA") != 0)
+        tsv_die_field (r, (size_t) cD, "'%s' is no duplex (expected full, "
+                       "half or NA)", d);
+    }
   double G = topo_time (r, cG), L = topo_time (r, cL);
   const char *from = tsv_field (r, t->cfrom), *to = tsv_field (r, t->cto);
   size_t which;
@@ -81,6 +92,23 @@ topo_row (struct dag_topo_file *t, tsv_reader *r, long cG, long cL)
       t->line = xrealloc (t->line, t->line_cap * sizeof *t->line);
     }
   t->line[t->topo.nlinks - 1] = tsv_lineno (r);
+  if (half)
+    t->topo.link[t->topo.nlinks - 1].twin = -2;   /* paired at the end */
+}
+
+/* Pair every half-duplex link of T (twin -2) with its reverse link,
+   which must exist; column CD of FILE for the error.  */
+static void
+topo_pair_half (struct dag_topo_file *t, const char *file, long cD)
+{
+  for (size_t i = 0; i < t->topo.nlinks; i++)
+    if (t->topo.link[i].twin == -2 && dag_topo_half (&t->topo, i) < 0)
+      die_at (file, t->line[i], cD + 1, "'half': the link '%s' -> '%s' is "
+              "half duplex, but there is no link '%s' -> '%s' to share its "
+              "medium with", dag_topo_name (&t->topo, t->topo.link[i].from),
+              dag_topo_name (&t->topo, t->topo.link[i].to),
+              dag_topo_name (&t->topo, t->topo.link[i].to),
+              dag_topo_name (&t->topo, t->topo.link[i].from));
 }
 
 /* The times of the topology R into the schedule's unit UNIT.  TIMED:
@@ -123,16 +151,18 @@ dag_topo_read (struct dag_topo_file *t, const char *file, const char *unit)
   t->name = xstrdup (tsv_name (r));
   topo_columns (t, r);
   long cG = tsv_col (r, "G"), cL = tsv_col (r, "L");
+  long cD = tsv_col (r, "duplex");
   long timed = 0;
   dag_topo_init (&t->topo);
   while (tsv_next (r))
     {
-      topo_row (t, r, cG, cL);
+      topo_row (t, r, cG, cL, cD);
       const struct dag_topo_link *l = &t->topo.link[t->topo.nlinks - 1];
       if (!timed && (l->G > 0 || l->L > 0))
         timed = tsv_lineno (r);
     }
   topo_units (t, r, unit, timed);
+  topo_pair_half (t, tsv_name (r), cD);
   dag_topo_finish (&t->topo);
   t->nmeta = tsv_nmeta (r);
   t->meta = xmalloc ((t->nmeta ? t->nmeta : 1) * sizeof *t->meta);

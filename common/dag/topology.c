@@ -148,8 +148,25 @@ dag_topo_add (struct dag_topo *t, const char *from, const char *to,
       t->link_cap = t->link_cap ? 2 * t->link_cap : 16;
       t->link = xrealloc (t->link, t->link_cap * sizeof *t->link);
     }
-  t->link[t->nlinks++] = (struct dag_topo_link) { a, b, G, L };
+  t->link[t->nlinks++] = (struct dag_topo_link) { a, b, G, L, -1 };
   return DAG_TOPO_OK;
+}
+
+int32_t
+dag_topo_find (const struct dag_topo *t, int32_t from, int32_t to)
+{
+  return strmap_get (&t->pairs, from, (const char *) &to, sizeof to);
+}
+
+int
+dag_topo_half (struct dag_topo *t, size_t i)
+{
+  int32_t j = dag_topo_find (t, t->link[i].to, t->link[i].from);
+  if (j < 0)
+    return -1;
+  t->link[i].twin = j;
+  t->link[j].twin = (int32_t) i;
+  return 0;
 }
 
 void

@@ -28,6 +28,10 @@ struct dag_topo_link
   int32_t from, to;     /* nodes */
   double G;             /* time per byte; NaN: the model's */
   double L;             /* extra latency, >= 0 */
+  /* half duplex: the link's two directions are one medium, so the
+     reverse link's messages take from its capacity too (the index of
+     the reverse link); -1: full duplex, each direction its own */
+  int32_t twin;
 };
 
 struct dag_topo_route;  /* topology.c: the cache of routes */
@@ -90,6 +94,13 @@ int dag_topo_rank_name (const char *s, int64_t *rank);
 enum dag_topo_status dag_topo_add (struct dag_topo *t, const char *from,
                                    const char *to, double G, double L,
                                    size_t *which);
+
+/* The index of the link FROM -> TO (node ids), or -1.  */
+int32_t dag_topo_find (const struct dag_topo *t, int32_t from, int32_t to);
+
+/* Make link I half duplex: it and its reverse link share one
+   capacity.  -1 (and no change) when there is no reverse link.  */
+int dag_topo_half (struct dag_topo *t, size_t i);
 
 /* Index the links for routing (after the last dag_topo_add).  */
 void dag_topo_finish (struct dag_topo *t);

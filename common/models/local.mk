@@ -28,4 +28,5 @@ common_models_libmodels_a_SOURCES = \
 	common/models/trees/treefilter.c common/models/trees/treefilter.h \
 	common/models/trees/treecost.c common/models/trees/treecost.h \
 	common/models/trees/clockskew.c common/models/trees/clockskew.h \
-	common/models/topo/topo_infer.c common/models/topo/topo_infer.h
+	common/models/topo/topo_infer.c common/models/topo/topo_infer.h \
+	common/models/topo/topo_duplex.c

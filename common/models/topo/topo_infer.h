@@ -66,4 +66,16 @@ int topo_infer (int n, const double *solo, const struct topo_conc *conc,
 
 void topo_inferred_free (struct topo_inferred *t);
 
+/* The duplex of each of N hosts' links from the NE exchanges EX (a
+   pair's two directions measured at once: c = b, d = a) and the rates
+   alone SOLO as for topo_infer: HALF[h] = 1 when the median, over the
+   exchanges of host h, of each direction's rate over its rate alone is
+   below SLOW (the two directions take turns: about 0.5 each), else 0
+   (full duplex: about 1 each; no exchange: 0).  The median, not the
+   mean: one half-duplex host slows its exchanges with every other
+   host, whose other exchanges outvote it.  Returns 1 when some host is
+   half duplex, 0 when none, -1 when memory ran out.  */
+int topo_duplex (int n, const double *solo, const struct topo_conc *ex,
+                 size_t ne, double slow, int *half);
+
 #endif
