@@ -92,20 +92,20 @@ parse (int argc, char **argv, struct config *c)
   if (poptPeekArg (con) != NULL)
     die_usage ("unexpected operand '%s' (the program reads no file)",
                poptPeekArg (con));
-  c->bytes = opt_bytes ? cli_int ("--bytes", opt_bytes, 1, INT32_MAX) : 65536;
-  c->count = opt_count ? cli_int ("--count", opt_count, 2, 1000) : 4;
-  c->reps = opt_reps ? cli_int ("--reps", opt_reps, 1, 1000) : 3;
+  c->bytes = opt_bytes ? cli_int ("bytes", opt_bytes, 1, INT32_MAX) : 65536;
+  c->count = opt_count ? cli_int ("count", opt_count, 2, 1000) : 4;
+  c->reps = opt_reps ? cli_int ("reps", opt_reps, 1, 1000) : 3;
   c->max_pairs = opt_max_pairs
-                 ? cli_int ("--max-pairs", opt_max_pairs, 1, INT64_MAX) : -1;
+                 ? cli_int ("max-pairs", opt_max_pairs, 1, INT64_MAX) : -1;
   c->max_conc = opt_max_concurrent
-                ? cli_int ("--max-concurrent", opt_max_concurrent, 0,
+                ? cli_int ("max-concurrent", opt_max_concurrent, 0,
                            INT64_MAX) : -1;
   if (opt_no_concurrent)
     c->max_conc = 0;
   c->exchange = !opt_no_exchange;
-  c->seed = opt_seed ? (uint64_t) cli_int ("--seed", opt_seed, 0, INT64_MAX)
+  c->seed = opt_seed ? (uint64_t) cli_int ("seed", opt_seed, 0, INT64_MAX)
                      : 1;
-  c->timeout = opt_timeout ? cli_double ("--timeout", opt_timeout, 0, 1e9)
+  c->timeout = opt_timeout ? cli_double ("timeout", opt_timeout, 0, 1e9)
                            : 0;
   poptFreeContext (con);
 }

@@ -296,9 +296,9 @@ main (int argc, char **argv)
                                "[FILE]", NULL);
   struct topo_infer_opts o = { 0.75, 0.1 };
   if (opt_slow)
-    o.slow = cli_double ("--slow", opt_slow, 0.01, 0.99);
+    o.slow = cli_double ("slow", opt_slow, 0.01, 0.99);
   if (opt_min_share)
-    o.min_share = cli_double ("--min-share", opt_min_share, 0, 1);
+    o.min_share = cli_double ("min-share", opt_min_share, 0, 1);
   const char **args = poptGetArgs (con);
   if (args && args[0] && args[1])
     die_usage ("one input at most, got '%s' and '%s'", args[0], args[1]);
