@@ -5,12 +5,14 @@
  * A test is one pair, or two pairs with four distinct ranks measured at
  * the same time: two pairs that cross one link share it and each get
  * about half its rate, which no pair measured alone shows (and what
- * topo-infer reads the shared links from).  In a test every sender
- * posts --count messages of --bytes at once; its receiver notes when
- * each one completes, and the rate is (count - 1) * bytes over the time
- * from the first completion to the last: the first message pays the
- * start (latency, the rendezvous, a token bucket's burst, TCP's slow
- * start), the others flow at the rate of the path.  Ranks out of a test
+ * topo-infer reads the shared links from).  In a test every receiver
+ * posts --count receives of --bytes and tells its sender to go; the
+ * sender posts the messages at once; the receiver notes when each one
+ * completes, and the rate is (count - 1) * bytes over the time from the
+ * first message's completion (its last poll before) to the last: the
+ * first message pays the start (latency, the rendezvous, a token
+ * bucket's burst, TCP's slow start), the others flow at the rate of
+ * the path.  Ranks out of a test
  * wait in a sleeping barrier, so that on a machine with fewer cores
  * than ranks the measured ranks get the CPUs.  An exchange is a pair's
  * two directions at once (a -> b with b -> a): on a full-duplex link
@@ -20,6 +22,7 @@
  * the median is reported.  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,7 +213,8 @@ lazy_wait (MPI_Request *req, long ns)
       mpu_check (MPI_Test (req, &done, MPI_STATUS_IGNORE), "MPI_Test");
       if (done)
         return;
-      nanosleep (&nap, NULL);
+      if (ns > 0)
+        nanosleep (&nap, NULL);
     }
 }
 
@@ -224,11 +228,56 @@ lazy_barrier (void)
   lazy_wait (&req, 500000);
 }
 
+/* Wait for REQ as lazy_wait does; *LO is the time of the last poll
+   that found it incomplete (left as it was when the first poll finds
+   it complete).  */
+static void
+lazy_wait_since (MPI_Request *req, long ns, double *lo)
+{
+  struct timespec nap = { 0, ns };
+  for (;;)
+    {
+      int done = 0;
+      double t = MPI_Wtime ();
+      mpu_check (MPI_Test (req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done)
+        return;
+      *lo = t;
+      nanosleep (&nap, NULL);
+    }
+}
+
 /* One sample of test T on this rank; a receiver returns its rate in
-   bytes per us, others NaN.  */
+   bytes per us, others NaN; *VALID says whether the receiver's
+   messages came one after another.
+
+   The receiver starts its pair: it posts its receives, then tells its
+   sender to go, so no message can arrive before the receiver is
+   waiting for it (a receiver that left the barrier late would
+   otherwise find several messages already there, complete them
+   together, and see a rate the path cannot carry).  The time is taken
+   from the last poll that found the first message incomplete, not from
+   its completion: a receiver that polls late (a nap, or a CPU shared
+   with other ranks) then lengthens the time and lowers the rate,
+   never raises it.  The later messages arrive after the first one's
+   last byte, so the rate is at most the path's.
+
+   That holds while the messages arrive one after another.  Above the
+   transport's eager limit they do not: each waits for its receiver's
+   answer (the rendezvous) and the rest of them comes interleaved, so
+   they complete nearly together.  Whatever the order, all count
+   messages pass the path between the go and the last completion, so
+   count * bytes over that time T is at most the path's rate.  A sample
+   counts only when its rate is at most VALID_OVER above that bound, so
+   no rate written exceeds the path's by more.  Messages that follow
+   each other pass when T = start + count * m (m: one message's time)
+   has a start of at most VALID_OVER * count * m; a longer start makes
+   the first-to-last time too short a part of T to trust anyway.  */
+#define VALID_OVER 0.1
+
 static double
 sample (const struct test *t, const struct config *c, char *buf,
-        MPI_Request *req, double *done)
+        MPI_Request *req, double *done, int *valid)
 {
   int snd = -1, rcv = -1;  /* the pair this rank sends, receives in */
   for (int i = 0; i < t->n; i++)
@@ -238,65 +287,102 @@ sample (const struct test *t, const struct config *c, char *buf,
       if (t->b[i] == mpu_rank)
         rcv = i;
     }
+  *valid = 0;
   lazy_barrier ();
   if (snd < 0 && rcv < 0)
     return NAN;
   /* an exchange's ranks send and receive: receives in req[0 .. count),
-     sends after them; buf holds both */
-  for (int64_t m = 0; m < c->count; m++)
+     sends after them; buf holds both; the go messages last */
+  MPI_Request *go = req + 2 * c->count;
+  char go_in = 0, go_out = 1;
+  if (snd >= 0)
+    mpu_check (MPI_Irecv (&go_in, 1, MPI_CHAR, t->b[snd], 8,
+                          MPI_COMM_WORLD, &go[0]), "MPI_Irecv");
+  for (int64_t m = 0; m < c->count && rcv >= 0; m++)
+    mpu_check (MPI_Irecv (buf + m * c->bytes, (int) c->bytes, MPI_CHAR,
+                          t->a[rcv], 7, MPI_COMM_WORLD, &req[m]),
+               "MPI_Irecv");
+  double go_time = MPI_Wtime (), lo = go_time;
+  if (rcv >= 0)
+    mpu_check (MPI_Isend (&go_out, 1, MPI_CHAR, t->a[rcv], 8,
+                          MPI_COMM_WORLD, &go[1]), "MPI_Isend");
+  if (snd >= 0)
     {
-      char *p = buf + m * c->bytes;
-      if (rcv >= 0)
-        mpu_check (MPI_Irecv (p, (int) c->bytes, MPI_CHAR, t->a[rcv], 7,
-                              MPI_COMM_WORLD, &req[m]), "MPI_Irecv");
-      if (snd >= 0)
-        mpu_check (MPI_Isend (p + (rcv >= 0) * c->count * c->bytes,
-                              (int) c->bytes, MPI_CHAR, t->b[snd], 7,
-                              MPI_COMM_WORLD, &req[m + c->count]),
-                   "MPI_Isend");
-    }
-  /* messages of one pair complete in order (MPI's non-overtaking) */
-  for (int64_t m = 0; m < c->count; m++)
-    {
-      lazy_wait (&req[m + (rcv < 0) * c->count], 20000);
-      done[m] = MPI_Wtime ();
+      lazy_wait (&go[0], 0);   /* short: the receiver posts, then says go */
+      for (int64_t m = 0; m < c->count; m++)
+        mpu_check (MPI_Isend (buf + (rcv >= 0) * c->count * c->bytes
+                              + m * c->bytes, (int) c->bytes, MPI_CHAR,
+                              t->b[snd], 7, MPI_COMM_WORLD,
+                              &req[m + c->count]), "MPI_Isend");
     }
   if (rcv < 0)
-    return NAN;
+    {
+      for (int64_t m = 0; m < c->count; m++)
+        lazy_wait (&req[m + c->count], 20000);
+      return NAN;
+    }
+  /* messages of one pair complete in order (MPI's non-overtaking) */
+  lazy_wait_since (&req[0], 20000, &lo);
+  done[0] = MPI_Wtime ();
+  for (int64_t m = 1; m < c->count; m++)
+    {
+      lazy_wait (&req[m], 20000);
+      done[m] = MPI_Wtime ();
+    }
+  lazy_wait (&go[1], 20000);
   if (snd >= 0)
     for (int64_t m = 0; m < c->count; m++)
       lazy_wait (&req[m + c->count], 20000);
-  return (double) (c->count - 1) * (double) c->bytes
-         / ((done[c->count - 1] - done[0]) * 1e6);
+  double span = done[c->count - 1] - lo;
+  double all = done[c->count - 1] - go_time;
+  double rate = (double) (c->count - 1) * (double) c->bytes / span;
+  double bound = (double) c->count * (double) c->bytes / all;
+  *valid = rate <= (1 + VALID_OVER) * bound;
+  return rate / 1e6;
 }
 
-/* Run every test: RATE[test * 2 + pair] the median on its receiver
-   (0 elsewhere), summed into rank 0.  Also the min and max.  */
+/* The values of a row in RATE: the median, smallest and largest rate
+   of the valid samples (0 when none), and the samples rejected.  */
+#define ROW_VALUES 4
+
+/* Run every test: RATE[(test * 2 + pair) * ROW_VALUES ...] on its
+   receiver (0 elsewhere), summed into rank 0.  */
 static void
 run_tests (const struct test *t, size_t n, const struct config *c,
            double *rate)
 {
   char *buf = xmalloc ((size_t) (2 * c->count * c->bytes));
   memset (buf, 1, (size_t) (2 * c->count * c->bytes));
-  MPI_Request *req = xmalloc ((size_t) (2 * c->count) * sizeof *req);
+  MPI_Request *req = xmalloc ((size_t) (2 * c->count + 2) * sizeof *req);
   double *done = xmalloc ((size_t) c->count * sizeof *done);
   double *s = xmalloc ((size_t) c->reps * sizeof *s);
   int mode = cli_progress_mode (opt_progress, opt_no_progress);
   for (size_t i = 0; i < n; i++)
     {
       double v = NAN;
+      int valid;
+      size_t nvalid = 0;
       if (t[i].n == 1)
-        sample (&t[i], c, buf, req, done);     /* warm-up: connections */
+        sample (&t[i], c, buf, req, done, &valid);   /* warm-up: connections */
       for (int64_t r = 0; r < c->reps; r++)
-        s[r] = v = sample (&t[i], c, buf, req, done);
+        {
+          v = sample (&t[i], c, buf, req, done, &valid);
+          if (valid)
+            s[nvalid++] = v;
+        }
       if (!isnan (v))
         {
-          struct stats_summary sum;
-          stats_summarize (s, (size_t) c->reps, &sum);
-          int k = t[i].b[0] == mpu_rank ? 0 : 1;
-          rate[3 * (2 * i + k)] = sum.median;
-          rate[3 * (2 * i + k) + 1] = sum.min;
-          rate[3 * (2 * i + k) + 2] = sum.max;
+          double *row = &rate[ROW_VALUES * (2 * i + (t[i].b[0] == mpu_rank
+                                                     ? 0 : 1))];
+          if (nvalid > 0)
+            {
+              struct stats_summary sum;
+              stats_summarize (s, nvalid, &sum);
+              row[0] = sum.median;
+              row[1] = sum.min;
+              row[2] = sum.max;
+            }
+          row[3] = (double) ((size_t) c->reps - nvalid);
         }
       if (mpu_rank == 0 && cli_progress_now (mode))
         fprintf (stderr, "%s: test %zu of %zu\n", PROGRAM, i + 1, n);
@@ -334,13 +420,13 @@ write_rows (tsv_writer *w, const struct test *t, size_t n,
 {
   static const char *const cols[] = {
     "src", "dst", "with_src", "with_dst", "bytes", "msgs", "t",
-    "mbit_s", "mbit_s_min", "mbit_s_max", "reps"
+    "mbit_s", "mbit_s_min", "mbit_s_max", "reps", "n_invalid"
   };
   tsv_write_header (w, sizeof cols / sizeof cols[0], cols);
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < t[i].n; k++)
       {
-        const double *r = &rate[3 * (2 * i + k)];
+        const double *r = &rate[ROW_VALUES * (2 * i + k)];
         tsv_put_int (w, t[i].a[k]);
         tsv_put_int (w, t[i].b[k]);
         if (t[i].n == 2)
@@ -361,8 +447,27 @@ write_rows (tsv_writer *w, const struct test *t, size_t n,
         put_mbit (w, r[1]);
         put_mbit (w, r[2]);
         tsv_put_int (w, c->reps);
+        tsv_put_int (w, (int64_t) r[3]);
         tsv_end_row (w);
       }
+}
+
+/* Say how many rows have no rate, and why.  */
+static void
+warn_invalid (const struct test *t, size_t n, const struct config *c,
+              const double *rate)
+{
+  size_t rows = 0, none = 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < t[i].n; k++, rows++)
+      none += rate[ROW_VALUES * (2 * i + k) + 3] >= (double) c->reps;
+  if (none > 0)
+    warn ("%zu of %zu rows have no rate (NA): in every sample the "
+          "messages completed nearly together, so their first-to-last "
+          "time does not measure the path (--bytes above the transport's "
+          "eager limit, or a start longer than the %" PRId64 " messages "
+          "take: raise --count, or lower --bytes below the eager limit)",
+          none, rows, c->count);
 }
 
 int
@@ -383,7 +488,7 @@ main (int argc, char **argv)
   size_t nsolo, nconc, nexch;
   struct test *t = make_tests (mpu_size, &c, &nsolo, &nconc, &nexch);
   size_t n = nsolo + nconc + nexch;
-  double *rate = xcalloc (6 * n + 1, sizeof *rate);
+  double *rate = xcalloc (2 * ROW_VALUES * n + 1, sizeof *rate);
   tsv_writer *w = mpu_rank == 0 ? tsv_writer_open (NULL) : NULL;
   if (w)
     tsv_write_tool_meta (w, NULL);
@@ -391,8 +496,10 @@ main (int argc, char **argv)
   double t0 = MPI_Wtime ();
   run_tests (t, n, &c, rate);
   double total = MPI_Wtime () - t0;
-  double *sum = mpu_rank == 0 ? xcalloc (6 * n + 1, sizeof *sum) : NULL;
-  mpu_check (MPI_Reduce (rate, sum, (int) (6 * n), MPI_DOUBLE, MPI_SUM, 0,
+  double *sum = mpu_rank == 0 ? xcalloc (2 * ROW_VALUES * n + 1,
+                                         sizeof *sum) : NULL;
+  mpu_check (MPI_Reduce (rate, sum, (int) (2 * ROW_VALUES * n), MPI_DOUBLE,
+                         MPI_SUM, 0,
                          MPI_COMM_WORLD), "MPI_Reduce");
   if (w)
     {
@@ -404,6 +511,7 @@ main (int argc, char **argv)
       tsv_meta_time_unit (w, "us");
       write_rows (w, t, n, &c, sum);
       tsv_writer_close (w);
+      warn_invalid (t, n, &c, sum);
     }
   free (sum);
   free (rate);
