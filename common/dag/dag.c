@@ -259,11 +259,16 @@ dag_intern (struct dag *d, const char *s, size_t len)
 {
   if (d->pool_len + len + 1 > d->pool_cap)
     {
+      size_t need = d->pool_len + len + 1;
       size_t cap = d->pool_cap ? d->pool_cap : 4096;
-      while (cap < d->pool_len + len + 1)
+      while (cap < need)
         cap *= 2;
-      if (cap > INT32_MAX)
+      /* offsets are int32_t: the pool goes up to 2 GiB, its last
+         doubling short of it */
+      if (need > INT32_MAX)
         die ("%s: too many names (name pool over 2 GiB)", d->source);
+      if (cap > INT32_MAX)
+        cap = INT32_MAX;
       d->pool = big_realloc (d->pool, cap);
       d->pool_cap = cap;
     }

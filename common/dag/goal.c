@@ -11,8 +11,11 @@
  * a rank block is given once, so the label tables hold one block's
  * labels at a time (small, in cache) instead of every rank's.  A label
  * lN is found by its number N in an array, any other by its name in a
- * hash table; the names go to the DAG's name pool, each lN once for the
- * whole schedule.  Plain decimal numbers, the common case, are read by
+ * hash table, unless it names its block's operation number N (from 0)
+ * and ends in N, as msgperf-trace's c0, s1, r2, ... do: such a label is
+ * kept nowhere but in its operation's name (see struct labels).  The
+ * names go to the DAG's name pool, each lN once for the whole
+ * schedule.  Plain decimal numbers, the common case, are read by
  * a short loop; anything else goes through num.h, which also words the
  * errors.
  *
@@ -61,15 +64,32 @@ struct label_slot
 /* Labels "l<N>", Schedgen's (N decimal without leading zeros, below
    LABEL_DENSE_MAX), are kept in an array indexed by N: no hash, no
    comparison of names.  Every other label goes to the hash table.
-   Which table holds a label depends on its name alone, so a label is
+   Which table holds a label depends on its name alone (the hash
+   table's may be in place instead, struct labels), so a label is
    looked for in one table only.  The bound keeps a stray l99999999
    from costing more than 12 MiB.  */
 #define LABEL_DENSE_MAX ((uint32_t) 1 << 20)
+
+/* A label other than l<N> that ends in a number N (up to
+   LABEL_PLACE_DIGITS digits) and names its block's operation number N
+   (0-based) is "in place": it is not put in the hash table, but found
+   at that operation, whose name is compared with it.  A trace's
+   schedule (msgperf-trace goal: c0, s1, r2, ... over tens of millions
+   of operations a rank) then needs no table at all, where its hash
+   table had taken 32 to 64 bytes a label of the largest block (2 GiB
+   for 45 million, 3 GiB while it doubled).  A label is in place or in
+   the table, never both (a second definition is an error either way),
+   and a label not in place is looked for in the table.  */
+#define LABEL_PLACE_DIGITS 9
 
 struct labels
 {
   struct label_slot *slot;
   size_t cap, n;       /* n: hashed labels of the current block */
+  size_t first;        /* the current block's first operation */
+  /* What label_place gives for a label in place: block 0 when it is
+     new, the current block when it is defined already.  */
+  struct label_val spare;
   struct label_val *dense;
   /* Per l<N>: 1 + the offset of its name in the DAG's name pool, 0
      until it is first used.  Every rank block of a Schedgen schedule
@@ -88,6 +108,7 @@ struct lkey
   size_t len;
   uint32_t key;
   int dense;
+  int64_t place;       /* not dense: its number N (struct labels), or -1 */
 };
 
 /* The numbers part of the last send and the last receive line the fast
@@ -167,6 +188,43 @@ label_number (const char *s, size_t len, uint32_t *n)
   return 1;
 }
 
+/* The number a label S (LEN bytes, not dense) ends in, of 1 to
+   LABEL_PLACE_DIGITS digits, or -1.  */
+static int64_t
+label_place_number (const char *s, size_t len)
+{
+  size_t i = len;
+  while (i > 1 && (unsigned) (s[i - 1] - '0') < 10)
+    i--;
+  if (i == len || len - i > LABEL_PLACE_DIGITS)
+    return -1;
+  int64_t v = 0;
+  for (; i < len; i++)
+    v = v * 10 + (s[i] - '0');
+  return v;
+}
+
+/* The operation of label K (not dense) in place in the current block
+   (struct labels), or -1.  */
+static inline int32_t
+label_in_place (const struct labels *lt, const struct dag *d,
+                const struct lkey *k)
+{
+  if (k->place < 0 || !d->name_of
+      || (uint64_t) k->place >= d->n - lt->first)
+    return -1;
+  size_t v = lt->first + (size_t) k->place;
+  int32_t nm = d->name_of[v];
+  if (nm < 0)
+    return -1;
+  /* K has no NUL (labels are identifiers): compare up to the name's */
+  const char *name = d->pool + nm;
+  size_t j = 0;
+  while (j < k->len && name[j] == k->s[j])
+    j++;
+  return j == k->len && name[k->len] == '\0' ? (int32_t) v : -1;
+}
+
 /* The key of label S (LEN bytes).  */
 static void
 lkey_of (struct lkey *k, const char *s, size_t len)
@@ -174,12 +232,14 @@ lkey_of (struct lkey *k, const char *s, size_t len)
   k->s = s;
   k->len = len;
   k->dense = label_number (s, len, &k->key);
+  k->place = -1;
   if (!k->dense)
     {
       uint64_t h = 0;
       for (size_t i = 0; i < len; i++)
         h = (h << 5) + h + (unsigned char) s[i];
       k->key = label_hash_end (h, len);
+      k->place = label_place_number (s, len);
     }
 }
 
@@ -221,17 +281,22 @@ label_get (const struct labels *lt, const struct dag *d,
       v = &lt->dense[k->key];
     }
   else
-    v = &label_slot_of (lt, d, k)->v;
+    {
+      int32_t at = label_in_place (lt, d, k);
+      if (at >= 0)
+        return at;
+      v = &label_slot_of (lt, d, k)->v;
+    }
   return v->block == lt->block ? v->node : -1;
 }
 
 /* Room for one more hashed label of the current block (at most half
-   full).  */
-static void
+   full).  Returns whether the table moved.  */
+static int
 labels_grow (struct labels *lt)
 {
   if (2 * (lt->n + 1) <= lt->cap)
-    return;
+    return 0;
   size_t cap = lt->cap ? 2 * lt->cap : 256;
   struct label_slot *old = lt->slot;
   size_t oldcap = lt->cap;
@@ -246,6 +311,7 @@ labels_grow (struct labels *lt)
         lt->slot[j] = old[i];
       }
   free (old);
+  return 1;
 }
 
 /* Room in the dense table for label number N (< LABEL_DENSE_MAX).  */
@@ -265,23 +331,37 @@ labels_grow_dense (struct labels *lt, uint32_t n)
   lt->dcap = cap;
 }
 
-/* Where label K of the current block goes: its entry, defined already
-   when its block is the current one.  *SLOT is its hash slot (NULL
-   when dense), to be given to label_set.  */
+/* Where label K of the operation about to be added (d->n) goes: its
+   entry, defined already when its block is the current one.  *SLOT is
+   its hash slot (NULL when dense or in place), to be given to
+   label_set.  */
 static inline struct label_val *
 label_place (struct labels *lt, const struct dag *d, const struct lkey *k,
              struct label_slot **slot)
 {
+  *slot = NULL;
   if (k->dense)
     {
       if (k->key >= lt->dcap)
         labels_grow_dense (lt, k->key);
-      *slot = NULL;
       return &lt->dense[k->key];
     }
-  labels_grow (lt);
-  *slot = label_slot_of (lt, d, k);
-  return &(*slot)->v;
+  if (label_in_place (lt, d, k) >= 0)
+    {
+      lt->spare.block = lt->block;
+      return &lt->spare;
+    }
+  struct label_slot *sl = label_slot_of (lt, d, k);
+  if (sl->v.block != lt->block && k->place >= 0
+      && (uint64_t) k->place == d->n - lt->first)
+    {
+      lt->spare.block = 0;
+      return &lt->spare;
+    }
+  if (sl->v.block != lt->block && labels_grow (lt))
+    sl = label_slot_of (lt, d, k);
+  *slot = sl;
+  return &sl->v;
 }
 
 /* The name of label K in the DAG's name pool, once label_place has
@@ -313,11 +393,13 @@ label_set (struct labels *lt, struct label_val *v, struct label_slot *slot,
     }
 }
 
-/* Start the labels of a new rank block.  */
+/* Start the labels of a new rank block, whose first operation is
+   FIRST.  */
 static void
-labels_new_block (struct labels *lt)
+labels_new_block (struct labels *lt, size_t first)
 {
   lt->n = 0;
+  lt->first = first;
   if (++lt->block == 0)
     {
       /* 2^32 blocks: wrap around without mistaking old entries.  */
@@ -675,7 +757,7 @@ open_block (struct goal *g)
 {
   g->rank_seen[g->rank >> 3] |= (uint8_t) (1u << (g->rank & 7));
   g->nblocks++;
-  labels_new_block (&g->labels);
+  labels_new_block (&g->labels, g->d->n);
   g->open_line = g->line;
 }
 
@@ -855,6 +937,7 @@ fast_label (const char **p, struct lkey *k)
           k->s = s;
           k->len = len;
           k->dense = 1;
+          k->place = -1;
           *p = s + len;
           return len;
         }
@@ -869,8 +952,12 @@ fast_label (const char **p, struct lkey *k)
   k->len = (size_t) (q - s);
   /* "l0" is l<N> too (fast_lnum takes no leading zero).  */
   k->dense = label_number (s, k->len, &k->key);
+  k->place = -1;
   if (!k->dense)
-    k->key = label_hash_end (h, k->len);
+    {
+      k->key = label_hash_end (h, k->len);
+      k->place = label_place_number (s, k->len);
+    }
   *p = q;
   return k->len;
 }
